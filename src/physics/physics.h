@@ -1,0 +1,477 @@
+/* tumble physics: the world, bodies, shapes, joints, events and queries.
+ * This is the engine's public header: it knows nothing of Lua or SDL.
+ *
+ * Objects are named by small id values carrying a generation. Destroying an
+ * object bumps its slot's generation, so a stale id is detected (the getters
+ * return a zero value and the checked calls return TB_ERR_STALE_HANDLE);
+ * it is never dereferenced. The null id is all zeros.
+ *
+ * Calls that change the world must not be made during tb_world_step (there are
+ * no callbacks during the step): events are collected in arrays and read after it. */
+#ifndef TB_PHYSICS_H
+#define TB_PHYSICS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "tb_math.h"
+#include "collision.h"
+
+typedef struct tb_world tb_world;
+
+/* index1 is the slot index plus one, so the all-zero value is null. */
+typedef struct tb_body_id { int32_t index1; uint32_t generation; } tb_body_id;
+typedef struct tb_shape_id { int32_t index1; uint32_t generation; } tb_shape_id;
+typedef struct tb_joint_id { int32_t index1; uint32_t generation; } tb_joint_id;
+
+static const tb_body_id tb_null_body_id = {0, 0};
+static const tb_shape_id tb_null_shape_id = {0, 0};
+static const tb_joint_id tb_null_joint_id = {0, 0};
+#define TB_IS_NULL(id) ((id).index1 == 0)
+#define TB_ID_EQUALS(a, b) ((a).index1 == (b).index1 && (a).generation == (b).generation)
+
+/* ---------------- world ---------------- */
+
+/* Every setting of the world; all of them can be changed between steps. */
+typedef struct tb_world_def {
+	tb_vec2 gravity;              /* m/s^2, default (0, -10) */
+	int substeps;                 /* solver substeps per step, default 4, 1..64 */
+	float contact_hertz;          /* contact stiffness, default 30 */
+	float contact_damping_ratio;  /* default 10 */
+	float joint_hertz;            /* joint stiffness, default 60 */
+	float joint_damping_ratio;    /* default 2 (5 for stiff joints is fine too) */
+	float max_contact_push_speed; /* m/s, how fast overlap is resolved, default 3 */
+	float restitution_threshold;  /* m/s, slower approach does not bounce, default 1 */
+	float hit_event_threshold;    /* m/s, default 1 */
+	float max_linear_speed;       /* m/s clamp against blow-ups, default 400 */
+	float time_to_sleep;          /* s a body must be still before sleeping, default 0.5 */
+	bool enable_warm_starting;    /* default true */
+	bool enable_position_correction; /* soft push-out of overlap, default true */
+	bool enable_sleep;            /* default true */
+	bool enable_continuous;       /* time of impact for fast bodies, default true */
+	bool enable_motion;           /* false freezes integration (the book's V key), default true */
+} tb_world_def;
+
+tb_world_def tb_default_world_def(void);
+/* Returns NULL only if def is invalid or memory runs out. */
+tb_world *tb_create_world(const tb_world_def *def);
+void tb_destroy_world(tb_world *world);
+/* Advances the world by dt seconds (dt >= 0, finite). Events of this step are
+ * readable until the next step. */
+void tb_world_step(tb_world *world, float dt);
+tb_world_def tb_world_get_def(const tb_world *world);
+/* Validates and applies all settings at once (substeps 1..64, finite gravity,
+ * non-negative rates). Waking all bodies when gravity changes. */
+tb_status tb_world_set_def(tb_world *world, const tb_world_def *def);
+/* Destroys every body, shape and joint (ids become stale); settings stay. */
+void tb_world_clear(tb_world *world);
+bool tb_world_is_locked(const tb_world *world);
+
+/* A hash of every body's transform and velocity bits, in slot order: two runs
+ * that agree bit for bit give the same hash. */
+uint64_t tb_world_hash(const tb_world *world);
+
+typedef struct tb_profile {
+	float step, pairs, collide, solve, prepare, integrate, warm_start, solve_contacts, relax, restitution,
+		store, continuous, sensors, sleep; /* milliseconds */
+} tb_profile;
+
+typedef struct tb_counters {
+	int body_count, awake_body_count, shape_count, contact_count, touching_contact_count, joint_count,
+		island_count, tree_height, static_tree_height, step_count;
+} tb_counters;
+
+tb_profile tb_world_get_profile(const tb_world *world);
+tb_counters tb_world_get_counters(const tb_world *world);
+
+/* Valid body ids in slot order; returns the total count (may exceed capacity). */
+int tb_world_get_bodies(const tb_world *world, tb_body_id *out, int capacity);
+int tb_world_get_joints(const tb_world *world, tb_joint_id *out, int capacity);
+
+/* ---------------- bodies ---------------- */
+
+typedef enum tb_body_type { TB_STATIC_BODY = 0, TB_KINEMATIC_BODY = 1, TB_DYNAMIC_BODY = 2 } tb_body_type;
+
+typedef struct tb_body_def {
+	tb_body_type type;        /* default static */
+	tb_vec2 position;         /* body origin, world */
+	float angle;              /* radians */
+	tb_vec2 linear_velocity;  /* of the centre of mass, m/s */
+	float angular_velocity;   /* rad/s, counter-clockwise positive */
+	float linear_damping, angular_damping; /* 1/s, default 0 */
+	float gravity_scale;      /* default 1 */
+	bool is_bullet;           /* continuous collision against dynamic bodies too */
+	bool fixed_rotation;
+	bool is_awake;            /* default true */
+	bool is_enabled;          /* default true */
+	bool enable_sleep;        /* default true */
+	void *user_data;
+} tb_body_def;
+
+tb_body_def tb_default_body_def(void);
+/* Returns the null id if the def has non-finite numbers or the world is locked. */
+tb_body_id tb_create_body(tb_world *world, const tb_body_def *def);
+/* Destroys the body with its shapes and joints. Stale ids are ignored. */
+void tb_destroy_body(tb_world *world, tb_body_id id);
+bool tb_body_is_valid(const tb_world *world, tb_body_id id);
+
+tb_body_type tb_body_get_type(const tb_world *world, tb_body_id id);
+/* Changing the type recomputes mass and wakes the body. */
+void tb_body_set_type(tb_world *world, tb_body_id id, tb_body_type type);
+tb_vec2 tb_body_get_position(const tb_world *world, tb_body_id id);   /* origin */
+float tb_body_get_angle(const tb_world *world, tb_body_id id);
+tb_rot tb_body_get_rotation(const tb_world *world, tb_body_id id);
+tb_transform tb_body_get_transform(const tb_world *world, tb_body_id id);
+/* Teleports the body (wakes it, updates its broad-phase boxes). */
+void tb_body_set_transform(tb_world *world, tb_body_id id, tb_vec2 position, float angle);
+tb_vec2 tb_body_get_world_center(const tb_world *world, tb_body_id id);
+tb_vec2 tb_body_get_local_center(const tb_world *world, tb_body_id id);
+/* Velocity of the centre of mass. */
+tb_vec2 tb_body_get_linear_velocity(const tb_world *world, tb_body_id id);
+float tb_body_get_angular_velocity(const tb_world *world, tb_body_id id);
+void tb_body_set_linear_velocity(tb_world *world, tb_body_id id, tb_vec2 v);   /* wakes if non-zero */
+void tb_body_set_angular_velocity(tb_world *world, tb_body_id id, float w);
+float tb_body_get_mass(const tb_world *world, tb_body_id id);
+/* About the centre of mass. */
+float tb_body_get_inertia(const tb_world *world, tb_body_id id);
+tb_mass_data tb_body_get_mass_data(const tb_world *world, tb_body_id id);
+/* Recomputes mass from the shapes' densities (done automatically when shapes change). */
+void tb_body_apply_mass_from_shapes(tb_world *world, tb_body_id id);
+
+void tb_body_apply_force(tb_world *world, tb_body_id id, tb_vec2 force, tb_vec2 point, bool wake);
+void tb_body_apply_force_to_center(tb_world *world, tb_body_id id, tb_vec2 force, bool wake);
+void tb_body_apply_torque(tb_world *world, tb_body_id id, float torque, bool wake);
+void tb_body_apply_linear_impulse(tb_world *world, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake);
+void tb_body_apply_linear_impulse_to_center(tb_world *world, tb_body_id id, tb_vec2 impulse, bool wake);
+void tb_body_apply_angular_impulse(tb_world *world, tb_body_id id, float impulse, bool wake);
+
+float tb_body_get_linear_damping(const tb_world *world, tb_body_id id);
+void tb_body_set_linear_damping(tb_world *world, tb_body_id id, float d);
+float tb_body_get_angular_damping(const tb_world *world, tb_body_id id);
+void tb_body_set_angular_damping(tb_world *world, tb_body_id id, float d);
+float tb_body_get_gravity_scale(const tb_world *world, tb_body_id id);
+void tb_body_set_gravity_scale(tb_world *world, tb_body_id id, float s);
+bool tb_body_is_awake(const tb_world *world, tb_body_id id);
+/* Waking wakes the body's whole island; putting to sleep does the same. */
+void tb_body_set_awake(tb_world *world, tb_body_id id, bool awake);
+bool tb_body_is_enabled(const tb_world *world, tb_body_id id);
+/* A disabled body has no contacts and is not simulated; its joints are inactive. */
+void tb_body_set_enabled(tb_world *world, tb_body_id id, bool enabled);
+bool tb_body_is_bullet(const tb_world *world, tb_body_id id);
+void tb_body_set_bullet(tb_world *world, tb_body_id id, bool bullet);
+bool tb_body_is_fixed_rotation(const tb_world *world, tb_body_id id);
+void tb_body_set_fixed_rotation(tb_world *world, tb_body_id id, bool fixed);
+bool tb_body_is_sleep_enabled(const tb_world *world, tb_body_id id);
+void tb_body_enable_sleep(tb_world *world, tb_body_id id, bool enable);
+void *tb_body_get_user_data(const tb_world *world, tb_body_id id);
+void tb_body_set_user_data(tb_world *world, tb_body_id id, void *data);
+
+tb_vec2 tb_body_get_world_point(const tb_world *world, tb_body_id id, tb_vec2 local_point);
+tb_vec2 tb_body_get_local_point(const tb_world *world, tb_body_id id, tb_vec2 world_point);
+tb_vec2 tb_body_get_world_vector(const tb_world *world, tb_body_id id, tb_vec2 local_vector);
+tb_vec2 tb_body_get_local_vector(const tb_world *world, tb_body_id id, tb_vec2 world_vector);
+/* Velocity of the material point at a world position. */
+tb_vec2 tb_body_get_world_point_velocity(const tb_world *world, tb_body_id id, tb_vec2 world_point);
+
+/* Shape ids of the body in creation order; returns the total count. */
+int tb_body_get_shapes(const tb_world *world, tb_body_id id, tb_shape_id *out, int capacity);
+int tb_body_get_shape_count(const tb_world *world, tb_body_id id);
+int tb_body_get_joints(const tb_world *world, tb_body_id id, tb_joint_id *out, int capacity);
+/* Bounds of all shapes. */
+tb_aabb tb_body_compute_aabb(const tb_world *world, tb_body_id id);
+
+/* ---------------- shapes ---------------- */
+
+typedef struct tb_filter {
+	uint64_t category_bits; /* default 1 */
+	uint64_t mask_bits;     /* default all */
+	int32_t group_index;    /* same positive group always collides, same negative never */
+} tb_filter;
+
+typedef struct tb_shape_def {
+	float density;       /* kg/m^2, default 1 */
+	float friction;      /* default 0.6 */
+	float restitution;   /* default 0 */
+	tb_filter filter;
+	bool is_sensor;      /* detects overlap, no response */
+	bool enable_sensor_events;  /* this shape is reported when it enters sensors, default true */
+	bool enable_contact_events; /* begin/end, default true */
+	bool enable_hit_events;     /* default false */
+	bool is_enabled;            /* default true */
+	void *user_data;
+} tb_shape_def;
+
+tb_shape_def tb_default_shape_def(void);
+/* Each create validates the geometry and the def (finite, non-negative density,
+ * friction, restitution) and returns the null id on failure; *status (optional)
+ * says why. The body's mass is updated. */
+tb_shape_id tb_create_circle_shape(tb_world *world, tb_body_id body, const tb_shape_def *def, const tb_circle *circle,
+                                   tb_status *status);
+tb_shape_id tb_create_capsule_shape(tb_world *world, tb_body_id body, const tb_shape_def *def,
+                                    const tb_capsule *capsule, tb_status *status);
+tb_shape_id tb_create_segment_shape(tb_world *world, tb_body_id body, const tb_shape_def *def,
+                                    const tb_segment *segment, tb_status *status);
+tb_shape_id tb_create_polygon_shape(tb_world *world, tb_body_id body, const tb_shape_def *def,
+                                    const tb_polygon *polygon, tb_status *status);
+tb_shape_id tb_create_shape(tb_world *world, tb_body_id body, const tb_shape_def *def, const tb_geometry *geometry,
+                            tb_status *status);
+
+typedef struct tb_chain_def {
+	const tb_vec2 *points; /* count points, local to the body */
+	int count;             /* >= 2 (>= 3 for a loop) */
+	bool loop;
+	float friction, restitution;
+	tb_filter filter;
+	bool enable_sensor_events;
+	void *user_data;       /* given to every link */
+} tb_chain_def;
+
+tb_chain_def tb_default_chain_def(void);
+/* Creates the links of a one-sided chain (solid on the right of the point order,
+ * so a counter-clockwise loop keeps things outside, clockwise keeps them inside).
+ * Writes up to capacity link shape ids and returns the link count, or -1 with
+ * *status set. */
+int tb_create_chain(tb_world *world, tb_body_id body, const tb_chain_def *def, tb_shape_id *out, int capacity,
+                    tb_status *status);
+
+/* Destroys a shape; update_mass recomputes the body's mass. Destroying one link of
+ * a chain destroys that link only. */
+void tb_destroy_shape(tb_world *world, tb_shape_id id, bool update_mass);
+bool tb_shape_is_valid(const tb_world *world, tb_shape_id id);
+tb_shape_type tb_shape_get_type(const tb_world *world, tb_shape_id id);
+tb_body_id tb_shape_get_body(const tb_world *world, tb_shape_id id);
+/* A copy of the geometry in body-local coordinates. */
+tb_geometry tb_shape_get_geometry(const tb_world *world, tb_shape_id id);
+/* Replaces the geometry (same or different kind, not chain segments): validates,
+ * updates the body's mass, refreshes contacts and wakes the body. */
+tb_status tb_shape_set_geometry(tb_world *world, tb_shape_id id, const tb_geometry *geometry);
+
+float tb_shape_get_density(const tb_world *world, tb_shape_id id);
+tb_status tb_shape_set_density(tb_world *world, tb_shape_id id, float density, bool update_mass);
+float tb_shape_get_friction(const tb_world *world, tb_shape_id id);
+tb_status tb_shape_set_friction(tb_world *world, tb_shape_id id, float friction);
+float tb_shape_get_restitution(const tb_world *world, tb_shape_id id);
+tb_status tb_shape_set_restitution(tb_world *world, tb_shape_id id, float restitution);
+bool tb_shape_is_sensor(const tb_world *world, tb_shape_id id);
+/* Turning a shape into a sensor (or back) drops its contacts. */
+void tb_shape_set_sensor(tb_world *world, tb_shape_id id, bool sensor);
+bool tb_shape_is_enabled(const tb_world *world, tb_shape_id id);
+/* A disabled shape has no contacts, no sensor overlaps and no field. */
+void tb_shape_set_enabled(tb_world *world, tb_shape_id id, bool enabled);
+tb_filter tb_shape_get_filter(const tb_world *world, tb_shape_id id);
+void tb_shape_set_filter(tb_world *world, tb_shape_id id, tb_filter filter);
+void tb_shape_enable_contact_events(tb_world *world, tb_shape_id id, bool flag);
+void tb_shape_enable_hit_events(tb_world *world, tb_shape_id id, bool flag);
+void tb_shape_enable_sensor_events(tb_world *world, tb_shape_id id, bool flag);
+void *tb_shape_get_user_data(const tb_world *world, tb_shape_id id);
+void tb_shape_set_user_data(tb_world *world, tb_shape_id id, void *data);
+tb_aabb tb_shape_get_aabb(const tb_world *world, tb_shape_id id);
+/* World point inside the shape? */
+bool tb_shape_test_point(const tb_world *world, tb_shape_id id, tb_vec2 point);
+/* Ray in world coordinates against this shape only. */
+tb_cast_output tb_shape_ray_cast(const tb_world *world, tb_shape_id id, tb_vec2 origin, tb_vec2 translation);
+/* Chain id shared by all links of one chain, or -1. */
+int32_t tb_shape_get_chain_id(const tb_world *world, tb_shape_id id);
+
+/* ---- areas: a force field carried by a (sensor) shape ---- */
+
+typedef enum tb_field_kind {
+	TB_FIELD_NONE = 0,
+	TB_FIELD_LINEAR,  /* constant force (or acceleration) vector */
+	TB_FIELD_RADIAL,  /* along the line from the field centre: strength > 0 repels, < 0 attracts */
+	TB_FIELD_DRAG     /* force = -drag * (v - field body velocity) */
+} tb_field_kind;
+
+typedef enum tb_falloff {
+	TB_FALLOFF_NONE = 0,    /* same strength everywhere inside */
+	TB_FALLOFF_LINEAR,      /* strength * (1 - d / radius), radius = the shape's bounding radius */
+	TB_FALLOFF_INVERSE_SQUARE /* strength / max(d, 0.1)^2 */
+} tb_falloff;
+
+typedef struct tb_field {
+	tb_field_kind kind;
+	tb_vec2 force;        /* linear: N (or m/s^2 if use_acceleration), in world axes */
+	float strength;       /* radial: N (or m/s^2) */
+	tb_falloff falloff;   /* radial */
+	tb_vec2 center;       /* radial: local to the field's body */
+	float drag;           /* drag: N per m/s (or 1/s if use_acceleration) */
+	bool use_acceleration;/* true: the same acceleration whatever the mass */
+} tb_field;
+
+/* Attaches a field to the shape (applied every substep to each dynamic body with
+ * a shape overlapping it, once per body, in C); kind NONE or NULL removes it.
+ * The shape need not be a sensor, but usually is. */
+tb_status tb_shape_set_field(tb_world *world, tb_shape_id id, const tb_field *field);
+/* Returns false if the shape has no field. */
+bool tb_shape_get_field(const tb_world *world, tb_shape_id id, tb_field *out);
+
+/* ---------------- joints ---------------- */
+
+typedef enum tb_joint_type {
+	TB_JOINT_REVOLUTE,
+	TB_JOINT_PRISMATIC,
+	TB_JOINT_DISTANCE,
+	TB_JOINT_WELD,
+	TB_JOINT_MOUSE,
+	TB_JOINT_TYPE_COUNT
+} tb_joint_type;
+
+/* One def for every kind; fields a kind does not use are ignored. */
+typedef struct tb_joint_def {
+	tb_joint_type type;
+	tb_body_id body_a, body_b;   /* mouse: body_a is usually a static ground body */
+	tb_vec2 local_anchor_a, local_anchor_b; /* relative to each body's origin */
+	float reference_angle;       /* revolute, prismatic, weld: angle_b - angle_a at rest */
+	tb_vec2 local_axis_a;        /* prismatic: unit axis in body A */
+	bool collide_connected;      /* default false */
+	/* revolute: radians; prismatic: metres */
+	bool enable_limit;
+	float lower, upper;
+	bool enable_motor;
+	float motor_speed;           /* rad/s or m/s */
+	float max_motor_torque;      /* N*m (revolute) */
+	float max_motor_force;       /* N (prismatic) */
+	/* distance: rigid rod at length unless enable_spring; min/max always enforced */
+	float length, min_length, max_length;
+	bool enable_spring;          /* distance, prismatic, revolute */
+	float hertz, damping_ratio;  /* spring; weld: linear softness (0 = rigid) */
+	float angular_hertz, angular_damping_ratio; /* weld angular softness (0 = rigid) */
+	/* mouse */
+	tb_vec2 target;              /* world */
+	float max_force;             /* N */
+	void *user_data;
+} tb_joint_def;
+
+tb_joint_def tb_default_joint_def(tb_joint_type type);
+/* Returns the null id (and *status) for stale/identical bodies, bad numbers,
+ * lower > upper, negative lengths. Anchors: see the def. */
+tb_joint_id tb_create_joint(tb_world *world, const tb_joint_def *def, tb_status *status);
+void tb_destroy_joint(tb_world *world, tb_joint_id id);
+bool tb_joint_is_valid(const tb_world *world, tb_joint_id id);
+tb_joint_type tb_joint_get_type(const tb_world *world, tb_joint_id id);
+tb_body_id tb_joint_get_body_a(const tb_world *world, tb_joint_id id);
+tb_body_id tb_joint_get_body_b(const tb_world *world, tb_joint_id id);
+tb_vec2 tb_joint_get_world_anchor_a(const tb_world *world, tb_joint_id id);
+tb_vec2 tb_joint_get_world_anchor_b(const tb_world *world, tb_joint_id id);
+/* The current def with live values (motor speed, limits, target...). */
+tb_joint_def tb_joint_get_def(const tb_world *world, tb_joint_id id);
+/* Changes the tunable fields (limits, motor, spring, lengths, target, max force,
+ * collide_connected, user_data); type, bodies and anchors must match. Wakes the bodies. */
+tb_status tb_joint_set_def(tb_world *world, tb_joint_id id, const tb_joint_def *def);
+/* revolute: angle_b - angle_a - reference; prismatic: translation along axis;
+ * distance: current length. 0 otherwise. */
+float tb_joint_get_value(const tb_world *world, tb_joint_id id);
+/* Constraint force (N) and torque (N*m) of the last step on body B. */
+tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id);
+float tb_joint_get_constraint_torque(const tb_world *world, tb_joint_id id);
+void *tb_joint_get_user_data(const tb_world *world, tb_joint_id id);
+void tb_joint_set_user_data(tb_world *world, tb_joint_id id, void *data);
+
+/* ---------------- events (read after the step) ---------------- */
+
+typedef struct tb_contact_begin_event {
+	tb_shape_id shape_a, shape_b;
+	tb_vec2 normal;          /* from A to B */
+	tb_vec2 points[2];       /* world */
+	float separations[2];
+	int point_count;
+	float approach_speed;    /* relative normal speed when they met, >= 0 */
+} tb_contact_begin_event;
+
+typedef struct tb_contact_end_event { tb_shape_id shape_a, shape_b; } tb_contact_end_event;
+
+typedef struct tb_contact_hit_event {
+	tb_shape_id shape_a, shape_b;
+	tb_vec2 point, normal;
+	float approach_speed;    /* above the world's hit_event_threshold */
+} tb_contact_hit_event;
+
+typedef struct tb_sensor_event { tb_shape_id sensor, visitor; } tb_sensor_event;
+
+typedef struct tb_contact_events {
+	const tb_contact_begin_event *begin; int begin_count;
+	const tb_contact_end_event *end; int end_count;
+	const tb_contact_hit_event *hit; int hit_count;
+} tb_contact_events;
+
+typedef struct tb_sensor_events {
+	const tb_sensor_event *begin; int begin_count;
+	const tb_sensor_event *end; int end_count;
+} tb_sensor_events;
+
+/* Events of the last step, in a deterministic order. End events are also
+ * reported when a shape or body is destroyed while touching (ids then stale). */
+tb_contact_events tb_world_get_contact_events(const tb_world *world);
+tb_sensor_events tb_world_get_sensor_events(const tb_world *world);
+
+/* Touching contacts, for drawing and inspection. */
+typedef struct tb_contact_data {
+	tb_shape_id shape_a, shape_b;
+	tb_manifold manifold;
+} tb_contact_data;
+int tb_world_get_contacts(const tb_world *world, tb_contact_data *out, int capacity);
+int tb_body_get_contacts(const tb_world *world, tb_body_id id, tb_contact_data *out, int capacity);
+
+/* ---------------- queries ---------------- */
+
+typedef struct tb_query_filter { uint64_t category_bits, mask_bits; } tb_query_filter;
+tb_query_filter tb_default_query_filter(void);
+
+/* Return false to stop. */
+typedef bool tb_overlap_result_fn(tb_shape_id shape, void *context);
+/* Shapes whose (tight) AABB overlaps the box. */
+void tb_world_query_aabb(const tb_world *world, tb_aabb aabb, tb_query_filter filter, tb_overlap_result_fn *fn,
+                         void *context);
+/* Shapes containing the point. */
+void tb_world_query_point(const tb_world *world, tb_vec2 point, tb_query_filter filter, tb_overlap_result_fn *fn,
+                          void *context);
+/* Shapes really overlapping the given shape (exact test, not just boxes), excluding itself. */
+void tb_world_overlap_shape(const tb_world *world, tb_shape_id shape, tb_query_filter filter,
+                            tb_overlap_result_fn *fn, void *context);
+/* Shapes overlapping a geometry placed at a transform. */
+void tb_world_overlap_geometry(const tb_world *world, const tb_geometry *geometry, tb_transform xf,
+                               tb_query_filter filter, tb_overlap_result_fn *fn, void *context);
+
+/* Return -1 to ignore the shape, 0 to stop, fraction to clip the ray to this hit,
+ * 1 to continue unclipped (all hits). */
+typedef float tb_ray_result_fn(tb_shape_id shape, tb_vec2 point, tb_vec2 normal, float fraction, void *context);
+void tb_world_cast_ray(const tb_world *world, tb_vec2 origin, tb_vec2 translation, tb_query_filter filter,
+                       tb_ray_result_fn *fn, void *context);
+
+typedef struct tb_ray_result {
+	tb_shape_id shape;
+	tb_vec2 point, normal;
+	float fraction;
+	bool hit;
+} tb_ray_result;
+tb_ray_result tb_world_cast_ray_closest(const tb_world *world, tb_vec2 origin, tb_vec2 translation,
+                                        tb_query_filter filter);
+
+/* Contact manifold between two shapes at their current positions, no response
+ * (the book's missing exercise). Normal from a to b. */
+tb_manifold tb_world_collide_shapes(const tb_world *world, tb_shape_id a, tb_shape_id b);
+
+/* ---------------- debug draw ---------------- */
+
+typedef enum tb_draw_state {
+	TB_DRAW_STATIC, TB_DRAW_KINEMATIC, TB_DRAW_AWAKE, TB_DRAW_ASLEEP, TB_DRAW_SENSOR, TB_DRAW_DISABLED
+} tb_draw_state;
+
+/* Callbacks the host implements; any may be NULL. World coordinates. */
+typedef struct tb_debug_draw {
+	void (*draw_polygon)(const tb_vec2 *vertices, int count, float radius, tb_draw_state state, void *ctx);
+	void (*draw_circle)(tb_vec2 center, float radius, tb_rot rotation, tb_draw_state state, void *ctx);
+	void (*draw_capsule)(tb_vec2 p1, tb_vec2 p2, float radius, tb_draw_state state, void *ctx);
+	void (*draw_segment)(tb_vec2 p1, tb_vec2 p2, tb_draw_state state, void *ctx);
+	/* joints: anchor lines; kind tells the host how to style it */
+	void (*draw_joint)(tb_joint_type type, tb_vec2 anchor_a, tb_vec2 anchor_b, tb_vec2 body_a_center,
+	                   tb_vec2 body_b_center, void *ctx);
+	void (*draw_contact)(tb_vec2 point, tb_vec2 normal, float normal_impulse, bool speculative, void *ctx);
+	void (*draw_aabb)(tb_aabb aabb, bool fat, void *ctx);
+	void (*draw_center_of_mass)(tb_transform xf, void *ctx);
+	bool draw_shapes, draw_joints, draw_contacts, draw_aabbs, draw_mass;
+	void *context;
+} tb_debug_draw;
+
+void tb_world_draw(const tb_world *world, const tb_debug_draw *draw);
+
+#endif
