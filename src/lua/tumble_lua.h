@@ -1,0 +1,32 @@
+/* tumble: the Lua binding's C interface, for the host (src/host) and main.c.
+ * The binding knows only the engine's public header; the host knows this one. */
+#ifndef TUMBLE_LUA_H
+#define TUMBLE_LUA_H
+
+#include <lua.h>
+#include "physics.h"
+
+#define TUMBLE_VERSION "0.1.0"
+
+/* Opens the module and leaves the `tumble` table on the stack. The host also
+ * stores it as the global `tumble` and adds host-only fields (input, camera, gfx). */
+int luaopen_tumble(lua_State *L);
+
+/* The engine world behind the World userdata at idx; raises the usual Lua argument
+ * error if idx is not a live World. */
+tb_world *tumble_lua_check_world(lua_State *L, int idx);
+/* NULL instead of an error. */
+tb_world *tumble_lua_to_world(lua_State *L, int idx);
+
+/* Push the (cached, so identity holds) userdata for an engine object of the World at
+ * world_idx; pushes nil for a null or stale id. Works for objects created from C
+ * (e.g. the host's mouse joint) too. */
+void tumble_lua_push_body(lua_State *L, int world_idx, tb_body_id id);
+void tumble_lua_push_shape(lua_State *L, int world_idx, tb_shape_id id);
+void tumble_lua_push_joint(lua_State *L, int world_idx, tb_joint_id id);
+
+/* Time spent dispatching events to Lua handlers in the last world:step, in ms
+ * (for the host's overlay); the step itself is in tb_world_get_profile. */
+double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);
+
+#endif
