@@ -195,7 +195,7 @@ typedef struct tb_shape_def {
 	bool is_sensor;      /* detects overlap, no response */
 	bool enable_sensor_events;  /* this shape is reported when it enters sensors, default true */
 	bool enable_contact_events; /* begin/end, default true */
-	bool enable_hit_events;     /* default false */
+	bool enable_hit_events;     /* default true */
 	bool is_enabled;            /* default true */
 	void *user_data;
 } tb_shape_def;

@@ -1,0 +1,215 @@
+/* tumble physics: the soft contact solver.
+ *
+ * Each touching contact becomes a constraint in one contiguous array. Anchors
+ * are fixed at prepare (relative to the centres of mass); the current
+ * separation is recovered from the bodies' position deltas, so the narrow phase
+ * runs once per step while the solver substeps. Non-penetration is solved with
+ * a soft spring (hertz, damping ratio) whose push-out speed is capped, friction
+ * is clamped by the accumulated normal impulse (Coulomb), and restitution is
+ * a velocity target in the relax pass, so friction sees the full normal impulse
+ * of a bounce (seed 002's worked example). */
+#include "world.h"
+
+static inline tb_body_state *state_or(tb_step_context *ctx, int32_t index, tb_body_state *dummy)
+{
+	if (index >= 0) return ctx->states + index;
+	*dummy = tb_identity_body_state;
+	return dummy;
+}
+
+void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
+{
+	tb_softness contact_soft = ctx->contact_softness, static_soft = ctx->static_softness;
+	float warm = ctx->enable_warm_starting ? 1.0f : 0.0f;
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		tb_contact_constraint *cc = w->constraints + k;
+		const tb_contact *c = w->contacts + cc->contact;
+		const tb_manifold *m = &c->manifold;
+		int32_t ba = c->edges[0].body, bb = c->edges[1].body;
+		const tb_body_sim *sa = ctx->sims + ba, *sb = ctx->sims + bb;
+		cc->state_a = sa->state_index;
+		cc->state_b = sb->state_index;
+		float ma = cc->state_a >= 0 ? sa->inv_mass : 0.0f, ia = cc->state_a >= 0 ? sa->inv_inertia : 0.0f;
+		float mb = cc->state_b >= 0 ? sb->inv_mass : 0.0f, ib = cc->state_b >= 0 ? sb->inv_inertia : 0.0f;
+		cc->inv_mass_a = ma;
+		cc->inv_i_a = ia;
+		cc->inv_mass_b = mb;
+		cc->inv_i_b = ib;
+		/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
+		cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
+		cc->friction = c->friction;
+		cc->restitution = c->restitution;
+		cc->normal = m->normal;
+		cc->point_count = m->point_count;
+		tb_vec2 n = m->normal, t = tb_right_perp(n);
+		tb_vec2 va = cc->state_a >= 0 ? ctx->states[cc->state_a].v : sa->v;
+		float wa = cc->state_a >= 0 ? ctx->states[cc->state_a].w : sa->w;
+		tb_vec2 vb = cc->state_b >= 0 ? ctx->states[cc->state_b].v : sb->v;
+		float wb = cc->state_b >= 0 ? ctx->states[cc->state_b].w : sb->w;
+		tb_vec2 la = tb_rotate(sa->transform.q, sa->local_center);
+		tb_vec2 lb = tb_rotate(sb->transform.q, sb->local_center);
+		for (int i = 0; i < m->point_count; ++i) {
+			const tb_manifold_point *mp = m->points + i;
+			tb_constraint_point *cp = cc->points + i;
+			cp->normal_impulse = warm * mp->normal_impulse;
+			cp->tangent_impulse = warm * mp->tangent_impulse;
+			cp->max_normal_impulse = 0.0f;
+			/* manifold anchors are relative to the body origins */
+			tb_vec2 ra = tb_sub(mp->anchor_a, la), rb = tb_sub(mp->anchor_b, lb);
+			cp->anchor_a = ra;
+			cp->anchor_b = rb;
+			cp->base_separation = mp->separation - tb_dot(tb_sub(rb, ra), n);
+			float rna = tb_cross(ra, n), rnb = tb_cross(rb, n);
+			float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+			cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+			float rta = tb_cross(ra, t), rtb = tb_cross(rb, t);
+			float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+			cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
+			cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
+		}
+	}
+}
+
+void tb_warm_start_contacts(tb_world *w, tb_step_context *ctx)
+{
+	tb_body_state dummy_a, dummy_b;
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		tb_contact_constraint *cc = w->constraints + k;
+		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
+		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);
+		tb_vec2 n = cc->normal, t = tb_right_perp(n);
+		tb_vec2 va = a->v, vb = b->v;
+		float wa = a->w, wb = b->w;
+		for (int i = 0; i < cc->point_count; ++i) {
+			const tb_constraint_point *cp = cc->points + i;
+			tb_vec2 P = tb_add(tb_mul_sv(cp->normal_impulse, n), tb_mul_sv(cp->tangent_impulse, t));
+			wa -= cc->inv_i_a * tb_cross(cp->anchor_a, P);
+			va = tb_mul_sub(va, cc->inv_mass_a, P);
+			wb += cc->inv_i_b * tb_cross(cp->anchor_b, P);
+			vb = tb_mul_add(vb, cc->inv_mass_b, P);
+		}
+		a->v = va;
+		a->w = wa;
+		b->v = vb;
+		b->w = wb;
+	}
+}
+
+void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
+{
+	tb_body_state dummy_a, dummy_b;
+	float inv_h = ctx->inv_h;
+	float push_max = ctx->contact_push_max;
+	bool correct = ctx->enable_position_correction;
+	float threshold = ctx->restitution_threshold;
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		tb_contact_constraint *cc = w->constraints + k;
+		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
+		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);
+		float ma = cc->inv_mass_a, ia = cc->inv_i_a, mb = cc->inv_mass_b, ib = cc->inv_i_b;
+		tb_vec2 va = a->v, vb = b->v;
+		float wa = a->w, wb = b->w;
+		tb_vec2 dp = tb_sub(b->dp, a->dp);
+		tb_rot qa = a->dq, qb = b->dq;
+		tb_vec2 n = cc->normal;
+		float total_normal = 0.0f;
+
+		for (int i = 0; i < cc->point_count; ++i) {
+			tb_constraint_point *cp = cc->points + i;
+			tb_vec2 ra = cp->anchor_a, rb = cp->anchor_b;
+			/* current separation from the bodies' motion since prepare */
+			tb_vec2 prd = tb_sub(tb_rotate(qb, rb), tb_rotate(qa, ra));
+			float s = tb_dot(tb_add(dp, prd), n) + cp->base_separation;
+
+			float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+			if (s > 0.0f) {
+				/* speculative: allow closing exactly the gap this substep */
+				bias = s * inv_h;
+			} else if (use_bias && correct) {
+				bias = tb_maxf(cc->softness.bias_rate * s, -push_max);
+				mass_scale = cc->softness.mass_scale;
+				impulse_scale = cc->softness.impulse_scale;
+			}
+			if (!use_bias && s < TB_LINEAR_SLOP && cc->restitution > 0.0f && cp->relative_velocity < -threshold) {
+				/* bounce: leave at e times the approach speed measured before the step */
+				bias = tb_minf(bias, cc->restitution * cp->relative_velocity);
+			}
+
+			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
+			float vn = tb_dot(tb_sub(dvb, dva), n);
+			float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
+			float new_impulse = tb_maxf(cp->normal_impulse + impulse, 0.0f);
+			impulse = new_impulse - cp->normal_impulse;
+			cp->normal_impulse = new_impulse;
+			cp->max_normal_impulse = tb_maxf(cp->max_normal_impulse, impulse);
+			total_normal += new_impulse;
+
+			tb_vec2 P = tb_mul_sv(impulse, n);
+			va = tb_mul_sub(va, ma, P);
+			wa -= ia * tb_cross(ra, P);
+			vb = tb_mul_add(vb, mb, P);
+			wb += ib * tb_cross(rb, P);
+		}
+
+		tb_vec2 t = tb_right_perp(n);
+		float friction = cc->friction;
+		for (int i = 0; i < cc->point_count; ++i) {
+			tb_constraint_point *cp = cc->points + i;
+			tb_vec2 ra = cp->anchor_a, rb = cp->anchor_b;
+			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
+			float vt = tb_dot(tb_sub(dvb, dva), t);
+			float impulse = -cp->tangent_mass * vt;
+			float max_friction = friction * cp->normal_impulse;
+			float new_impulse = tb_clampf(cp->tangent_impulse + impulse, -max_friction, max_friction);
+			impulse = new_impulse - cp->tangent_impulse;
+			cp->tangent_impulse = new_impulse;
+			tb_vec2 P = tb_mul_sv(impulse, t);
+			va = tb_mul_sub(va, ma, P);
+			wa -= ia * tb_cross(ra, P);
+			vb = tb_mul_add(vb, mb, P);
+			wb += ib * tb_cross(rb, P);
+		}
+		(void)total_normal;
+
+		a->v = va;
+		a->w = wa;
+		b->v = vb;
+		b->w = wb;
+	}
+}
+
+/* Writes the impulses back for warm starting next step, and reports hits. */
+void tb_store_impulses(tb_world *w, tb_step_context *ctx)
+{
+	float hit_threshold = w->def.hit_event_threshold;
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		const tb_contact_constraint *cc = w->constraints + k;
+		tb_contact *c = w->contacts + cc->contact;
+		tb_manifold *m = &c->manifold;
+		float best_speed = 0.0f;
+		int best = -1;
+		for (int i = 0; i < cc->point_count; ++i) {
+			const tb_constraint_point *cp = cc->points + i;
+			m->points[i].normal_impulse = cp->normal_impulse;
+			m->points[i].tangent_impulse = cp->tangent_impulse;
+			m->points[i].max_normal_impulse = cp->max_normal_impulse;
+			m->points[i].normal_velocity = cp->relative_velocity;
+			float approach = -cp->relative_velocity;
+			if (cp->max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
+				best_speed = approach;
+				best = i;
+			}
+		}
+		if (best >= 0 && (c->flags & TB_CONTACT_HIT_EVENTS)) {
+			TB_RESERVE(w->hit_events, w->hit_capacity, w->hit_count + 1);
+			tb_contact_hit_event *e = w->hit_events + w->hit_count++;
+			e->shape_a = tb_make_shape_id(w, c->shape_a);
+			e->shape_b = tb_make_shape_id(w, c->shape_b);
+			e->point = m->points[best].point;
+			e->normal = m->normal;
+			e->approach_speed = best_speed;
+		}
+	}
+	(void)ctx;
+}

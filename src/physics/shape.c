@@ -1,0 +1,558 @@
+/* tumble physics: shapes — creation, chains, broad-phase proxies and the shape API. */
+#include "world.h"
+
+tb_shape_def tb_default_shape_def(void)
+{
+	tb_shape_def d;
+	memset(&d, 0, sizeof d);
+	d.density = 1.0f;
+	d.friction = 0.6f;
+	d.restitution = 0.0f;
+	d.filter.category_bits = 1;
+	d.filter.mask_bits = UINT64_MAX;
+	d.enable_sensor_events = true;
+	d.enable_contact_events = true;
+	d.enable_hit_events = true;
+	d.is_enabled = true;
+	return d;
+}
+
+tb_chain_def tb_default_chain_def(void)
+{
+	tb_chain_def d;
+	memset(&d, 0, sizeof d);
+	d.friction = 0.6f;
+	d.filter.category_bits = 1;
+	d.filter.mask_bits = UINT64_MAX;
+	d.enable_sensor_events = true;
+	return d;
+}
+
+bool tb_should_shapes_collide(tb_filter a, tb_filter b)
+{
+	if (a.group_index == b.group_index && a.group_index != 0) return a.group_index > 0;
+	return (a.mask_bits & b.category_bits) != 0 && (a.category_bits & b.mask_bits) != 0;
+}
+
+tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin)
+{
+	tb_aabb a = tb_compute_aabb(&s->geom, xf);
+	a.lower = tb_sub(a.lower, tb_v2(margin, margin));
+	a.upper = tb_add(a.upper, tb_v2(margin, margin));
+	return a;
+}
+
+/* Smallest half-thickness: how far the body may move in one step before it could
+ * skip over a thin wall (continuous collision threshold). */
+float tb_shape_min_extent(const tb_shape *s)
+{
+	const tb_geometry *g = &s->geom;
+	switch (g->type) {
+	case TB_SHAPE_CIRCLE: return g->circle.radius;
+	case TB_SHAPE_CAPSULE: return g->capsule.radius;
+	case TB_SHAPE_POLYGON: {
+		const tb_polygon *p = &g->polygon;
+		float m = 1.0e9f;
+		for (int i = 0; i < p->count; ++i) {
+			float d = tb_dot(p->normals[i], tb_sub(p->vertices[i], p->centroid));
+			m = tb_minf(m, d);
+		}
+		return m + p->radius;
+	}
+	default: return 0.0f;
+	}
+}
+
+/* Largest distance from the body's centre of mass to the shape's surface. */
+float tb_shape_max_extent(const tb_shape *s, tb_vec2 c)
+{
+	const tb_geometry *g = &s->geom;
+	switch (g->type) {
+	case TB_SHAPE_CIRCLE: return tb_distance(g->circle.center, c) + g->circle.radius;
+	case TB_SHAPE_CAPSULE:
+		return tb_maxf(tb_distance(g->capsule.center1, c), tb_distance(g->capsule.center2, c)) + g->capsule.radius;
+	case TB_SHAPE_SEGMENT:
+		return tb_maxf(tb_distance(g->segment.point1, c), tb_distance(g->segment.point2, c));
+	case TB_SHAPE_CHAIN_SEGMENT:
+		return tb_maxf(tb_distance(g->chain_segment.segment.point1, c), tb_distance(g->chain_segment.segment.point2, c));
+	case TB_SHAPE_POLYGON: {
+		float m = 0.0f;
+		for (int i = 0; i < g->polygon.count; ++i) m = tb_maxf(m, tb_distance(g->polygon.vertices[i], c));
+		return m + g->polygon.radius;
+	}
+	default: return 0.0f;
+	}
+}
+
+void tb_create_shape_proxy(tb_world *w, int32_t si)
+{
+	tb_shape *s = w->shapes + si;
+	if (s->proxy != TB_NULL_INDEX) return;
+	const tb_body *b = w->bodies + s->body;
+	bool is_static = b->type == TB_STATIC_BODY;
+	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
+	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
+	s->aabb = tb_compute_shape_aabb_margin(s, w->sims[s->body].transform, spec);
+	tb_aabb fat = s->aabb;
+	fat.lower = tb_sub(fat.lower, tb_v2(margin, margin));
+	fat.upper = tb_add(fat.upper, tb_v2(margin, margin));
+	s->fat_aabb = fat;
+	s->tree = is_static ? 0 : 1;
+	s->proxy = tb_dynamic_tree_create_proxy(&w->broad_phase.trees[s->tree], fat, s->filter.category_bits, si);
+	tb_broad_phase_buffer_move(w, si);
+}
+
+void tb_destroy_shape_proxy(tb_world *w, int32_t si)
+{
+	tb_shape *s = w->shapes + si;
+	if (s->proxy == TB_NULL_INDEX) return;
+	tb_destroy_shape_contacts(w, si, true);
+	tb_broad_phase_unbuffer(w, si);
+	tb_dynamic_tree_destroy_proxy(&w->broad_phase.trees[s->tree], s->proxy);
+	s->proxy = TB_NULL_INDEX;
+}
+
+static int32_t alloc_shape_slot(tb_world *w)
+{
+	if (w->shape_free == TB_NULL_INDEX) {
+		int32_t old = w->shape_capacity;
+		w->shapes = tb_grow_array(w->shapes, (int)sizeof *w->shapes, &w->shape_capacity, old + 1);
+		for (int32_t i = w->shape_capacity - 1; i >= old; --i) {
+			w->shapes[i].next_free = w->shape_free;
+			w->shape_free = i;
+		}
+	}
+	int32_t i = w->shape_free;
+	w->shape_free = w->shapes[i].next_free;
+	return i;
+}
+
+static bool valid_material(float density, float friction, float restitution)
+{
+	return isfinite(density) && density >= 0.0f && isfinite(friction) && friction >= 0.0f && isfinite(restitution) &&
+	       restitution >= 0.0f;
+}
+
+static int32_t add_shape(tb_world *w, int32_t bi, const tb_geometry *g, float density, float friction,
+                         float restitution, tb_filter filter, bool sensor, bool enabled, void *user_data)
+{
+	int32_t si = alloc_shape_slot(w);
+	tb_shape *s = w->shapes + si;
+	uint32_t gen = s->generation;
+	memset(s, 0, sizeof *s);
+	s->generation = gen;
+	s->in_use = true;
+	s->geom = *g;
+	s->body = bi;
+	s->density = density;
+	s->friction = friction;
+	s->restitution = restitution;
+	s->filter = filter;
+	s->is_sensor = sensor;
+	s->enabled = enabled;
+	s->user_data = user_data;
+	s->proxy = TB_NULL_INDEX;
+	s->chain_id = -1;
+	s->sensor_index = TB_NULL_INDEX;
+	s->enable_sensor_events = true;
+	s->enable_contact_events = true;
+	s->enable_hit_events = true;
+
+	/* append: shapes are listed in creation order */
+	tb_body *b = w->bodies + bi;
+	s->next_in_body = TB_NULL_INDEX;
+	s->prev_in_body = b->tail_shape;
+	if (b->tail_shape != TB_NULL_INDEX) w->shapes[b->tail_shape].next_in_body = si;
+	else b->head_shape = si;
+	b->tail_shape = si;
+	b->shape_count += 1;
+	w->shape_count += 1;
+	return si;
+}
+
+tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_geometry *g,
+                            tb_status *status)
+{
+	tb_status dummy;
+	if (status == NULL) status = &dummy;
+	tb_body *b = tb_get_body(w, body);
+	if (b == NULL) { *status = TB_ERR_STALE_HANDLE; return tb_null_shape_id; }
+	if (w->locked) { *status = TB_ERR_LOCKED; return tb_null_shape_id; }
+	if (def == NULL || g == NULL || g->type == TB_SHAPE_CHAIN_SEGMENT) {
+		*status = TB_ERR_INVALID_ARGUMENT;
+		return tb_null_shape_id;
+	}
+	if (!valid_material(def->density, def->friction, def->restitution)) {
+		*status = (isfinite(def->density) && isfinite(def->friction) && isfinite(def->restitution))
+		              ? TB_ERR_NEGATIVE : TB_ERR_INVALID_NUMBER;
+		return tb_null_shape_id;
+	}
+	tb_status gs = tb_validate_geometry(g);
+	if (gs != TB_OK) { *status = gs; return tb_null_shape_id; }
+
+	int32_t bi = body.index1 - 1;
+	int32_t si = add_shape(w, bi, g, def->density, def->friction, def->restitution, def->filter, def->is_sensor,
+	                       def->is_enabled, def->user_data);
+	tb_shape *s = w->shapes + si;
+	s->enable_sensor_events = def->enable_sensor_events;
+	s->enable_contact_events = def->enable_contact_events;
+	s->enable_hit_events = def->enable_hit_events;
+	if (def->is_sensor) tb_sensor_create(w, si);
+	if (b->enabled && s->enabled) tb_create_shape_proxy(w, si);
+	if (def->density > 0.0f || b->shape_count == 1) tb_update_body_mass(w, bi);
+	else {
+		/* massless shape: only the extents change */
+		tb_body_sim *sim = w->sims + bi;
+		sim->min_extent = tb_minf(sim->min_extent, tb_shape_min_extent(s));
+		sim->max_extent = tb_maxf(sim->max_extent, tb_shape_max_extent(s, sim->local_center));
+	}
+	*status = TB_OK;
+	return tb_make_shape_id(w, si);
+}
+
+tb_shape_id tb_create_circle_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_circle *c,
+                                   tb_status *status)
+{
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	g.type = TB_SHAPE_CIRCLE;
+	g.circle = *c;
+	return tb_create_shape(w, body, def, &g, status);
+}
+
+tb_shape_id tb_create_capsule_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_capsule *c,
+                                    tb_status *status)
+{
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	g.type = TB_SHAPE_CAPSULE;
+	g.capsule = *c;
+	return tb_create_shape(w, body, def, &g, status);
+}
+
+tb_shape_id tb_create_segment_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_segment *seg,
+                                    tb_status *status)
+{
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	g.type = TB_SHAPE_SEGMENT;
+	g.segment = *seg;
+	return tb_create_shape(w, body, def, &g, status);
+}
+
+tb_shape_id tb_create_polygon_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_polygon *p,
+                                    tb_status *status)
+{
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	g.type = TB_SHAPE_POLYGON;
+	g.polygon = *p;
+	return tb_create_shape(w, body, def, &g, status);
+}
+
+int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_shape_id *out, int capacity,
+                    tb_status *status)
+{
+	tb_status dummy;
+	if (status == NULL) status = &dummy;
+	tb_body *b = tb_get_body(w, body);
+	if (b == NULL) { *status = TB_ERR_STALE_HANDLE; return -1; }
+	if (w->locked) { *status = TB_ERR_LOCKED; return -1; }
+	if (def == NULL || def->points == NULL) { *status = TB_ERR_INVALID_ARGUMENT; return -1; }
+	int n = def->count;
+	if (n < 2 || (def->loop && n < 3)) { *status = TB_ERR_TOO_FEW_VERTICES; return -1; }
+	if (!valid_material(0.0f, def->friction, def->restitution)) {
+		*status = (isfinite(def->friction) && isfinite(def->restitution)) ? TB_ERR_NEGATIVE : TB_ERR_INVALID_NUMBER;
+		return -1;
+	}
+	for (int i = 0; i < n; ++i) {
+		if (!tb_is_valid_vec2(def->points[i])) { *status = TB_ERR_INVALID_NUMBER; return -1; }
+	}
+	const tb_vec2 *p = def->points;
+	int links = def->loop ? n : n - 1;
+	for (int i = 0; i < links; ++i) {
+		if (tb_distance_sq(p[i], p[(i + 1) % n]) <= TB_LINEAR_SLOP * TB_LINEAR_SLOP) {
+			*status = TB_ERR_DEGENERATE;
+			return -1;
+		}
+	}
+
+	int32_t bi = body.index1 - 1;
+	int32_t chain_id = w->next_chain_id++;
+	for (int i = 0; i < links; ++i) {
+		tb_geometry g;
+		memset(&g, 0, sizeof g);
+		g.type = TB_SHAPE_CHAIN_SEGMENT;
+		tb_chain_segment *cs = &g.chain_segment;
+		int i1 = i, i2 = (i + 1) % n;
+		cs->segment.point1 = p[i1];
+		cs->segment.point2 = p[i2];
+		/* open chains extrapolate their end ghosts straight on, so the ends are not smoothed */
+		if (def->loop || i > 0) cs->ghost1 = p[(i1 + n - 1) % n];
+		else cs->ghost1 = tb_sub(tb_mul_sv(2.0f, p[0]), p[1]);
+		if (def->loop || i < links - 1) cs->ghost2 = p[(i2 + 1) % n];
+		else cs->ghost2 = tb_sub(tb_mul_sv(2.0f, p[n - 1]), p[n - 2]);
+		cs->chain_id = chain_id;
+		int32_t si = add_shape(w, bi, &g, 0.0f, def->friction, def->restitution, def->filter, false, true,
+		                       def->user_data);
+		w->shapes[si].chain_id = chain_id;
+		w->shapes[si].enable_sensor_events = def->enable_sensor_events;
+		if (b->enabled) tb_create_shape_proxy(w, si);
+		if (out && i < capacity) out[i] = tb_make_shape_id(w, si);
+	}
+	tb_update_body_mass(w, bi);
+	*status = TB_OK;
+	return links;
+}
+
+void tb_destroy_shape_internal(tb_world *w, int32_t si, bool wake)
+{
+	tb_shape *s = w->shapes + si;
+	int32_t bi = s->body;
+	tb_body *b = w->bodies + bi;
+	if (s->proxy != TB_NULL_INDEX) {
+		tb_destroy_shape_contacts(w, si, wake);
+		tb_broad_phase_unbuffer(w, si);
+		tb_dynamic_tree_destroy_proxy(&w->broad_phase.trees[s->tree], s->proxy);
+		s->proxy = TB_NULL_INDEX;
+	}
+	if (s->sensor_index != TB_NULL_INDEX) tb_sensor_destroy(w, si);
+
+	if (s->prev_in_body != TB_NULL_INDEX) w->shapes[s->prev_in_body].next_in_body = s->next_in_body;
+	else b->head_shape = s->next_in_body;
+	if (s->next_in_body != TB_NULL_INDEX) w->shapes[s->next_in_body].prev_in_body = s->prev_in_body;
+	else b->tail_shape = s->prev_in_body;
+	b->shape_count -= 1;
+	w->shape_count -= 1;
+
+	s->in_use = false;
+	s->generation += 1;
+	s->user_data = NULL;
+	s->field.kind = TB_FIELD_NONE;
+	s->next_free = w->shape_free;
+	w->shape_free = si;
+}
+
+void tb_destroy_shape(tb_world *w, tb_shape_id id, bool update_mass)
+{
+	tb_shape *s = tb_get_shape(w, id);
+	if (s == NULL || w->locked) return;
+	int32_t bi = s->body;
+	tb_destroy_shape_internal(w, id.index1 - 1, true);
+	if (update_mass) tb_update_body_mass(w, bi);
+	tb_wake_body(w, bi);
+}
+
+bool tb_shape_is_valid(const tb_world *w, tb_shape_id id) { return tb_get_shape(w, id) != NULL; }
+
+tb_shape_type tb_shape_get_type(const tb_world *w, tb_shape_id id)
+{
+	tb_shape *s = tb_get_shape(w, id);
+	return s ? s->geom.type : TB_SHAPE_CIRCLE;
+}
+
+tb_body_id tb_shape_get_body(const tb_world *w, tb_shape_id id)
+{
+	tb_shape *s = tb_get_shape(w, id);
+	return s ? tb_make_body_id(w, s->body) : tb_null_body_id;
+}
+
+tb_geometry tb_shape_get_geometry(const tb_world *w, tb_shape_id id)
+{
+	tb_shape *s = tb_get_shape(w, id);
+	if (s) return s->geom;
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	return g;
+}
+
+/* Re-creating the proxy drops stale contacts (their features changed) and
+ * re-finds pairs with the new bounds next step. */
+static void refresh_shape(tb_world *w, int32_t si)
+{
+	tb_shape *s = w->shapes + si;
+	tb_body *b = w->bodies + s->body;
+	if (s->proxy != TB_NULL_INDEX) {
+		tb_destroy_shape_proxy(w, si);
+		tb_create_shape_proxy(w, si);
+	} else if (b->enabled && s->enabled) {
+		tb_create_shape_proxy(w, si);
+	}
+	tb_wake_body(w, s->body);
+}
+
+tb_status tb_shape_set_geometry(tb_world *w, tb_shape_id id, const tb_geometry *g)
+{
+	tb_shape *s = tb_get_shape(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
+	if (w->locked) return TB_ERR_LOCKED;
+	if (g == NULL || g->type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_CHAIN_SEGMENT)
+		return TB_ERR_WRONG_TYPE;
+	tb_status st = tb_validate_geometry(g);
+	if (st != TB_OK) return st;
+	s->geom = *g;
+	int32_t si = id.index1 - 1;
+	tb_update_body_mass(w, s->body);
+	refresh_shape(w, si);
+	return TB_OK;
+}
+
+#define SHAPE_OR(ret)                                                                                       \
+	tb_shape *s = tb_get_shape(w, id);                                                                      \
+	if (s == NULL) return ret
+
+float tb_shape_get_density(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(0.0f);
+	return s->density;
+}
+
+tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool update_mass)
+{
+	SHAPE_OR(TB_ERR_STALE_HANDLE);
+	if (w->locked) return TB_ERR_LOCKED;
+	if (!isfinite(density)) return TB_ERR_INVALID_NUMBER;
+	if (density < 0.0f) return TB_ERR_NEGATIVE;
+	if (s->geom.type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_SEGMENT) return TB_OK;
+	s->density = density;
+	if (update_mass) tb_update_body_mass(w, s->body);
+	tb_wake_body(w, s->body);
+	return TB_OK;
+}
+
+/* Contacts cache the mixed material, so a change is pushed into them. */
+static void update_contact_materials(tb_world *w, int32_t si)
+{
+	const tb_shape *s = w->shapes + si;
+	for (int32_t key = w->bodies[s->body].head_contact_key; key != TB_NULL_INDEX;) {
+		tb_contact *c = w->contacts + (key >> 1);
+		key = c->edges[key & 1].next_key;
+		if (c->shape_a != si && c->shape_b != si) continue;
+		const tb_shape *a = w->shapes + c->shape_a, *b = w->shapes + c->shape_b;
+		c->friction = sqrtf(a->friction * b->friction);
+		c->restitution = tb_maxf(a->restitution, b->restitution);
+	}
+}
+
+float tb_shape_get_friction(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(0.0f);
+	return s->friction;
+}
+
+tb_status tb_shape_set_friction(tb_world *w, tb_shape_id id, float friction)
+{
+	SHAPE_OR(TB_ERR_STALE_HANDLE);
+	if (!isfinite(friction)) return TB_ERR_INVALID_NUMBER;
+	if (friction < 0.0f) return TB_ERR_NEGATIVE;
+	s->friction = friction;
+	update_contact_materials(w, id.index1 - 1);
+	return TB_OK;
+}
+
+float tb_shape_get_restitution(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(0.0f);
+	return s->restitution;
+}
+
+tb_status tb_shape_set_restitution(tb_world *w, tb_shape_id id, float restitution)
+{
+	SHAPE_OR(TB_ERR_STALE_HANDLE);
+	if (!isfinite(restitution)) return TB_ERR_INVALID_NUMBER;
+	if (restitution < 0.0f) return TB_ERR_NEGATIVE;
+	s->restitution = restitution;
+	update_contact_materials(w, id.index1 - 1);
+	return TB_OK;
+}
+
+bool tb_shape_is_sensor(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(false);
+	return s->is_sensor;
+}
+
+void tb_shape_set_sensor(tb_world *w, tb_shape_id id, bool sensor)
+{
+	SHAPE_OR();
+	if (w->locked || s->is_sensor == sensor || s->geom.type == TB_SHAPE_CHAIN_SEGMENT) return;
+	int32_t si = id.index1 - 1;
+	s->is_sensor = sensor;
+	if (sensor) tb_sensor_create(w, si);
+	else if (s->field.kind == TB_FIELD_NONE) tb_sensor_destroy(w, si);
+	refresh_shape(w, si);
+}
+
+bool tb_shape_is_enabled(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(false);
+	return s->enabled;
+}
+
+void tb_shape_set_enabled(tb_world *w, tb_shape_id id, bool enabled)
+{
+	SHAPE_OR();
+	if (w->locked || s->enabled == enabled) return;
+	int32_t si = id.index1 - 1;
+	s->enabled = enabled;
+	if (!enabled) tb_destroy_shape_proxy(w, si);
+	else if (w->bodies[s->body].enabled) tb_create_shape_proxy(w, si);
+	tb_wake_body(w, s->body);
+}
+
+tb_filter tb_shape_get_filter(const tb_world *w, tb_shape_id id)
+{
+	tb_filter none = {0, 0, 0};
+	SHAPE_OR(none);
+	return s->filter;
+}
+
+void tb_shape_set_filter(tb_world *w, tb_shape_id id, tb_filter filter)
+{
+	SHAPE_OR();
+	if (w->locked) return;
+	s->filter = filter;
+	int32_t si = id.index1 - 1;
+	if (s->proxy != TB_NULL_INDEX) {
+		/* the tree stores category bits for query masks: re-insert */
+		tb_destroy_shape_proxy(w, si);
+		tb_create_shape_proxy(w, si);
+	}
+	tb_wake_body(w, s->body);
+}
+
+void tb_shape_enable_contact_events(tb_world *w, tb_shape_id id, bool flag)
+{
+	SHAPE_OR();
+	s->enable_contact_events = flag;
+}
+
+void tb_shape_enable_hit_events(tb_world *w, tb_shape_id id, bool flag)
+{
+	SHAPE_OR();
+	s->enable_hit_events = flag;
+}
+
+void tb_shape_enable_sensor_events(tb_world *w, tb_shape_id id, bool flag)
+{
+	SHAPE_OR();
+	s->enable_sensor_events = flag;
+}
+
+void *tb_shape_get_user_data(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(NULL);
+	return s->user_data;
+}
+
+void tb_shape_set_user_data(tb_world *w, tb_shape_id id, void *data)
+{
+	SHAPE_OR();
+	s->user_data = data;
+}
+
+int32_t tb_shape_get_chain_id(const tb_world *w, tb_shape_id id)
+{
+	SHAPE_OR(-1);
+	return s->chain_id;
+}

@@ -1,0 +1,390 @@
+/* tumble physics: the step's solver stage.
+ *
+ *   gather awake bodies -> contiguous states
+ *   prepare contacts and joints (anchors, effective masses, softness)
+ *   per substep: fields, integrate velocities, warm start, solve (soft bias),
+ *                integrate positions, relax (no bias, restitution)
+ *   store impulses and hit events
+ *   finalize transforms and broad-phase boxes, continuous collision for fast
+ *   bodies, then islands and sleep.
+ *
+ * Every loop runs in slot order, so two runs of one script agree bit for bit. */
+#include "world.h"
+
+static void wake_joint_partners(tb_world *w)
+{
+	/* a sleeping body jointed to an awake one must move with it */
+	for (int32_t j = 0; j < w->joint_capacity; ++j) {
+		tb_joint *jt = w->joints + j;
+		if (!jt->in_use) continue;
+		tb_body *a = w->bodies + jt->body_a, *b = w->bodies + jt->body_b;
+		bool aa = a->awake && tb_body_is_simulated(a), ab = b->awake && tb_body_is_simulated(b);
+		if (aa && !ab && tb_body_is_simulated(b)) tb_wake_body(w, jt->body_b);
+		if (ab && !aa && tb_body_is_simulated(a)) tb_wake_body(w, jt->body_a);
+	}
+}
+
+static int32_t gather_awake_bodies(tb_world *w)
+{
+	int32_t n = 0;
+	for (int32_t i = 0; i < w->body_capacity; ++i) {
+		tb_body *b = w->bodies + i;
+		tb_body_sim *s = w->sims + i;
+		s->state_index = TB_NULL_INDEX;
+		if (!b->in_use || !b->awake || !tb_body_is_simulated(b)) continue;
+		TB_RESERVE(w->states, w->state_capacity, n + 1);
+		TB_RESERVE(w->awake_bodies, w->awake_capacity, n + 1);
+		tb_body_state *st = w->states + n;
+		st->v = s->v;
+		st->w = s->w;
+		st->flags = 0;
+		st->dp = tb_vec2_zero;
+		st->dq = tb_rot_identity;
+		s->center0 = s->center;
+		s->rotation0 = s->transform.q;
+		s->is_fast = false;
+		w->awake_bodies[n] = i;
+		s->state_index = n++;
+	}
+	return n;
+}
+
+static void gather_constraints(tb_world *w)
+{
+	w->constraint_count = 0;
+	for (int32_t ci = 0; ci < w->contact_capacity; ++ci) {
+		const tb_contact *c = w->contacts + ci;
+		if (!c->in_use || (c->flags & TB_CONTACT_TOUCHING) == 0 || c->manifold.point_count == 0) continue;
+		if (w->sims[c->edges[0].body].state_index < 0 && w->sims[c->edges[1].body].state_index < 0) continue;
+		TB_RESERVE(w->constraints, w->constraint_capacity, w->constraint_count + 1);
+		w->constraints[w->constraint_count++].contact = ci;
+	}
+	w->active_joint_count = 0;
+	for (int32_t j = 0; j < w->joint_capacity; ++j) {
+		tb_joint *jt = w->joints + j;
+		if (!jt->in_use) continue;
+		const tb_body *a = w->bodies + jt->body_a, *b = w->bodies + jt->body_b;
+		jt->is_active = a->enabled && b->enabled;
+		if (!jt->is_active) continue;
+		if (w->sims[jt->body_a].state_index < 0 && w->sims[jt->body_b].state_index < 0) continue;
+		TB_RESERVE(w->active_joints, w->active_joint_capacity, w->active_joint_count + 1);
+		w->active_joints[w->active_joint_count++] = j;
+	}
+}
+
+static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
+{
+	tb_vec2 g = w->def.gravity;
+	float h = ctx->h;
+	float max_speed = ctx->max_linear_speed;
+	float max_rotation = 0.25f * TB_PI * ctx->inv_h;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t i = w->awake_bodies[k];
+		if (w->bodies[i].type != TB_DYNAMIC_BODY) continue;
+		const tb_body_sim *s = w->sims + i;
+		tb_body_state *st = ctx->states + k;
+		/* implicit damping: stable for any coefficient */
+		float ld = 1.0f / (1.0f + h * s->linear_damping);
+		float ad = 1.0f / (1.0f + h * s->angular_damping);
+		tb_vec2 accel = tb_mul_add(tb_mul_sv(s->inv_mass, s->force), s->gravity_scale, g);
+		tb_vec2 v = tb_mul_add(tb_mul_sv(ld, st->v), h, accel);
+		float av = ad * st->w + h * s->inv_inertia * s->torque;
+		float speed_sq = tb_length_sq(v);
+		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / sqrtf(speed_sq), v);
+		if (av * av > max_rotation * max_rotation) av = av > 0.0f ? max_rotation : -max_rotation;
+		st->v = v;
+		st->w = av;
+	}
+}
+
+static void integrate_positions(tb_step_context *ctx, int32_t n)
+{
+	float h = ctx->h;
+	for (int32_t k = 0; k < n; ++k) {
+		tb_body_state *st = ctx->states + k;
+		st->dq = tb_integrate_rot(st->dq, h * st->w);
+		st->dp = tb_mul_add(st->dp, h, st->v);
+	}
+}
+
+static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
+{
+	for (int32_t k = 0; k < w->active_joint_count; ++k) tb_joint_solve(w->joints + w->active_joints[k], ctx, use_bias);
+}
+
+/* ---- continuous collision ---- */
+
+typedef struct continuous_ctx {
+	tb_world *w;
+	int32_t body;
+	int32_t shape;
+	tb_sweep sweep;
+	tb_shape_proxy proxy;
+	float fraction;
+	bool bullet;
+} continuous_ctx;
+
+static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
+{
+	(void)proxy_id;
+	continuous_ctx *cc = context;
+	tb_world *w = cc->w;
+	const tb_shape *fast = w->shapes + cc->shape, *o = w->shapes + other;
+	if (o->body == cc->body || o->is_sensor || !o->enabled) return true;
+	if (!tb_should_shapes_collide(fast->filter, o->filter)) return true;
+	const tb_body *ob = w->bodies + o->body;
+	const tb_body_sim *os = w->sims + o->body;
+	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return true;
+	if (!tb_should_bodies_collide(w, cc->body, o->body)) return true;
+
+	if (o->geom.type == TB_SHAPE_CHAIN_SEGMENT) {
+		/* one-sided: a body that starts behind the chain may pass through it */
+		tb_transform xf = os->transform;
+		tb_vec2 p1 = tb_transform_point(xf, o->geom.chain_segment.segment.point1);
+		tb_vec2 p2 = tb_transform_point(xf, o->geom.chain_segment.segment.point2);
+		tb_vec2 n = tb_normalize(tb_right_perp(tb_sub(p2, p1)));
+		if (tb_dot(tb_sub(cc->sweep.c1, p1), n) < 0.0f) return true;
+	}
+
+	tb_shape_proxy op = tb_geometry_proxy(&o->geom);
+	tb_sweep osw;
+	osw.local_center = os->local_center;
+	osw.c1 = os->center;
+	osw.c2 = os->center;
+	osw.q1 = os->transform.q;
+	osw.q2 = os->transform.q;
+	tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, cc->fraction);
+	if (out.state == TB_TOI_HIT && 0.0f < out.fraction && out.fraction < cc->fraction) cc->fraction = out.fraction;
+	return true;
+}
+
+static void solve_continuous(tb_world *w, int32_t bi)
+{
+	tb_body_sim *s = w->sims + bi;
+	tb_body *b = w->bodies + bi;
+	continuous_ctx cc;
+	cc.w = w;
+	cc.body = bi;
+	cc.bullet = s->is_bullet;
+	cc.fraction = 1.0f;
+	cc.sweep.local_center = s->local_center;
+	cc.sweep.c1 = s->center0;
+	cc.sweep.c2 = s->center;
+	cc.sweep.q1 = s->rotation0;
+	cc.sweep.q2 = s->transform.q;
+	tb_transform xf1;
+	xf1.q = s->rotation0;
+	xf1.p = tb_sub(s->center0, tb_rotate(xf1.q, s->local_center));
+	tb_transform xf2 = s->transform;
+
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
+		const tb_shape *sh = w->shapes + k;
+		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
+		cc.shape = k;
+		cc.proxy = tb_geometry_proxy(&sh->geom);
+		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), tb_compute_aabb(&sh->geom, xf2));
+		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, sh->filter.mask_bits, continuous_callback, &cc);
+		if (cc.bullet)
+			tb_dynamic_tree_query(&w->broad_phase.trees[1], box, sh->filter.mask_bits, continuous_callback, &cc);
+	}
+
+	if (cc.fraction < 1.0f) {
+		/* stop at the time of impact; the velocity stays and next step's
+		 * speculative contact meets it before anything passes */
+		float t = cc.fraction;
+		tb_rot q = {(1.0f - t) * cc.sweep.q1.c + t * cc.sweep.q2.c, (1.0f - t) * cc.sweep.q1.s + t * cc.sweep.q2.s};
+		q = tb_normalize_rot(q);
+		tb_vec2 c = tb_lerp(cc.sweep.c1, cc.sweep.c2, t);
+		s->center = c;
+		s->transform.q = q;
+		s->transform.p = tb_sub(c, tb_rotate(q, s->local_center));
+	}
+	tb_update_body_shape_aabbs(w, bi, false);
+}
+
+/* ---- islands and sleep ---- */
+
+static int32_t find_root(int32_t *parent, int32_t k)
+{
+	while (parent[k] != k) {
+		parent[k] = parent[parent[k]];
+		k = parent[k];
+	}
+	return k;
+}
+
+static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
+{
+	if (w->bodies[ba].type != TB_DYNAMIC_BODY || w->bodies[bb].type != TB_DYNAMIC_BODY) return;
+	int32_t ka = w->sims[ba].state_index, kb = w->sims[bb].state_index;
+	if (ka < 0 || kb < 0) return;
+	ka = find_root(parent, ka);
+	kb = find_root(parent, kb);
+	/* the smaller index becomes the root: deterministic */
+	if (ka < kb) parent[kb] = ka;
+	else if (kb < ka) parent[ka] = kb;
+}
+
+static void update_sleep(tb_world *w, int32_t n)
+{
+	TB_RESERVE(w->island_parent, w->island_capacity, n);
+	TB_RESERVE(w->island_sleep, w->island_sleep_capacity, n);
+	int32_t *parent = w->island_parent;
+	float *min_sleep = w->island_sleep;
+	for (int32_t k = 0; k < n; ++k) {
+		parent[k] = k;
+		min_sleep[k] = 1.0e30f;
+	}
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		const tb_contact *c = w->contacts + w->constraints[k].contact;
+		union_bodies(w, parent, c->edges[0].body, c->edges[1].body);
+	}
+	for (int32_t k = 0; k < w->active_joint_count; ++k) {
+		const tb_joint *j = w->joints + w->active_joints[k];
+		union_bodies(w, parent, j->body_a, j->body_b);
+	}
+	int32_t islands = 0;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t r = find_root(parent, k);
+		if (r == k) islands += 1;
+		const tb_body *b = w->bodies + w->awake_bodies[k];
+		float t = (b->enable_sleep && w->def.enable_sleep) ? b->sleep_time : 0.0f;
+		if (t < min_sleep[r]) min_sleep[r] = t;
+	}
+	w->island_count = islands;
+	if (!w->def.enable_sleep) return;
+	float limit = w->def.time_to_sleep;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t r = find_root(parent, k);
+		if (min_sleep[r] < limit) continue;
+		int32_t i = w->awake_bodies[k];
+		tb_body *b = w->bodies + i;
+		b->awake = false;
+		b->sleep_time = 0.0f;
+		w->sims[i].v = tb_vec2_zero;
+		w->sims[i].w = 0.0f;
+	}
+}
+
+void tb_solve(tb_world *w, float dt)
+{
+	tb_world_def *d = &w->def;
+	if (!d->enable_motion) {
+		w->constraint_count = 0;
+		w->active_joint_count = 0;
+		return;
+	}
+
+	double t = tb_time_ms();
+	wake_joint_partners(w);
+	int32_t n = gather_awake_bodies(w);
+	gather_constraints(w);
+
+	tb_step_context ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.dt = dt;
+	ctx.inv_dt = 1.0f / dt;
+	ctx.substeps = d->substeps;
+	ctx.h = dt / (float)d->substeps;
+	ctx.inv_h = (float)d->substeps / dt;
+	ctx.sims = w->sims;
+	ctx.states = w->states;
+	/* a spring stiffer than a quarter of the substep rate would ring */
+	float contact_hertz = tb_minf(d->contact_hertz, 0.25f * ctx.inv_h);
+	float joint_hertz = tb_minf(d->joint_hertz, 0.125f * ctx.inv_h);
+	ctx.contact_softness = tb_make_soft(contact_hertz, d->contact_damping_ratio, ctx.h);
+	ctx.static_softness = tb_make_soft(2.0f * contact_hertz, d->contact_damping_ratio, ctx.h);
+	ctx.joint_softness = tb_make_soft(joint_hertz, d->joint_damping_ratio, ctx.h);
+	ctx.restitution_threshold = d->restitution_threshold;
+	ctx.max_linear_speed = d->max_linear_speed;
+	ctx.contact_push_max = d->max_contact_push_speed;
+	ctx.enable_warm_starting = d->enable_warm_starting;
+	ctx.enable_position_correction = d->enable_position_correction;
+
+	tb_prepare_contacts(w, &ctx);
+	for (int32_t k = 0; k < w->active_joint_count; ++k) tb_joint_prepare(w->joints + w->active_joints[k], &ctx);
+	w->profile.prepare = (float)(tb_time_ms() - t);
+
+	for (int sub = 0; sub < d->substeps; ++sub) {
+		t = tb_time_ms();
+		tb_apply_fields(w, &ctx);
+		integrate_velocities(w, &ctx, n);
+		w->profile.integrate += (float)(tb_time_ms() - t);
+
+		t = tb_time_ms();
+		if (ctx.enable_warm_starting) {
+			for (int32_t k = 0; k < w->active_joint_count; ++k)
+				tb_joint_warm_start(w->joints + w->active_joints[k], &ctx);
+			tb_warm_start_contacts(w, &ctx);
+		}
+		w->profile.warm_start += (float)(tb_time_ms() - t);
+
+		t = tb_time_ms();
+		solve_joints(w, &ctx, true);
+		tb_solve_contacts(w, &ctx, true);
+		w->profile.solve_contacts += (float)(tb_time_ms() - t);
+
+		t = tb_time_ms();
+		integrate_positions(&ctx, n);
+		w->profile.integrate += (float)(tb_time_ms() - t);
+
+		t = tb_time_ms();
+		solve_joints(w, &ctx, false);
+		tb_solve_contacts(w, &ctx, false);
+		w->profile.relax += (float)(tb_time_ms() - t);
+	}
+
+	t = tb_time_ms();
+	tb_store_impulses(w, &ctx);
+	w->profile.store = (float)(tb_time_ms() - t);
+
+	/* finalize: positions, velocities, sleep timers, boxes */
+	t = tb_time_ms();
+	int32_t fast_count = 0;
+	bool continuous = d->enable_continuous;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t i = w->awake_bodies[k];
+		tb_body *b = w->bodies + i;
+		tb_body_sim *s = w->sims + i;
+		const tb_body_state *st = w->states + k;
+		s->v = st->v;
+		s->w = st->w;
+		s->center = tb_add(s->center0, st->dp);
+		s->transform.q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
+		s->transform.p = tb_sub(s->center, tb_rotate(s->transform.q, s->local_center));
+		s->force = tb_vec2_zero;
+		s->torque = 0.0f;
+
+		float speed = tb_length(s->v), spin = fabsf(s->w);
+		float sleep_speed = tb_maxf(speed, s->max_extent * spin);
+		if (b->enable_sleep && d->enable_sleep && sleep_speed < b->sleep_threshold) b->sleep_time += dt;
+		else b->sleep_time = 0.0f;
+
+		float motion = speed * dt + spin * dt * s->max_extent;
+		if (continuous && b->type == TB_DYNAMIC_BODY && 0.5f * s->min_extent < motion) {
+			s->is_fast = true;
+			TB_RESERVE(w->fast_bodies, w->fast_capacity, fast_count + 1);
+			w->fast_bodies[fast_count++] = i;
+		} else {
+			tb_update_body_shape_aabbs(w, i, false);
+		}
+	}
+	w->profile.integrate += (float)(tb_time_ms() - t);
+
+	/* non-bullets first (against static), then bullets (also against the
+	 * final positions of dynamic bodies) */
+	t = tb_time_ms();
+	for (int32_t k = 0; k < fast_count; ++k) {
+		int32_t i = w->fast_bodies[k];
+		if (!w->sims[i].is_bullet) solve_continuous(w, i);
+	}
+	for (int32_t k = 0; k < fast_count; ++k) {
+		int32_t i = w->fast_bodies[k];
+		if (w->sims[i].is_bullet) solve_continuous(w, i);
+	}
+	w->profile.continuous = (float)(tb_time_ms() - t);
+
+	t = tb_time_ms();
+	update_sleep(w, n);
+	w->profile.sleep = (float)(tb_time_ms() - t);
+}
