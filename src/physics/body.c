@@ -134,8 +134,8 @@ void tb_update_body_mass(tb_world *w, int32_t bi)
 			if (b->inertia < 0.0f) b->inertia = 0.0f;
 			s->inv_mass = 1.0f / b->mass;
 		} else {
-			/* a dynamic body needs some mass to respond to forces and contacts */
-			b->mass = 1.0f;
+			/* a dynamic body with no mass still falls and responds to contacts
+			 * as if it weighed 1 kg; it reports its true mass, 0 */
 			s->inv_mass = 1.0f;
 		}
 		if (b->inertia > 0.0f && !b->fixed_rotation) s->inv_inertia = 1.0f / b->inertia;
