@@ -7,11 +7,7 @@
  * a soft spring (hertz, damping ratio) whose push-out speed is capped, friction
  * is clamped by the accumulated normal impulse (Coulomb), and restitution is
  * a velocity target in the relax pass, so friction sees the full normal impulse
- * of a bounce (seed 002's worked example).
- *
- * Impulses act on both bodies at one world point, the midpoint of the two
- * material points that met, so a collision conserves angular momentum exactly
- * even when the surfaces slide during the step. */
+ * of a bounce (seed 002's worked example). */
 #include "world.h"
 
 static inline tb_body_state *state_or(tb_step_context *ctx, int32_t index, tb_body_state *dummy)
@@ -19,17 +15,6 @@ static inline tb_body_state *state_or(tb_step_context *ctx, int32_t index, tb_bo
 	if (index >= 0) return ctx->states + index;
 	*dummy = tb_identity_body_state;
 	return dummy;
-}
-
-/* Lever arms from each centre to the common contact point at the current
- * positions: the midpoint of where the two bodies' anchors are now. */
-static inline void lever_arms(const tb_constraint_point *cp, tb_rot qa, tb_rot qb, tb_vec2 d, tb_vec2 *ra,
-                              tb_vec2 *rb)
-{
-	tb_vec2 ca = tb_rotate(qa, cp->anchor_a), cb = tb_rotate(qb, cp->anchor_b);
-	tb_vec2 mid = tb_mul_sv(0.5f, tb_add(ca, tb_add(d, cb)));
-	*ra = mid;
-	*rb = tb_sub(mid, d);
 }
 
 void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
@@ -55,7 +40,6 @@ void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
 		cc->friction = c->friction;
 		cc->restitution = c->restitution;
 		cc->normal = m->normal;
-		cc->delta_center = tb_sub(sb->center, sa->center);
 		cc->point_count = m->point_count;
 		tb_vec2 n = m->normal, t = tb_right_perp(n);
 		tb_vec2 va = cc->state_a >= 0 ? ctx->states[cc->state_a].v : sa->v;
@@ -97,15 +81,12 @@ void tb_warm_start_contacts(tb_world *w, tb_step_context *ctx)
 		tb_vec2 n = cc->normal, t = tb_right_perp(n);
 		tb_vec2 va = a->v, vb = b->v;
 		float wa = a->w, wb = b->w;
-		tb_vec2 d = tb_add(cc->delta_center, tb_sub(b->dp, a->dp));
 		for (int i = 0; i < cc->point_count; ++i) {
 			const tb_constraint_point *cp = cc->points + i;
-			tb_vec2 ra, rb;
-			lever_arms(cp, a->dq, b->dq, d, &ra, &rb);
 			tb_vec2 P = tb_add(tb_mul_sv(cp->normal_impulse, n), tb_mul_sv(cp->tangent_impulse, t));
-			wa -= cc->inv_i_a * tb_cross(ra, P);
+			wa -= cc->inv_i_a * tb_cross(cp->anchor_a, P);
 			va = tb_mul_sub(va, cc->inv_mass_a, P);
-			wb += cc->inv_i_b * tb_cross(rb, P);
+			wb += cc->inv_i_b * tb_cross(cp->anchor_b, P);
 			vb = tb_mul_add(vb, cc->inv_mass_b, P);
 		}
 		a->v = va;
@@ -130,20 +111,20 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 		tb_vec2 va = a->v, vb = b->v;
 		float wa = a->w, wb = b->w;
 		tb_vec2 dp = tb_sub(b->dp, a->dp);
-		tb_vec2 d = tb_add(cc->delta_center, dp);
 		tb_rot qa = a->dq, qb = b->dq;
 		tb_vec2 n = cc->normal;
-		tb_vec2 arm_a[2], arm_b[2];
+		float total_normal = 0.0f;
 
 		for (int i = 0; i < cc->point_count; ++i) {
 			tb_constraint_point *cp = cc->points + i;
+			tb_vec2 ra = cp->anchor_a, rb = cp->anchor_b;
 			/* current separation from the bodies' motion since prepare */
-			tb_vec2 cur_a = tb_rotate(qa, cp->anchor_a), cur_b = tb_rotate(qb, cp->anchor_b);
-			float s = tb_dot(tb_add(dp, tb_sub(cur_b, cur_a)), n) + cp->base_separation;
-			tb_vec2 mid = tb_mul_sv(0.5f, tb_add(cur_a, tb_add(d, cur_b)));
-			tb_vec2 ra = mid, rb = tb_sub(mid, d);
-			arm_a[i] = ra;
-			arm_b[i] = rb;
+			tb_vec2 prd = tb_sub(tb_rotate(qb, rb), tb_rotate(qa, ra));
+			/* Rotation is only allowed to close the gap estimate, never to open it:
+			 * a fixed anchor on a fast-spinning round shape swings away from the
+			 * real support point and would report a gap that is not there. */
+			float rot_term = tb_minf(tb_dot(tb_sub(prd, tb_sub(rb, ra)), n), 0.0f);
+			float s = tb_dot(tb_add(dp, tb_sub(rb, ra)), n) + rot_term + cp->base_separation;
 
 			float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
 			if (s > 0.0f) {
@@ -166,6 +147,7 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 			impulse = new_impulse - cp->normal_impulse;
 			cp->normal_impulse = new_impulse;
 			cp->max_normal_impulse = tb_maxf(cp->max_normal_impulse, impulse);
+			total_normal += new_impulse;
 
 			tb_vec2 P = tb_mul_sv(impulse, n);
 			va = tb_mul_sub(va, ma, P);
@@ -178,7 +160,7 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 		float friction = cc->friction;
 		for (int i = 0; i < cc->point_count; ++i) {
 			tb_constraint_point *cp = cc->points + i;
-			tb_vec2 ra = arm_a[i], rb = arm_b[i];
+			tb_vec2 ra = cp->anchor_a, rb = cp->anchor_b;
 			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
 			float vt = tb_dot(tb_sub(dvb, dva), t);
 			float impulse = -cp->tangent_mass * vt;
@@ -192,6 +174,7 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 			vb = tb_mul_add(vb, mb, P);
 			wb += ib * tb_cross(rb, P);
 		}
+		(void)total_normal;
 
 		a->v = va;
 		a->w = wa;

@@ -147,6 +147,10 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	}
 
 	tb_shape_proxy op = tb_geometry_proxy(&o->geom);
+	/* the time of impact stops a slop short of overlap (TB_LINEAR_SLOP inside the
+	 * rounded surfaces); inflating the other shape by two slops leaves a small gap
+	 * instead, so next step meets a rigid speculative contact, not a soft overlap */
+	op.radius += 2.0f * TB_LINEAR_SLOP;
 	tb_sweep osw;
 	osw.local_center = os->local_center;
 	osw.c1 = os->center;

@@ -108,7 +108,6 @@ typedef struct tb_contact_constraint {
 	int32_t contact;
 	int32_t point_count;
 	tb_vec2 normal;
-	tb_vec2 delta_center;            /* centre b - centre a at prepare */
 	float inv_mass_a, inv_i_a, inv_mass_b, inv_i_b;
 	float friction, restitution;
 	tb_softness softness;

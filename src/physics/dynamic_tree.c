@@ -1,0 +1,436 @@
+/* tumble physics: dynamic AABB tree.
+ *
+ * Leaves hold fat boxes; internal nodes hold the union of their children and
+ * the union of their category bits (so a masked query skips whole subtrees).
+ * Insertion descends by the surface-area heuristic (perimeter in 2D); every
+ * ancestor is then refitted and rebalanced by a rotation when one child is
+ * more than one level taller, which keeps the height logarithmic. Nodes live
+ * in one pool that doubles when full; freed nodes go on a free list. */
+#include "collision.h"
+#include "core.h"
+
+#include <float.h>
+
+#define TB_TREE_INITIAL_CAPACITY 16
+/* Traversals use this much C stack first: a balanced tree of any size that
+ * fits in memory is far shallower. Deeper (corrupt) trees continue on the
+ * tree's own scratch stack, which is as large as the node pool. */
+#define TB_TREE_LOCAL_STACK 256
+
+static void link_free_nodes(tb_dynamic_tree *t, int32_t from)
+{
+	for (int32_t i = from; i < t->node_capacity - 1; ++i) {
+		t->nodes[i].parent = i + 1;
+		t->nodes[i].height = -1;
+	}
+	t->nodes[t->node_capacity - 1].parent = TB_NULL_NODE;
+	t->nodes[t->node_capacity - 1].height = -1;
+	t->free_list = from;
+}
+
+tb_dynamic_tree tb_dynamic_tree_create(void)
+{
+	tb_dynamic_tree t;
+	memset(&t, 0, sizeof t);
+	t.root = TB_NULL_NODE;
+	t.node_capacity = TB_TREE_INITIAL_CAPACITY;
+	t.nodes = tb_alloc_zeroed((size_t)t.node_capacity * sizeof(tb_tree_node));
+	link_free_nodes(&t, 0);
+	t.stack_capacity = t.node_capacity;
+	t.stack = tb_alloc((size_t)t.stack_capacity * sizeof(int32_t));
+	return t;
+}
+
+void tb_dynamic_tree_destroy(tb_dynamic_tree *tree)
+{
+	tb_free(tree->nodes);
+	tb_free(tree->stack);
+	memset(tree, 0, sizeof *tree);
+	tree->root = TB_NULL_NODE;
+	tree->free_list = TB_NULL_NODE;
+}
+
+static int32_t allocate_node(tb_dynamic_tree *t)
+{
+	if (t->free_list == TB_NULL_NODE) {
+		int32_t old = t->node_capacity;
+		int cap = t->node_capacity;
+		t->nodes = tb_grow_array(t->nodes, (int)sizeof(tb_tree_node), &cap, old * 2);
+		t->node_capacity = cap;
+		link_free_nodes(t, old);
+		/* the scratch stack can never need more entries than there are nodes */
+		int scap = t->stack_capacity;
+		t->stack = tb_grow_array(t->stack, (int)sizeof(int32_t), &scap, cap);
+		t->stack_capacity = scap;
+	}
+	int32_t id = t->free_list;
+	tb_tree_node *n = t->nodes + id;
+	t->free_list = n->parent;
+	memset(n, 0, sizeof *n);
+	n->parent = TB_NULL_NODE;
+	n->child1 = TB_NULL_NODE;
+	n->child2 = TB_NULL_NODE;
+	n->user_data = -1;
+	n->height = 0;
+	t->node_count += 1;
+	return id;
+}
+
+static void free_node(tb_dynamic_tree *t, int32_t id)
+{
+	tb_tree_node *n = t->nodes + id;
+	n->parent = t->free_list;
+	n->child1 = TB_NULL_NODE;
+	n->child2 = TB_NULL_NODE;
+	n->height = -1;
+	t->free_list = id;
+	t->node_count -= 1;
+}
+
+static inline bool is_leaf(const tb_tree_node *n) { return n->child1 == TB_NULL_NODE; }
+
+/* Recomputes an internal node from its children. */
+static void refit(tb_dynamic_tree *t, int32_t id)
+{
+	tb_tree_node *n = t->nodes + id;
+	const tb_tree_node *c1 = t->nodes + n->child1;
+	const tb_tree_node *c2 = t->nodes + n->child2;
+	n->aabb = tb_aabb_union(c1->aabb, c2->aabb);
+	n->category_bits = c1->category_bits | c2->category_bits;
+	n->height = (int16_t)(1 + (c1->height > c2->height ? c1->height : c2->height));
+}
+
+/* Lifts the taller grandchild over node a when a's children differ in height
+ * by more than one. Returns the node now at a's place. */
+static int32_t balance(tb_dynamic_tree *t, int32_t ia)
+{
+	tb_tree_node *a = t->nodes + ia;
+	if (is_leaf(a) || a->height < 2) return ia;
+
+	int32_t ib = a->child1, ic = a->child2;
+	int balance_value = t->nodes[ic].height - t->nodes[ib].height;
+	if (balance_value >= -1 && balance_value <= 1) return ia;
+
+	/* rotate the taller child (up) into a's place */
+	int32_t iup = balance_value > 1 ? ic : ib;
+	int32_t iother = balance_value > 1 ? ib : ic;
+	tb_tree_node *up = t->nodes + iup;
+	int32_t if_ = up->child1, ig = up->child2;
+	tb_tree_node *f = t->nodes + if_;
+	tb_tree_node *g = t->nodes + ig;
+
+	up->parent = a->parent;
+	a->parent = iup;
+	if (up->parent != TB_NULL_NODE) {
+		tb_tree_node *p = t->nodes + up->parent;
+		if (p->child1 == ia) p->child1 = iup;
+		else p->child2 = iup;
+	} else {
+		t->root = iup;
+	}
+
+	/* up keeps its taller child; its shorter child moves under a */
+	int32_t keep = f->height > g->height ? if_ : ig;
+	int32_t move = f->height > g->height ? ig : if_;
+	up->child1 = ia;
+	up->child2 = keep;
+	a->child1 = iother;
+	a->child2 = move;
+	t->nodes[move].parent = ia;
+	t->nodes[iother].parent = ia;
+	refit(t, ia);
+	refit(t, iup);
+	return iup;
+}
+
+/* Refits and rebalances every ancestor from `index` up. */
+static void fix_upwards(tb_dynamic_tree *t, int32_t index)
+{
+	while (index != TB_NULL_NODE) {
+		/* refit first: balance reads this node's height */
+		refit(t, index);
+		index = balance(t, index);
+		index = t->nodes[index].parent;
+	}
+}
+
+static void insert_leaf(tb_dynamic_tree *t, int32_t leaf)
+{
+	if (t->root == TB_NULL_NODE) {
+		t->root = leaf;
+		t->nodes[leaf].parent = TB_NULL_NODE;
+		return;
+	}
+
+	/* Descend toward the sibling that costs least: the new parent's perimeter
+	 * plus what every ancestor grows by (the inherited cost). */
+	tb_aabb box = t->nodes[leaf].aabb;
+	int32_t index = t->root;
+	while (!is_leaf(t->nodes + index)) {
+		const tb_tree_node *n = t->nodes + index;
+		float area = tb_aabb_perimeter(n->aabb);
+		float combined = tb_aabb_perimeter(tb_aabb_union(n->aabb, box));
+		/* cost of making a new parent for this node and the leaf here */
+		float cost = 2.0f * combined;
+		float inherited = 2.0f * (combined - area);
+
+		float cost_child[2];
+		int32_t child[2] = {n->child1, n->child2};
+		for (int k = 0; k < 2; ++k) {
+			const tb_tree_node *c = t->nodes + child[k];
+			float grown = tb_aabb_perimeter(tb_aabb_union(box, c->aabb));
+			cost_child[k] = (is_leaf(c) ? grown : grown - tb_aabb_perimeter(c->aabb)) + inherited;
+		}
+		if (cost < cost_child[0] && cost < cost_child[1]) break;
+		index = cost_child[0] <= cost_child[1] ? child[0] : child[1];
+	}
+
+	int32_t sibling = index;
+	int32_t old_parent = t->nodes[sibling].parent;
+	int32_t new_parent = allocate_node(t);
+	tb_tree_node *np = t->nodes + new_parent;
+	np->parent = old_parent;
+	np->child1 = sibling;
+	np->child2 = leaf;
+	np->user_data = -1;
+	t->nodes[sibling].parent = new_parent;
+	t->nodes[leaf].parent = new_parent;
+	if (old_parent != TB_NULL_NODE) {
+		tb_tree_node *op = t->nodes + old_parent;
+		if (op->child1 == sibling) op->child1 = new_parent;
+		else op->child2 = new_parent;
+	} else {
+		t->root = new_parent;
+	}
+	fix_upwards(t, new_parent);
+}
+
+static void remove_leaf(tb_dynamic_tree *t, int32_t leaf)
+{
+	if (leaf == t->root) {
+		t->root = TB_NULL_NODE;
+		return;
+	}
+	int32_t parent = t->nodes[leaf].parent;
+	int32_t grand = t->nodes[parent].parent;
+	int32_t sibling = t->nodes[parent].child1 == leaf ? t->nodes[parent].child2 : t->nodes[parent].child1;
+
+	if (grand != TB_NULL_NODE) {
+		tb_tree_node *g = t->nodes + grand;
+		if (g->child1 == parent) g->child1 = sibling;
+		else g->child2 = sibling;
+		t->nodes[sibling].parent = grand;
+		free_node(t, parent);
+		fix_upwards(t, grand);
+	} else {
+		t->root = sibling;
+		t->nodes[sibling].parent = TB_NULL_NODE;
+		free_node(t, parent);
+	}
+	t->nodes[leaf].parent = TB_NULL_NODE;
+}
+
+int32_t tb_dynamic_tree_create_proxy(tb_dynamic_tree *tree, tb_aabb aabb, uint64_t category_bits, int32_t user_data)
+{
+	int32_t id = allocate_node(tree);
+	tb_tree_node *n = tree->nodes + id;
+	n->aabb = aabb;
+	n->category_bits = category_bits;
+	n->user_data = user_data;
+	n->height = 0;
+	/* the broad phase looks for new pairs of moved proxies and clears the flag */
+	n->moved = true;
+	insert_leaf(tree, id);
+	tree->proxy_count += 1;
+	return id;
+}
+
+void tb_dynamic_tree_destroy_proxy(tb_dynamic_tree *tree, int32_t proxy_id)
+{
+	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);
+	TB_ASSERT(tree->nodes[proxy_id].height == 0);
+	remove_leaf(tree, proxy_id);
+	free_node(tree, proxy_id);
+	tree->proxy_count -= 1;
+}
+
+void tb_dynamic_tree_move_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb)
+{
+	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);
+	TB_ASSERT(tree->nodes[proxy_id].height == 0);
+	remove_leaf(tree, proxy_id);
+	tree->nodes[proxy_id].aabb = aabb;
+	tree->nodes[proxy_id].moved = true;
+	insert_leaf(tree, proxy_id);
+}
+
+void tb_dynamic_tree_enlarge_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb)
+{
+	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);
+	TB_ASSERT(tree->nodes[proxy_id].height == 0);
+	tb_tree_node *n = tree->nodes + proxy_id;
+	n->aabb = tb_aabb_union(n->aabb, aabb);
+	n->moved = true;
+	/* ancestors only ever grow here; stop at the first that already contains it */
+	int32_t p = n->parent;
+	while (p != TB_NULL_NODE) {
+		tb_tree_node *pn = tree->nodes + p;
+		if (tb_aabb_contains(pn->aabb, n->aabb)) break;
+		pn->aabb = tb_aabb_union(pn->aabb, n->aabb);
+		p = pn->parent;
+	}
+}
+
+/* A traversal stack: C-stack array first, the tree's scratch if that fills. */
+typedef struct walk_stack {
+	int32_t *items;
+	int count, capacity;
+	int32_t *spill;
+	int spill_capacity;
+} walk_stack;
+
+static inline void walk_push(walk_stack *s, int32_t v)
+{
+	if (s->count == s->capacity) {
+		/* Only a degenerate tree gets here. The tree's stack is as large as the
+		 * node pool, and a walk never holds more entries than there are nodes. */
+		if (s->items == s->spill || s->spill_capacity <= s->count) {
+			TB_ASSERT(false);
+			return;
+		}
+		memcpy(s->spill, s->items, (size_t)s->count * sizeof(int32_t));
+		s->items = s->spill;
+		s->capacity = s->spill_capacity;
+	}
+	s->items[s->count++] = v;
+}
+
+void tb_dynamic_tree_query(const tb_dynamic_tree *tree, tb_aabb aabb, uint64_t mask_bits, tb_tree_query_fn *fn,
+                           void *context)
+{
+	if (tree->root == TB_NULL_NODE) return;
+	int32_t local[TB_TREE_LOCAL_STACK];
+	walk_stack s = {local, 0, TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
+	walk_push(&s, tree->root);
+	while (s.count > 0) {
+		int32_t id = s.items[--s.count];
+		const tb_tree_node *n = tree->nodes + id;
+		if ((n->category_bits & mask_bits) == 0 || !tb_aabb_overlaps(n->aabb, aabb)) continue;
+		if (is_leaf(n)) {
+			if (!fn(id, n->user_data, context)) return;
+		} else {
+			walk_push(&s, n->child1);
+			walk_push(&s, n->child2);
+		}
+	}
+}
+
+void tb_dynamic_tree_ray_cast(const tb_dynamic_tree *tree, const tb_ray_cast_input *input, uint64_t mask_bits,
+                              tb_tree_ray_cast_fn *fn, void *context)
+{
+	if (tree->root == TB_NULL_NODE) return;
+	tb_vec2 p1 = input->origin;
+	tb_vec2 d = input->translation;
+	float max_fraction = input->max_fraction;
+	if (!tb_is_valid_vec2(p1) || !tb_is_valid_vec2(d) || !(max_fraction >= 0.0f)) return;
+
+	/* the segment's normal: a box is missed when its projection on it does
+	 * not reach the line (separating axis) */
+	tb_vec2 v = tb_left_perp(tb_normalize(d));
+	tb_vec2 abs_v = tb_abs_v(v);
+
+	tb_vec2 p2 = tb_mul_add(p1, max_fraction, d);
+	tb_aabb seg_box = {tb_min_v(p1, p2), tb_max_v(p1, p2)};
+
+	int32_t local[TB_TREE_LOCAL_STACK];
+	walk_stack s = {local, 0, TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
+	walk_push(&s, tree->root);
+	while (s.count > 0) {
+		int32_t id = s.items[--s.count];
+		const tb_tree_node *n = tree->nodes + id;
+		if ((n->category_bits & mask_bits) == 0 || !tb_aabb_overlaps(n->aabb, seg_box)) continue;
+
+		tb_vec2 c = tb_aabb_center(n->aabb);
+		tb_vec2 h = tb_mul_sv(0.5f, tb_sub(n->aabb.upper, n->aabb.lower));
+		if (fabsf(tb_dot(v, tb_sub(p1, c))) > tb_dot(abs_v, h)) continue;
+
+		if (is_leaf(n)) {
+			tb_ray_cast_input sub = {p1, d, max_fraction};
+			float value = fn(&sub, id, n->user_data, context);
+			if (value == 0.0f) return;
+			if (value > 0.0f && value < max_fraction) {
+				/* the caller found a hit: nothing beyond it matters any more */
+				max_fraction = value;
+				p2 = tb_mul_add(p1, max_fraction, d);
+				seg_box.lower = tb_min_v(p1, p2);
+				seg_box.upper = tb_max_v(p1, p2);
+			}
+		} else {
+			walk_push(&s, n->child1);
+			walk_push(&s, n->child2);
+		}
+	}
+}
+
+int tb_dynamic_tree_get_height(const tb_dynamic_tree *tree)
+{
+	if (tree->root == TB_NULL_NODE) return 0;
+	return tree->nodes[tree->root].height;
+}
+
+bool tb_dynamic_tree_validate(const tb_dynamic_tree *tree)
+{
+	int32_t cap = tree->node_capacity;
+	if (tree->root == TB_NULL_NODE) {
+		if (tree->node_count != 0 || tree->proxy_count != 0) return false;
+	} else {
+		if (tree->root < 0 || tree->root >= cap) return false;
+		if (tree->nodes[tree->root].parent != TB_NULL_NODE) return false;
+
+		/* Walk every reachable node once (a visit count guards against cycles). */
+		int32_t *stack = tb_alloc((size_t)cap * sizeof(int32_t));
+		int top = 0, visited = 0, leaves = 0;
+		bool ok = true;
+		stack[top++] = tree->root;
+		while (top > 0 && ok) {
+			int32_t id = stack[--top];
+			if (++visited > tree->node_count) {
+				ok = false;
+				break;
+			}
+			const tb_tree_node *n = tree->nodes + id;
+			if (is_leaf(n)) {
+				ok = n->height == 0 && n->child2 == TB_NULL_NODE;
+				leaves += 1;
+				continue;
+			}
+			int32_t c1 = n->child1, c2 = n->child2;
+			if (c1 < 0 || c1 >= cap || c2 < 0 || c2 >= cap || c1 == c2) {
+				ok = false;
+				break;
+			}
+			const tb_tree_node *a = tree->nodes + c1;
+			const tb_tree_node *b = tree->nodes + c2;
+			int h = 1 + (a->height > b->height ? a->height : b->height);
+			ok = a->parent == id && b->parent == id && n->height == h && a->height >= 0 && b->height >= 0 &&
+			     tb_aabb_contains(n->aabb, a->aabb) && tb_aabb_contains(n->aabb, b->aabb) &&
+			     n->category_bits == (a->category_bits | b->category_bits);
+			/* rotations keep every node balanced to within one level */
+			int diff = a->height - b->height;
+			if (diff < -1 || diff > 1) ok = false;
+			if (ok) {
+				stack[top++] = c1;
+				stack[top++] = c2;
+			}
+		}
+		tb_free(stack);
+		if (!ok || visited != tree->node_count || leaves != tree->proxy_count) return false;
+	}
+
+	/* every other node is on the free list */
+	int free_count = 0;
+	for (int32_t i = tree->free_list; i != TB_NULL_NODE; i = tree->nodes[i].parent) {
+		if (i < 0 || i >= cap || tree->nodes[i].height != -1 || ++free_count > cap) return false;
+	}
+	return free_count + tree->node_count == cap;
+}

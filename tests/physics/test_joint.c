@@ -1,0 +1,1046 @@
+/* Joints through the public API: each test builds a small scene whose motion has
+ * an analytic answer (pendulum and spring periods, motor acceleration, force
+ * balance) or a hard geometric invariant (anchors together, limits held). */
+#include "test_util.h"
+
+#define DT (1.0f / 60.0f)
+#define G 10.0f
+
+static tb_world *make_world(void)
+{
+	tb_world_def def = tb_default_world_def();
+	def.gravity = tb_v2(0.0f, -G);
+	tb_world *world = tb_create_world(&def);
+	assert_non_null(world);
+	return world;
+}
+
+static tb_world *make_world_without_gravity(void)
+{
+	tb_world_def def = tb_default_world_def();
+	def.gravity = tb_v2(0.0f, 0.0f);
+	tb_world *world = tb_create_world(&def);
+	assert_non_null(world);
+	return world;
+}
+
+static tb_body_id make_ground(tb_world *world)
+{
+	tb_body_def def = tb_default_body_def();
+	def.type = TB_STATIC_BODY;
+	tb_body_id id = tb_create_body(world, &def);
+	assert_false(TB_IS_NULL(id));
+	return id;
+}
+
+static tb_body_id make_dynamic(tb_world *world, tb_vec2 position, float angle)
+{
+	tb_body_def def = tb_default_body_def();
+	def.type = TB_DYNAMIC_BODY;
+	def.position = position;
+	def.angle = angle;
+	tb_body_id id = tb_create_body(world, &def);
+	assert_false(TB_IS_NULL(id));
+	return id;
+}
+
+static void add_box(tb_world *world, tb_body_id body, float hw, float hh, float density)
+{
+	tb_shape_def sd = tb_default_shape_def();
+	sd.density = density;
+	tb_polygon box = tb_make_box(hw, hh);
+	tb_status status = TB_OK;
+	tb_shape_id s = tb_create_polygon_shape(world, body, &sd, &box, &status);
+	assert_int_equal(status, TB_OK);
+	assert_false(TB_IS_NULL(s));
+}
+
+static void add_circle(tb_world *world, tb_body_id body, float radius, float density)
+{
+	tb_shape_def sd = tb_default_shape_def();
+	sd.density = density;
+	tb_circle c = {{0.0f, 0.0f}, radius};
+	tb_status status = TB_OK;
+	tb_shape_id s = tb_create_circle_shape(world, body, &sd, &c, &status);
+	assert_int_equal(status, TB_OK);
+	assert_false(TB_IS_NULL(s));
+}
+
+/* A def of the given kind with both local anchors at one world point. */
+static tb_joint_def def_at(tb_world *world, tb_joint_type type, tb_body_id a, tb_body_id b, tb_vec2 anchor)
+{
+	tb_joint_def def = tb_default_joint_def(type);
+	def.body_a = a;
+	def.body_b = b;
+	def.local_anchor_a = tb_body_get_local_point(world, a, anchor);
+	def.local_anchor_b = tb_body_get_local_point(world, b, anchor);
+	return def;
+}
+
+static tb_joint_id create_ok(tb_world *world, const tb_joint_def *def)
+{
+	tb_status status = TB_STATUS_COUNT;
+	tb_joint_id id = tb_create_joint(world, def, &status);
+	assert_int_equal(status, TB_OK);
+	assert_false(TB_IS_NULL(id));
+	assert_true(tb_joint_is_valid(world, id));
+	return id;
+}
+
+static float anchor_gap(const tb_world *world, tb_joint_id id)
+{
+	return tb_distance(tb_joint_get_world_anchor_a(world, id), tb_joint_get_world_anchor_b(world, id));
+}
+
+/* Average period from upward zero crossings of a sampled signal (linear
+ * interpolation between samples). Returns 0 with fewer than two crossings. */
+typedef struct crossings {
+	double first, last;
+	int count;
+	double prev_value, prev_time;
+	bool has_prev;
+} crossings;
+
+static void crossings_add(crossings *c, double t, double value)
+{
+	if (c->has_prev && c->prev_value < 0.0 && value >= 0.0) {
+		double tc = c->prev_time + (t - c->prev_time) * (-c->prev_value) / (value - c->prev_value);
+		if (c->count == 0) c->first = tc;
+		c->last = tc;
+		c->count++;
+	}
+	c->prev_value = value;
+	c->prev_time = t;
+	c->has_prev = true;
+}
+
+static double crossings_period(const crossings *c)
+{
+	return c->count >= 2 ? (c->last - c->first) / (c->count - 1) : 0.0;
+}
+
+/* ---------------------------------------------------------------- defaults and validation */
+
+static void test_default_defs(void **state)
+{
+	(void)state;
+	tb_joint_def d = tb_default_joint_def(TB_JOINT_DISTANCE);
+	assert_int_equal(d.type, TB_JOINT_DISTANCE);
+	assert_near(d.length, 1.0f, 0.0f);
+	assert_near(d.min_length, 0.0f, 0.0f);
+	assert_true(d.max_length >= 1.0e5f);
+	assert_false(d.enable_spring);
+	assert_false(d.collide_connected);
+
+	tb_joint_def m = tb_default_joint_def(TB_JOINT_MOUSE);
+	assert_near(m.hertz, 5.0f, 0.0f);
+	assert_near(m.damping_ratio, 0.7f, 1e-6);
+	assert_near(m.max_force, 1000.0f, 0.0f);
+
+	tb_joint_def p = tb_default_joint_def(TB_JOINT_PRISMATIC);
+	assert_vec_near(p.local_axis_a, 1.0f, 0.0f, 0.0f);
+	assert_false(p.enable_limit);
+	assert_false(p.enable_motor);
+
+	tb_joint_def r = tb_default_joint_def(TB_JOINT_REVOLUTE);
+	assert_true(TB_IS_NULL(r.body_a) && TB_IS_NULL(r.body_b));
+	assert_near(r.reference_angle, 0.0f, 0.0f);
+	assert_true(r.lower <= r.upper);
+}
+
+static void expect_create_fails(tb_world *world, const tb_joint_def *def, tb_status expected)
+{
+	tb_status status = TB_OK;
+	tb_joint_id id = tb_create_joint(world, def, &status);
+	assert_true(TB_IS_NULL(id));
+	assert_int_equal(status, expected);
+}
+
+static void test_validation(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 2.0f), 0.0f);
+	add_box(world, body, 0.5f, 0.5f, 1.0f);
+
+	tb_joint_def rev = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 3.0f));
+	rev.enable_limit = true;
+	rev.lower = 0.5f;
+	rev.upper = -0.5f;
+	expect_create_fails(world, &rev, TB_ERR_INVALID_ARGUMENT);
+
+	rev = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 3.0f));
+	rev.motor_speed = NAN;
+	expect_create_fails(world, &rev, TB_ERR_INVALID_NUMBER);
+	rev.motor_speed = 0.0f;
+	rev.local_anchor_b.x = INFINITY;
+	expect_create_fails(world, &rev, TB_ERR_INVALID_NUMBER);
+	rev.local_anchor_b.x = 0.0f;
+	rev.max_motor_torque = -1.0f;
+	expect_create_fails(world, &rev, TB_ERR_NEGATIVE);
+	rev.max_motor_torque = 0.0f;
+	rev.hertz = -2.0f;
+	expect_create_fails(world, &rev, TB_ERR_NEGATIVE);
+	rev.hertz = 0.0f;
+
+	tb_joint_def dist = def_at(world, TB_JOINT_DISTANCE, ground, body, tb_v2(0.0f, 2.0f));
+	dist.length = -1.0f;
+	expect_create_fails(world, &dist, TB_ERR_NEGATIVE);
+	dist.length = 1.0f;
+	dist.min_length = 3.0f;
+	dist.max_length = 2.0f;
+	expect_create_fails(world, &dist, TB_ERR_INVALID_ARGUMENT);
+	dist.min_length = 0.0f;
+	dist.max_length = NAN;
+	expect_create_fails(world, &dist, TB_ERR_INVALID_NUMBER);
+
+	tb_joint_def pri = def_at(world, TB_JOINT_PRISMATIC, ground, body, tb_v2(0.0f, 2.0f));
+	pri.local_axis_a = tb_v2(0.0f, 0.0f);
+	expect_create_fails(world, &pri, TB_ERR_DEGENERATE);
+
+	tb_joint_def mouse = def_at(world, TB_JOINT_MOUSE, ground, body, tb_v2(0.0f, 2.0f));
+	mouse.max_force = -5.0f;
+	expect_create_fails(world, &mouse, TB_ERR_NEGATIVE);
+
+	tb_joint_def bad_type = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 2.0f));
+	bad_type.type = TB_JOINT_TYPE_COUNT;
+	expect_create_fails(world, &bad_type, TB_ERR_INVALID_ARGUMENT);
+
+	/* nothing was created by the failures */
+	assert_int_equal(tb_world_get_counters(world).joint_count, 0);
+
+	/* a good prismatic def with an unnormalised axis is accepted and stored unit length */
+	pri.local_axis_a = tb_v2(0.0f, 3.0f);
+	tb_joint_id pj = create_ok(world, &pri);
+	tb_joint_def stored = tb_joint_get_def(world, pj);
+	assert_vec_near(stored.local_axis_a, 0.0f, 1.0f, 1e-6);
+
+	/* set_def checks the same rules and refuses to move anchors; a refused def changes nothing */
+	tb_joint_id rj = create_ok(world, &rev);
+	tb_joint_def change = tb_joint_get_def(world, rj);
+	change.enable_limit = true;
+	change.lower = 1.0f;
+	change.upper = 0.0f;
+	assert_int_equal(tb_joint_set_def(world, rj, &change), TB_ERR_INVALID_ARGUMENT);
+	change = tb_joint_get_def(world, rj);
+	change.local_anchor_a.x += 1.0f;
+	assert_int_equal(tb_joint_set_def(world, rj, &change), TB_ERR_INVALID_ARGUMENT);
+	change = tb_joint_get_def(world, rj);
+	change.type = TB_JOINT_WELD;
+	assert_int_equal(tb_joint_set_def(world, rj, &change), TB_ERR_INVALID_ARGUMENT);
+	change = tb_joint_get_def(world, rj);
+	change.motor_speed = NAN;
+	assert_int_equal(tb_joint_set_def(world, rj, &change), TB_ERR_INVALID_NUMBER);
+	assert_false(tb_joint_get_def(world, rj).enable_limit);
+	assert_near(tb_joint_get_def(world, rj).motor_speed, 0.0f, 0.0f);
+
+	change = tb_joint_get_def(world, rj);
+	change.enable_motor = true;
+	change.motor_speed = 2.0f;
+	change.max_motor_torque = 10.0f;
+	assert_int_equal(tb_joint_set_def(world, rj, &change), TB_OK);
+	assert_true(tb_joint_get_def(world, rj).enable_motor);
+	assert_near(tb_joint_get_def(world, rj).motor_speed, 2.0f, 0.0f);
+
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- stale handles */
+
+static void assert_joint_reads_zero(tb_world *world, tb_joint_id id)
+{
+	assert_false(tb_joint_is_valid(world, id));
+	assert_int_equal(tb_joint_get_type(world, id), 0);
+	assert_true(TB_IS_NULL(tb_joint_get_body_a(world, id)));
+	assert_true(TB_IS_NULL(tb_joint_get_body_b(world, id)));
+	assert_vec_near(tb_joint_get_world_anchor_a(world, id), 0.0f, 0.0f, 0.0f);
+	assert_vec_near(tb_joint_get_world_anchor_b(world, id), 0.0f, 0.0f, 0.0f);
+	assert_near(tb_joint_get_value(world, id), 0.0f, 0.0f);
+	assert_vec_near(tb_joint_get_constraint_force(world, id), 0.0f, 0.0f, 0.0f);
+	assert_near(tb_joint_get_constraint_torque(world, id), 0.0f, 0.0f);
+	assert_null(tb_joint_get_user_data(world, id));
+	tb_joint_set_user_data(world, id, world);
+	assert_null(tb_joint_get_user_data(world, id));
+	tb_joint_def def = tb_joint_get_def(world, id);
+	assert_true(TB_IS_NULL(def.body_a) && TB_IS_NULL(def.body_b));
+	tb_joint_def fresh = tb_default_joint_def(TB_JOINT_REVOLUTE);
+	assert_int_equal(tb_joint_set_def(world, id, &fresh), TB_ERR_STALE_HANDLE);
+	tb_destroy_joint(world, id); /* ignored */
+}
+
+static void test_stale_handles(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
+	add_box(world, body, 0.25f, 0.25f, 1.0f);
+
+	int tag = 7;
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
+	def.user_data = &tag;
+	tb_joint_id j1 = create_ok(world, &def);
+	assert_ptr_equal(tb_joint_get_user_data(world, j1), &tag);
+	assert_int_equal(tb_joint_get_type(world, j1), TB_JOINT_REVOLUTE);
+	assert_true(TB_ID_EQUALS(tb_joint_get_body_a(world, j1), ground));
+	assert_true(TB_ID_EQUALS(tb_joint_get_body_b(world, j1), body));
+	tb_world_step(world, DT);
+	tb_destroy_joint(world, j1);
+	assert_joint_reads_zero(world, j1);
+
+	/* the slot is reused; the old id must still read as stale */
+	tb_joint_def dist = def_at(world, TB_JOINT_DISTANCE, ground, body, tb_v2(1.0f, 5.0f));
+	dist.local_anchor_a = tb_v2(0.0f, 6.0f);
+	dist.length = 1.0f;
+	tb_joint_id j2 = create_ok(world, &dist);
+	assert_false(TB_ID_EQUALS(j1, j2));
+	assert_joint_reads_zero(world, j1);
+	assert_int_equal(tb_joint_get_type(world, j2), TB_JOINT_DISTANCE);
+
+	/* destroying a body destroys its joints */
+	tb_world_step(world, DT);
+	tb_destroy_body(world, body);
+	assert_joint_reads_zero(world, j2);
+	tb_world_step(world, DT);
+	assert_int_equal(tb_world_get_counters(world).joint_count, 0);
+
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- revolute */
+
+static void test_pendulum_period(void **state)
+{
+	(void)state;
+	const float length = 1.5f, radius = 0.05f, theta0 = 0.1f;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
+	tb_vec2 bob = tb_v2(pivot.x + length * sinf(theta0), pivot.y - length * cosf(theta0));
+	/* the physical pendulum: a disc of radius r on an arm L swings with
+	 * T = 2 pi sqrt(I_pivot / (m g L)), I_pivot = m (r^2 / 2 + L^2) */
+	tb_body_id body = make_dynamic(world, bob, 0.0f);
+	add_circle(world, body, radius, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, pivot);
+	create_ok(world, &def);
+
+	double expected = 2.0 * M_PI * sqrt((0.5 * radius * radius + length * length) / (G * length));
+	crossings c = {0};
+	float max_x_late = 0.0f;
+	int steps = (int)(20.0f / DT);
+	for (int i = 1; i <= steps; ++i) {
+		tb_world_step(world, DT);
+		tb_vec2 p = tb_body_get_position(world, body);
+		crossings_add(&c, i * DT, p.x - pivot.x);
+		assert_near(tb_distance(p, pivot), length, 0.01);
+		if (i > steps - (int)(3.0f / DT)) max_x_late = tb_maxf(max_x_late, p.x - pivot.x);
+	}
+	assert_true(c.count >= 7);
+	double period = crossings_period(&c);
+	assert_near(period, expected, 0.01 * expected);
+	/* the small-angle formula agrees to well within 1% for a small bob */
+	assert_near(period, 2.0 * M_PI * sqrt(length / G), 0.01 * expected);
+	/* the swing keeps most of its amplitude after 20 s (the solver is not a damper) */
+	assert_true(max_x_late > 0.9f * length * sinf(theta0));
+	tb_destroy_world(world);
+}
+
+static void test_pendulum_constraint_force(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 8.0f), 0.0f);
+	add_box(world, body, 0.5f, 0.5f, 2.0f); /* m = 2 kg */
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 10.0f));
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+	float mass = tb_body_get_mass(world, body);
+	assert_near(mass, 2.0f, 1e-4);
+	/* hanging at rest, the joint holds B up against its weight */
+	tb_vec2 f = tb_joint_get_constraint_force(world, joint);
+	assert_near(f.x, 0.0f, 0.01f * mass * G);
+	assert_near(f.y, mass * G, 0.01f * mass * G);
+	assert_near(tb_joint_get_constraint_torque(world, joint), 0.0f, 1e-3);
+	assert_vec_near(tb_body_get_position(world, body), 0.0f, 8.0f, 0.01f);
+	tb_destroy_world(world);
+}
+
+static void test_revolute_motor(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 center = tb_v2(0.0f, 5.0f);
+	tb_body_id wheel = make_dynamic(world, center, 0.0f);
+	add_circle(world, wheel, 0.5f, 1.0f);
+	float inertia = tb_body_get_inertia(world, wheel);
+	float mass = tb_body_get_mass(world, wheel);
+	assert_near(inertia, 0.5f * mass * 0.25f, 1e-4);
+
+	/* a weak motor is torque limited: constant angular acceleration max_torque / I */
+	const float max_torque = 0.05f;
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, wheel, center);
+	def.enable_motor = true;
+	def.motor_speed = 3.0f;
+	def.max_motor_torque = max_torque;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 30; ++i) tb_world_step(world, DT);
+	float w = tb_body_get_angular_velocity(world, wheel);
+	assert_near(w, max_torque / inertia * 0.5f, 0.01f * max_torque / inertia * 0.5f);
+	assert_near(tb_joint_get_constraint_torque(world, joint), max_torque, 1e-3 * max_torque);
+
+	/* a strong motor holds the speed; the wheel stays on its axle */
+	tb_joint_def change = tb_joint_get_def(world, joint);
+	change.max_motor_torque = 100.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_angular_velocity(world, wheel), 3.0f, 1e-3);
+	assert_vec_near(tb_body_get_position(world, wheel), center.x, center.y, 0.005f);
+	/* the joint angle follows the motor (about 1.5 + 1 * 3 rad, unwound) */
+	float expected_angle = remainderf(tb_body_get_angle(world, wheel), 2.0f * TB_PI);
+	assert_near(remainderf(tb_joint_get_value(world, joint) - expected_angle, 2.0f * TB_PI), 0.0f, 1e-4);
+
+	/* reversing the motor through set_def */
+	change.motor_speed = -1.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	for (int i = 0; i < 30; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_angular_velocity(world, wheel), -1.0f, 1e-3);
+	tb_destroy_world(world);
+}
+
+static void test_revolute_limits(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
+	/* a horizontal bar hinged at its left end falls clockwise (negative angle) */
+	tb_body_id bar = make_dynamic(world, tb_v2(1.0f, 10.0f), 0.0f);
+	add_box(world, bar, 1.0f, 0.1f, 1.0f);
+	const float lower = -0.5f, upper = 0.25f;
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
+	def.enable_limit = true;
+	def.lower = lower;
+	def.upper = upper;
+	tb_joint_id joint = create_ok(world, &def);
+
+	float min_angle = 0.0f;
+	for (int i = 0; i < 180; ++i) {
+		tb_world_step(world, DT);
+		float angle = tb_joint_get_value(world, joint);
+		assert_near(angle, tb_body_get_angle(world, bar), 1e-4);
+		assert_true(angle >= lower - 0.02f && angle <= upper + 0.02f);
+		assert_true(anchor_gap(world, joint) < 0.01f);
+		min_angle = tb_minf(min_angle, angle);
+	}
+	/* it really leaned on the lower limit, and rests there */
+	assert_true(min_angle < lower + 0.02f);
+	assert_near(tb_joint_get_value(world, joint), lower, 0.02f);
+	/* the limit carries the bar's weight torque: m g (L/2) cos(0.5) about the pivot */
+	float mass = tb_body_get_mass(world, bar);
+	float torque = tb_joint_get_constraint_torque(world, joint);
+	assert_near(torque, mass * G * 1.0f * cosf(lower), 0.02f * mass * G);
+
+	/* raise the limits past the bar: it swings up onto the new lower limit from below
+	 * and the upper limit keeps it from rising beyond */
+	tb_joint_def change = tb_joint_get_def(world, joint);
+	change.lower = 0.1f;
+	change.upper = 0.3f;
+	change.enable_motor = true;
+	change.motor_speed = 5.0f;
+	change.max_motor_torque = 50.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	float max_angle = -10.0f;
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(world, DT);
+		float angle = tb_joint_get_value(world, joint);
+		assert_true(angle <= 0.3f + 0.02f);
+		max_angle = tb_maxf(max_angle, angle);
+	}
+	assert_true(max_angle > 0.28f);
+	assert_near(tb_joint_get_value(world, joint), 0.3f, 0.02f);
+	tb_destroy_world(world);
+}
+
+static void test_revolute_spring(void **state)
+{
+	(void)state;
+	tb_world *world = make_world_without_gravity();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 center = tb_v2(2.0f, 3.0f);
+	/* start 0.3 rad away from the reference angle: the spring swings it back and forth
+	 * at its own frequency, whatever the wheel's inertia */
+	tb_body_id wheel = make_dynamic(world, center, 0.3f);
+	add_box(world, wheel, 0.5f, 0.2f, 3.0f);
+	const float hertz = 2.0f;
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, wheel, center);
+	def.enable_spring = true;
+	def.hertz = hertz;
+	def.damping_ratio = 0.0f;
+	tb_joint_id joint = create_ok(world, &def);
+	crossings c = {0};
+	for (int i = 1; i <= 180; ++i) {
+		tb_world_step(world, DT);
+		crossings_add(&c, i * DT, tb_joint_get_value(world, joint));
+	}
+	assert_true(c.count >= 4);
+	assert_near(crossings_period(&c), 1.0 / hertz, 0.05 / hertz);
+	tb_destroy_world(world);
+}
+
+static void test_revolute_fixed_rotation(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.position = tb_v2(1.0f, 5.0f);
+	bd.fixed_rotation = true;
+	tb_body_id body = tb_create_body(world, &bd);
+	add_box(world, body, 0.2f, 0.2f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
+	def.enable_limit = true; /* meaningless without rotation: must be ignored, not blow up */
+	def.lower = -0.1f;
+	def.upper = 0.1f;
+	def.enable_motor = true;
+	def.max_motor_torque = 10.0f;
+	def.motor_speed = 1.0f;
+	tb_joint_id joint = create_ok(world, &def);
+	/* a body that cannot rotate, pinned off its centre, cannot move either (any
+	 * translation would move the pin): it hangs in place and the pin carries it */
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(world, DT);
+		assert_true(anchor_gap(world, joint) < 0.01f);
+		assert_near(tb_body_get_angle(world, body), 0.0f, 1e-6);
+		assert_vec_near(tb_body_get_position(world, body), 1.0f, 5.0f, 0.01f);
+	}
+	float mass = tb_body_get_mass(world, body);
+	assert_near(tb_joint_get_constraint_force(world, joint).y, mass * G, 0.01f * mass * G);
+	assert_near(tb_joint_get_constraint_torque(world, joint), 0.0f, 0.0f);
+	tb_destroy_world(world);
+}
+
+static void test_revolute_chain(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	enum { LINKS = 10 };
+	tb_joint_id joints[LINKS];
+	tb_body_id prev = ground;
+	tb_body_id links[LINKS];
+	const float y = 20.0f;
+	for (int i = 0; i < LINKS; ++i) {
+		links[i] = make_dynamic(world, tb_v2(i + 0.5f, y), 0.0f);
+		add_box(world, links[i], 0.5f, 0.125f, 20.0f);
+		tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, prev, links[i], tb_v2((float)i, y));
+		joints[i] = create_ok(world, &def);
+		prev = links[i];
+	}
+	float worst = 0.0f, lowest_tail = y;
+	for (int i = 0; i < 300; ++i) {
+		tb_world_step(world, DT);
+		for (int j = 0; j < LINKS; ++j) worst = tb_maxf(worst, anchor_gap(world, joints[j]));
+		lowest_tail = tb_minf(lowest_tail, tb_body_get_position(world, links[LINKS - 1]).y);
+	}
+	for (int j = 0; j < LINKS; ++j) assert_true(anchor_gap(world, joints[j]) < 0.01f);
+	/* even while the tail whips round the joints stay within a few centimetres */
+	assert_true(worst < 0.05f);
+	/* the chain swung down: its 10 m length hung well below the pivot */
+	assert_true(lowest_tail < y - 7.0f);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- prismatic */
+
+static void test_prismatic_axis_and_limits(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 origin = tb_v2(0.0f, 5.0f);
+	tb_body_id slider = make_dynamic(world, origin, 0.0f);
+	add_box(world, slider, 0.5f, 0.5f, 1.0f);
+	tb_vec2 axis = tb_normalize(tb_v2(1.0f, 1.0f));
+	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, origin);
+	def.local_axis_a = tb_v2(1.0f, 1.0f);
+	def.enable_limit = true;
+	def.lower = -2.0f;
+	def.upper = 1.0f;
+	tb_joint_id joint = create_ok(world, &def);
+
+	/* gravity slides it down the 45 degree rail onto the lower limit */
+	float min_t = 0.0f;
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(world, DT);
+		tb_vec2 d = tb_sub(tb_body_get_position(world, slider), origin);
+		float t = tb_dot(d, axis);
+		assert_near(tb_cross(axis, d), 0.0f, 0.01f);        /* on the rail */
+		assert_near(tb_body_get_angle(world, slider), 0.0f, 0.01f);
+		assert_near(tb_joint_get_value(world, joint), t, 1e-4);
+		assert_true(t >= -2.02f && t <= 1.02f);
+		min_t = tb_minf(min_t, t);
+	}
+	assert_true(min_t < -1.98f);
+	assert_near(tb_joint_get_value(world, joint), -2.0f, 0.02f);
+
+	/* a motor drives it back up the rail at its speed, against gravity */
+	tb_joint_def change = tb_joint_get_def(world, joint);
+	change.enable_motor = true;
+	change.motor_speed = 2.0f;
+	change.max_motor_force = 100.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	for (int i = 0; i < 30; ++i) tb_world_step(world, DT);
+	tb_vec2 v = tb_body_get_linear_velocity(world, slider);
+	assert_near(tb_dot(v, axis), 2.0f, 0.01f);
+	assert_near(tb_cross(axis, v), 0.0f, 0.01f);
+	/* driven into the upper limit it stops there */
+	float max_t = -10.0f;
+	for (int i = 0; i < 180; ++i) {
+		tb_world_step(world, DT);
+		float t = tb_joint_get_value(world, joint);
+		assert_true(t <= 1.02f);
+		max_t = tb_maxf(max_t, t);
+	}
+	assert_true(max_t > 0.98f);
+	assert_near(tb_joint_get_value(world, joint), 1.0f, 0.02f);
+	assert_near(tb_dot(tb_body_get_linear_velocity(world, slider), axis), 0.0f, 0.01f);
+	tb_destroy_world(world);
+}
+
+static void test_prismatic_free_slide(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 origin = tb_v2(3.0f, 5.0f);
+	tb_body_id slider = make_dynamic(world, origin, 0.0f);
+	add_box(world, slider, 0.5f, 0.25f, 1.0f);
+	const float slope = 0.5f; /* rad */
+	tb_vec2 axis = tb_v2(cosf(slope), sinf(slope));
+	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, origin);
+	def.local_axis_a = axis;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+	/* a frictionless incline: s = -1/2 g sin(slope) t^2 along the axis (the
+	 * integrator's first-order error is about 1 / substep count) */
+	float t = 60 * DT;
+	float expected = -0.5f * G * sinf(slope) * t * t;
+	assert_near(tb_joint_get_value(world, joint), expected, 0.015f * fabsf(expected));
+	/* the rail pushes with the normal force m g cos(slope), perpendicular to the axis */
+	float mass = tb_body_get_mass(world, slider);
+	tb_vec2 f = tb_joint_get_constraint_force(world, joint);
+	assert_near(tb_dot(f, axis), 0.0f, 0.01f * mass * G);
+	assert_near(tb_cross(axis, f), mass * G * cosf(slope), 0.01f * mass * G);
+	tb_destroy_world(world);
+}
+
+static void test_prismatic_holds_angle(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	/* the rail point is the slider's left end, 1 m from its centre: without the
+	 * angular row the weight would swing the slider round that point */
+	tb_body_id slider = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
+	add_box(world, slider, 1.0f, 0.1f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, tb_v2(0.0f, 5.0f));
+	def.local_axis_a = tb_v2(1.0f, 0.0f);
+	def.enable_limit = true;
+	def.lower = -0.5f;
+	def.upper = 0.5f;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(world, DT);
+		assert_near(tb_body_get_angle(world, slider), 0.0f, 0.01f);
+		assert_near(tb_body_get_position(world, slider).y, 5.0f, 0.01f);
+	}
+	/* statics: the rail carries the weight and the moment m g * 1 m about the centre */
+	float mass = tb_body_get_mass(world, slider);
+	assert_near(tb_joint_get_constraint_force(world, joint).y, mass * G, 0.01f * mass * G);
+	assert_near(tb_joint_get_constraint_torque(world, joint), mass * G * 1.0f, 0.02f * mass * G);
+	tb_destroy_world(world);
+}
+
+static void test_prismatic_spring(void **state)
+{
+	(void)state;
+	tb_world *world = make_world_without_gravity();
+	tb_body_id ground = make_ground(world);
+	tb_body_id slider = make_dynamic(world, tb_v2(0.5f, 0.0f), 0.0f);
+	add_box(world, slider, 0.25f, 0.25f, 4.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_PRISMATIC);
+	def.body_a = ground;
+	def.body_b = slider;
+	def.local_anchor_a = tb_v2(0.0f, 0.0f);
+	def.local_anchor_b = tb_v2(0.0f, 0.0f); /* starts 0.5 m out along the axis */
+	def.enable_spring = true;
+	def.hertz = 1.5f;
+	tb_joint_id joint = create_ok(world, &def);
+	crossings c = {0};
+	for (int i = 1; i <= 240; ++i) {
+		tb_world_step(world, DT);
+		crossings_add(&c, i * DT, tb_joint_get_value(world, joint));
+		assert_near(tb_body_get_position(world, slider).y, 0.0f, 0.005f);
+	}
+	assert_true(c.count >= 4);
+	assert_near(crossings_period(&c), 1.0 / 1.5, 0.05 / 1.5);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- distance */
+
+static void test_distance_rigid(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
+	tb_body_id body = make_dynamic(world, tb_v2(2.0f, 10.0f), 0.0f);
+	add_box(world, body, 0.3f, 0.2f, 1.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.local_anchor_a = pivot;
+	def.local_anchor_b = tb_v2(-0.3f, 0.0f); /* the box's left edge, so it also spins */
+	def.length = 1.7f;
+	tb_joint_id joint = create_ok(world, &def);
+	float lowest = 10.0f;
+	for (int i = 0; i < 180; ++i) {
+		tb_world_step(world, DT);
+		float d = tb_distance(pivot, tb_body_get_world_point(world, body, tb_v2(-0.3f, 0.0f)));
+		assert_near(d, 1.7f, 0.01f);
+		assert_near(tb_joint_get_value(world, joint), d, 1e-4);
+		lowest = tb_minf(lowest, tb_body_get_position(world, body).y);
+	}
+	/* it swung down (the rod plus the free box reach about 2 m below the pivot) */
+	assert_true(lowest < 8.5f);
+	tb_destroy_world(world);
+}
+
+static void test_distance_spring_period(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 8.0f), 0.0f);
+	add_circle(world, body, 0.25f, 1.0f);
+	const float hertz = 2.0f;
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.local_anchor_a = pivot;
+	def.length = 2.0f;
+	def.enable_spring = true;
+	def.hertz = hertz;
+	def.damping_ratio = 0.0f;
+	tb_joint_id joint = create_ok(world, &def);
+
+	/* released at the rest length, it bobs about the stretched equilibrium
+	 * L + g / omega^2 with the spring's own period 1 / hertz */
+	double omega = 2.0 * M_PI * hertz;
+	double equilibrium = 2.0 + G / (omega * omega);
+	crossings c = {0};
+	double sum = 0.0;
+	int n = 0;
+	for (int i = 1; i <= 300; ++i) {
+		tb_world_step(world, DT);
+		float length = tb_joint_get_value(world, joint);
+		crossings_add(&c, i * DT, length - equilibrium);
+		sum += length;
+		n++;
+		assert_near(tb_body_get_position(world, body).x, 0.0f, 1e-3);
+	}
+	assert_true(c.count >= 8);
+	assert_near(crossings_period(&c), 1.0 / hertz, 0.05 / hertz);
+	assert_near(sum / n, equilibrium, 0.01);
+	tb_destroy_world(world);
+}
+
+static void test_distance_rope_limits(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
+	tb_body_id body = make_dynamic(world, tb_v2(0.5f, 9.5f), 0.0f);
+	add_circle(world, body, 0.1f, 1.0f);
+	/* a slack rope: free between 0.5 and 2 m, no spring */
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.local_anchor_a = pivot;
+	def.enable_spring = true;
+	def.hertz = 0.0f;
+	def.min_length = 0.5f;
+	def.max_length = 2.0f;
+	tb_joint_id joint = create_ok(world, &def);
+
+	/* for the first 0.3 s it is in free fall (the rope is slack) */
+	for (int i = 0; i < 18; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_linear_velocity(world, body).y, -G * 18 * DT, 0.01f * G * 18 * DT);
+	float max_length = 0.0f;
+	for (int i = 0; i < 240; ++i) {
+		tb_world_step(world, DT);
+		float length = tb_joint_get_value(world, joint);
+		assert_true(length <= 2.02f && length >= 0.48f);
+		max_length = tb_maxf(max_length, length);
+	}
+	assert_true(max_length > 1.98f);
+
+	/* pull the body inside the minimum: the lower limit pushes it back out */
+	tb_body_set_transform(world, body, tb_v2(0.0f, 9.8f), 0.0f);
+	tb_body_set_linear_velocity(world, body, tb_v2(0.0f, 0.0f));
+	tb_world_def wd = tb_world_get_def(world);
+	wd.gravity = tb_v2(0.0f, 0.0f);
+	assert_int_equal(tb_world_set_def(world, &wd), TB_OK);
+	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+	assert_true(tb_joint_get_value(world, joint) >= 0.49f);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- weld */
+
+static void test_weld_keeps_relative_pose(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	/* a swinging compound: A hangs from the ground by a revolute, B is welded to A's
+	 * end at an angle. The swing loads the weld with changing forces. */
+	tb_body_id a = make_dynamic(world, tb_v2(1.0f, 10.0f), 0.0f);
+	add_box(world, a, 1.0f, 0.1f, 1.0f);
+	tb_body_id b = make_dynamic(world, tb_v2(2.5f, 10.3f), 0.4f);
+	add_box(world, b, 0.5f, 0.1f, 1.0f);
+	tb_joint_def hinge = def_at(world, TB_JOINT_REVOLUTE, ground, a, tb_v2(0.0f, 10.0f));
+	create_ok(world, &hinge);
+	tb_joint_def weld = def_at(world, TB_JOINT_WELD, a, b, tb_v2(2.0f, 10.0f));
+	weld.reference_angle = 0.4f;
+	tb_joint_id wj = create_ok(world, &weld);
+
+	tb_vec2 local_b = tb_body_get_local_point(world, a, tb_body_get_position(world, b));
+	float min_angle = 0.0f;
+	for (int i = 0; i < 240; ++i) {
+		tb_world_step(world, DT);
+		min_angle = tb_minf(min_angle, tb_body_get_angle(world, a));
+		float rel = tb_body_get_angle(world, b) - tb_body_get_angle(world, a);
+		assert_near(remainderf(rel - 0.4f, 2.0f * TB_PI), 0.0f, 0.01f);
+		tb_vec2 now = tb_body_get_local_point(world, a, tb_body_get_position(world, b));
+		assert_true(tb_distance(now, local_b) < 0.01f);
+		assert_true(anchor_gap(world, wj) < 0.01f);
+	}
+	/* and the compound really swung */
+	assert_true(min_angle < -1.0f);
+	tb_destroy_world(world);
+}
+
+static void test_weld_cantilever(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id beam = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
+	add_box(world, beam, 1.0f, 0.1f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_WELD, ground, beam, tb_v2(0.0f, 5.0f));
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 120; ++i) tb_world_step(world, DT);
+	assert_vec_near(tb_body_get_position(world, beam), 1.0f, 5.0f, 0.01f);
+	assert_near(tb_body_get_angle(world, beam), 0.0f, 0.01f);
+	/* statics: the weld carries the weight m g and the moment m g * 1 m */
+	float mass = tb_body_get_mass(world, beam);
+	tb_vec2 f = tb_joint_get_constraint_force(world, joint);
+	assert_near(f.x, 0.0f, 0.01f * mass * G);
+	assert_near(f.y, mass * G, 0.01f * mass * G);
+	/* the torque on B about its centre: the force m g acts at the weld point 1 m to the
+	 * left of the centre (moment -m g) and the angular impulse must cancel it */
+	assert_near(tb_joint_get_constraint_torque(world, joint), mass * G * 1.0f, 0.02f * mass * G);
+
+	/* a soft angular weld sags: with k = I omega^2 the beam droops visibly */
+	tb_joint_def soft = tb_joint_get_def(world, joint);
+	soft.angular_hertz = 1.0f;
+	soft.angular_damping_ratio = 1.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &soft), TB_OK);
+	for (int i = 0; i < 240; ++i) tb_world_step(world, DT);
+	assert_true(tb_body_get_angle(world, beam) < -0.05f);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- mouse */
+
+static void test_mouse_pulls_to_target(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 0.0f), 0.0f);
+	add_box(world, body, 0.5f, 0.5f, 1.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOUSE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.local_anchor_b = tb_v2(0.0f, 0.0f);
+	def.target = tb_v2(3.0f, 2.0f);
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 180; ++i) tb_world_step(world, DT);
+	assert_true(tb_distance(tb_body_get_position(world, body), def.target) < 0.05f);
+	assert_vec_near(tb_joint_get_world_anchor_a(world, joint), 3.0f, 2.0f, 0.0f);
+
+	/* move the target: the body follows */
+	tb_joint_def change = tb_joint_get_def(world, joint);
+	change.target = tb_v2(-2.0f, 1.0f);
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	for (int i = 0; i < 180; ++i) tb_world_step(world, DT);
+	assert_true(tb_distance(tb_body_get_position(world, body), change.target) < 0.05f);
+	/* at rest under the target the mouse holds the weight */
+	float mass = tb_body_get_mass(world, body);
+	assert_near(tb_joint_get_constraint_force(world, joint).y, mass * G, 0.02f * mass * G);
+	tb_destroy_world(world);
+}
+
+static void test_mouse_max_force(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 0.0f), 0.0f);
+	add_box(world, body, 0.5f, 0.5f, 1.0f);
+	float mass = tb_body_get_mass(world, body);
+	/* a hand that can lift only half the weight: the body falls at g / 2 */
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOUSE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.target = tb_v2(0.0f, 10.0f);
+	def.max_force = 0.5f * mass * G;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_linear_velocity(world, body).y, -0.5f * G, 0.01f * G);
+	assert_near(tb_body_get_linear_velocity(world, body).x, 0.0f, 1e-4);
+	tb_vec2 f = tb_joint_get_constraint_force(world, joint);
+	assert_near(f.y, 0.5f * mass * G, 1e-3 * mass * G);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- misc */
+
+static void test_joint_without_warm_starting(void **state)
+{
+	(void)state;
+	tb_world_def wd = tb_default_world_def();
+	wd.gravity = tb_v2(0.0f, -G);
+	wd.enable_warm_starting = false;
+	tb_world *world = tb_create_world(&wd);
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
+	add_box(world, body, 0.2f, 0.2f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(world, DT);
+		assert_true(anchor_gap(world, joint) < 0.02f);
+	}
+	tb_destroy_world(world);
+}
+
+static void test_set_def_wakes_bodies(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 4.0f), 0.0f);
+	add_box(world, body, 0.25f, 0.25f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
+	tb_joint_id joint = create_ok(world, &def);
+	/* hanging still, the body falls asleep */
+	for (int i = 0; i < 180 && tb_body_is_awake(world, body); ++i) tb_world_step(world, DT);
+	assert_false(tb_body_is_awake(world, body));
+	tb_joint_def change = tb_joint_get_def(world, joint);
+	change.enable_motor = true;
+	change.motor_speed = 1.0f;
+	change.max_motor_torque = 100.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &change), TB_OK);
+	assert_true(tb_body_is_awake(world, body));
+	for (int i = 0; i < 30; ++i) tb_world_step(world, DT);
+	/* the motor is solved before the point constraint, so the weight's lever on the
+	 * swinging body leaks a little into the speed */
+	assert_near(tb_body_get_angular_velocity(world, body), 1.0f, 0.01f);
+	assert_true(tb_joint_get_value(world, joint) > 0.4f);
+	tb_destroy_world(world);
+}
+
+static int draw_count;
+static tb_joint_type drawn_type;
+static tb_vec2 drawn_a, drawn_b, drawn_ca, drawn_cb;
+static void record_joint(tb_joint_type type, tb_vec2 anchor_a, tb_vec2 anchor_b, tb_vec2 ca, tb_vec2 cb, void *ctx)
+{
+	(void)ctx;
+	draw_count++;
+	drawn_type = type;
+	drawn_a = anchor_a;
+	drawn_b = anchor_b;
+	drawn_ca = ca;
+	drawn_cb = cb;
+}
+
+static void test_draw(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = make_dynamic(world, tb_v2(2.0f, 3.0f), 0.0f);
+	add_box(world, body, 0.25f, 0.25f, 1.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
+	def.body_a = ground;
+	def.body_b = body;
+	def.local_anchor_a = tb_v2(2.0f, 5.0f);
+	def.local_anchor_b = tb_v2(0.0f, 0.25f);
+	def.length = 1.75f;
+	create_ok(world, &def);
+	tb_debug_draw draw = {0};
+	draw.draw_joint = record_joint;
+	draw_count = 0;
+	tb_world_draw(world, &draw);
+	assert_int_equal(draw_count, 0); /* layer off */
+	draw.draw_joints = true;
+	tb_world_draw(world, &draw);
+	assert_int_equal(draw_count, 1);
+	assert_int_equal(drawn_type, TB_JOINT_DISTANCE);
+	assert_vec_near(drawn_a, 2.0f, 5.0f, 1e-6);
+	assert_vec_near(drawn_b, 2.0f, 3.25f, 1e-6);
+	assert_vec_near(drawn_ca, 0.0f, 0.0f, 1e-6);
+	assert_vec_near(drawn_cb, 2.0f, 3.0f, 1e-6);
+	tb_destroy_world(world);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_defs),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_stale_handles),
+		cmocka_unit_test(test_pendulum_period),
+		cmocka_unit_test(test_pendulum_constraint_force),
+		cmocka_unit_test(test_revolute_motor),
+		cmocka_unit_test(test_revolute_limits),
+		cmocka_unit_test(test_revolute_spring),
+		cmocka_unit_test(test_revolute_fixed_rotation),
+		cmocka_unit_test(test_revolute_chain),
+		cmocka_unit_test(test_prismatic_axis_and_limits),
+		cmocka_unit_test(test_prismatic_free_slide),
+		cmocka_unit_test(test_prismatic_holds_angle),
+		cmocka_unit_test(test_prismatic_spring),
+		cmocka_unit_test(test_distance_rigid),
+		cmocka_unit_test(test_distance_spring_period),
+		cmocka_unit_test(test_distance_rope_limits),
+		cmocka_unit_test(test_weld_keeps_relative_pose),
+		cmocka_unit_test(test_weld_cantilever),
+		cmocka_unit_test(test_mouse_pulls_to_target),
+		cmocka_unit_test(test_mouse_max_force),
+		cmocka_unit_test(test_joint_without_warm_starting),
+		cmocka_unit_test(test_set_def_wakes_bodies),
+		cmocka_unit_test(test_draw),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
