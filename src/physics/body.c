@@ -33,7 +33,8 @@ static int32_t alloc_body_slot(tb_world *w)
 tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
 {
 	if (w == NULL || def == NULL || w->locked) return tb_null_body_id;
-	if (!tb_is_valid_vec2(def->position) || !isfinite(def->angle) || !tb_is_valid_vec2(def->linear_velocity) ||
+	if (!tb_is_valid_vec2(def->position) || fabsf(def->position.x) > TB_HUGE || fabsf(def->position.y) > TB_HUGE ||
+	    !isfinite(def->angle) || !tb_is_valid_vec2(def->linear_velocity) ||
 	    !isfinite(def->angular_velocity) || !isfinite(def->gravity_scale) || !(def->linear_damping >= 0.0f) ||
 	    !(def->angular_damping >= 0.0f) || !isfinite(def->linear_damping) || !isfinite(def->angular_damping))
 		return tb_null_body_id;
@@ -379,7 +380,8 @@ tb_transform tb_body_get_transform(const tb_world *w, tb_body_id id)
 void tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, float angle)
 {
 	BODY_MUT();
-	if (!tb_is_valid_vec2(position) || !isfinite(angle)) return;
+	if (!tb_is_valid_vec2(position) || !isfinite(angle) || fabsf(position.x) > TB_HUGE || fabsf(position.y) > TB_HUGE)
+		return;
 	s->transform.p = position;
 	s->transform.q = tb_make_rot(angle);
 	s->center = tb_transform_point(s->transform, s->local_center);
@@ -462,44 +464,54 @@ void tb_body_apply_force(tb_world *w, tb_body_id id, tb_vec2 force, tb_vec2 poin
 {
 	BODY_MUT();
 	if (!tb_is_valid_vec2(force) || !tb_is_valid_vec2(point) || !can_push(w, b, bi, wake)) return;
-	s->force = tb_add(s->force, force);
-	s->torque += tb_cross(tb_sub(point, s->center), force);
+	tb_vec2 f = tb_add(s->force, force);
+	float t = s->torque + tb_cross(tb_sub(point, s->center), force);
+	/* finite inputs can still overflow: refuse rather than poison the body */
+	if (!tb_is_valid_vec2(f) || !isfinite(t)) return;
+	s->force = f;
+	s->torque = t;
 }
 
 void tb_body_apply_force_to_center(tb_world *w, tb_body_id id, tb_vec2 force, bool wake)
 {
 	BODY_MUT();
 	if (!tb_is_valid_vec2(force) || !can_push(w, b, bi, wake)) return;
-	s->force = tb_add(s->force, force);
+	tb_vec2 f = tb_add(s->force, force);
+	if (tb_is_valid_vec2(f)) s->force = f;
 }
 
 void tb_body_apply_torque(tb_world *w, tb_body_id id, float torque, bool wake)
 {
 	BODY_MUT();
 	if (!isfinite(torque) || !can_push(w, b, bi, wake)) return;
-	s->torque += torque;
+	if (isfinite(s->torque + torque)) s->torque += torque;
 }
 
 void tb_body_apply_linear_impulse(tb_world *w, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake)
 {
 	BODY_MUT();
 	if (!tb_is_valid_vec2(impulse) || !tb_is_valid_vec2(point) || !can_push(w, b, bi, wake)) return;
-	s->v = tb_mul_add(s->v, s->inv_mass, impulse);
-	s->w += s->inv_inertia * tb_cross(tb_sub(point, s->center), impulse);
+	tb_vec2 v = tb_mul_add(s->v, s->inv_mass, impulse);
+	float av = s->w + s->inv_inertia * tb_cross(tb_sub(point, s->center), impulse);
+	if (!tb_is_valid_vec2(v) || !isfinite(av)) return;
+	s->v = v;
+	s->w = av;
 }
 
 void tb_body_apply_linear_impulse_to_center(tb_world *w, tb_body_id id, tb_vec2 impulse, bool wake)
 {
 	BODY_MUT();
 	if (!tb_is_valid_vec2(impulse) || !can_push(w, b, bi, wake)) return;
-	s->v = tb_mul_add(s->v, s->inv_mass, impulse);
+	tb_vec2 v = tb_mul_add(s->v, s->inv_mass, impulse);
+	if (tb_is_valid_vec2(v)) s->v = v;
 }
 
 void tb_body_apply_angular_impulse(tb_world *w, tb_body_id id, float impulse, bool wake)
 {
 	BODY_MUT();
 	if (!isfinite(impulse) || !can_push(w, b, bi, wake)) return;
-	s->w += s->inv_inertia * impulse;
+	float av = s->w + s->inv_inertia * impulse;
+	if (isfinite(av)) s->w = av;
 }
 
 float tb_body_get_linear_damping(const tb_world *w, tb_body_id id)

@@ -15,6 +15,9 @@
 /* Broad-phase boxes are fattened by this margin so slowly moving shapes do not
  * re-insert their proxy every step. */
 #define TB_AABB_MARGIN 0.1f
+/* Coordinates beyond this (metres) are refused: body positions and shape
+ * extents. Single precision has millimetre resolution only up to ~1e4 m. */
+#define TB_HUGE 1.0e6f
 
 typedef enum tb_status {
 	TB_OK = 0,

@@ -205,7 +205,8 @@ void tb_store_impulses(tb_world *w, tb_step_context *ctx)
 				best = i;
 			}
 		}
-		if (best >= 0 && (c->flags & TB_CONTACT_HIT_EVENTS)) {
+		if (best >= 0 && (c->flags & TB_CONTACT_HIT_EVENTS) && tb_is_valid_vec2(m->points[best].point) &&
+		    isfinite(best_speed)) {
 			TB_RESERVE(w->hit_events, w->hit_capacity, w->hit_count + 1);
 			tb_contact_hit_event *e = w->hit_events + w->hit_count++;
 			e->shape_a = tb_make_shape_id(w, c->shape_a);

@@ -195,7 +195,7 @@ static tb_status validate_polygon(const tb_polygon *p)
 		/* The stored normal must be the unit outward normal of its edge. */
 		tb_vec2 nrm = p->normals[i];
 		if (fabsf(tb_length(nrm) - 1.0f) > 1.0e-3f) return TB_ERR_INVALID_ARGUMENT;
-		if (tb_dot(nrm, e) > 1.0e-3f * len || tb_cross(e, nrm) > 0.0f) return TB_ERR_NOT_CONVEX;
+		if (fabsf(tb_dot(nrm, e)) > 1.0e-3f * len || tb_cross(e, nrm) > 0.0f) return TB_ERR_NOT_CONVEX;
 		for (int j = 0; j < n; ++j) {
 			if (j == i || j == (i + 1) % n) continue;
 			if (tb_cross(e, tb_sub(p->vertices[j], a)) <= 0.0f) return TB_ERR_NOT_CONVEX;

@@ -127,6 +127,20 @@ static int32_t alloc_shape_slot(tb_world *w)
 	return i;
 }
 
+/* Finite but absurd sizes (a 1e38 m radius) overflow mass and bounds: shapes must
+ * stay within TB_HUGE of their body's origin. */
+static tb_status check_extent(const tb_geometry *g, float density)
+{
+	tb_aabb box = tb_compute_aabb(g, tb_transform_identity);
+	if (!(fabsf(box.lower.x) < TB_HUGE && fabsf(box.lower.y) < TB_HUGE && fabsf(box.upper.x) < TB_HUGE &&
+	      fabsf(box.upper.y) < TB_HUGE))
+		return TB_ERR_INVALID_NUMBER;
+	tb_mass_data md = tb_compute_mass(g, density);
+	if (!isfinite(md.mass) || !isfinite(md.rotational_inertia) || !tb_is_valid_vec2(md.center))
+		return TB_ERR_INVALID_NUMBER;
+	return TB_OK;
+}
+
 static bool valid_material(float density, float friction, float restitution)
 {
 	return isfinite(density) && density >= 0.0f && isfinite(friction) && friction >= 0.0f && isfinite(restitution) &&
@@ -188,6 +202,7 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 		return tb_null_shape_id;
 	}
 	tb_status gs = tb_validate_geometry(g);
+	if (gs == TB_OK) gs = check_extent(g, def->density);
 	if (gs != TB_OK) { *status = gs; return tb_null_shape_id; }
 
 	int32_t bi = body.index1 - 1;
@@ -266,7 +281,11 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 		return -1;
 	}
 	for (int i = 0; i < n; ++i) {
-		if (!tb_is_valid_vec2(def->points[i])) { *status = TB_ERR_INVALID_NUMBER; return -1; }
+		if (!tb_is_valid_vec2(def->points[i]) || fabsf(def->points[i].x) >= TB_HUGE ||
+		    fabsf(def->points[i].y) >= TB_HUGE) {
+			*status = TB_ERR_INVALID_NUMBER;
+			return -1;
+		}
 	}
 	const tb_vec2 *p = def->points;
 	int links = def->loop ? n : n - 1;
@@ -389,6 +408,7 @@ tb_status tb_shape_set_geometry(tb_world *w, tb_shape_id id, const tb_geometry *
 	if (g == NULL || g->type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_CHAIN_SEGMENT)
 		return TB_ERR_WRONG_TYPE;
 	tb_status st = tb_validate_geometry(g);
+	if (st == TB_OK) st = check_extent(g, s->density);
 	if (st != TB_OK) return st;
 	s->geom = *g;
 	int32_t si = id.index1 - 1;

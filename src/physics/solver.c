@@ -351,11 +351,22 @@ void tb_solve(tb_world *w, float dt)
 		tb_body *b = w->bodies + i;
 		tb_body_sim *s = w->sims + i;
 		const tb_body_state *st = w->states + k;
-		s->v = st->v;
-		s->w = st->w;
-		s->center = tb_add(s->center0, st->dp);
-		s->transform.q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
-		s->transform.p = tb_sub(s->center, tb_rotate(s->transform.q, s->local_center));
+		tb_vec2 center = tb_add(s->center0, st->dp);
+		tb_rot q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
+		tb_vec2 origin = tb_sub(center, tb_rotate(q, s->local_center));
+		if (tb_is_valid_vec2(st->v) && isfinite(st->w) && tb_is_valid_vec2(origin) &&
+		    fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
+			s->v = st->v;
+			s->w = st->w;
+			s->center = center;
+			s->transform.q = q;
+			s->transform.p = origin;
+		} else {
+			/* absurd input (a body 1e38 m away, a joint between such bodies) must
+			 * not poison the world: this body keeps its last good pose and stops */
+			s->v = tb_vec2_zero;
+			s->w = 0.0f;
+		}
 		s->force = tb_vec2_zero;
 		s->torque = 0.0f;
 
