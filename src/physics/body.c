@@ -147,7 +147,10 @@ void tb_update_body_mass(tb_world *w, int32_t bi)
 	s->local_center = local_center;
 	s->center = tb_transform_point(s->transform, local_center);
 	s->center0 = s->center;
-	if (b->type == TB_DYNAMIC_BODY) s->v = tb_add(s->v, tb_cross_sv(s->w, tb_sub(s->center, old_center)));
+	if (b->type == TB_DYNAMIC_BODY) {
+		tb_vec2 v = tb_add(s->v, tb_cross_sv(s->w, tb_sub(s->center, old_center)));
+		if (tb_is_valid_vec2(v)) s->v = v;
+	}
 	if (b->fixed_rotation) s->w = 0.0f;
 
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {

@@ -197,7 +197,8 @@ typedef struct tb_manifold {
 
 /* Manifold for any pair. Points are reported while the separation is below
  * TB_SPECULATIVE_DISTANCE (speculative points have separation > 0).
- * Chain segments must be shape A (the caller swaps); chain vs chain gives no points. */
+ * Any order: a chain segment given as B is swapped internally (normal still A to B);
+ * chain vs chain gives no points. */
 tb_manifold tb_collide(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb);
 
 /* Pairwise functions used by tb_collide, exposed for tests. */

@@ -300,25 +300,33 @@ tb_gjk_result tb_gjk(const tb_vec2 *a, int count_a, const tb_vec2 *b, int count_
 	return r;
 }
 
-static tb_vec2 proxy_center(const tb_shape_proxy *p)
+static tb_vec2 proxy_center(const tb_vec2 *points, int count)
 {
 	tb_vec2 c = tb_vec2_zero;
-	for (int i = 0; i < p->count; ++i) c = tb_add(c, p->points[i]);
-	return tb_mul_sv(1.0f / (float)p->count, c);
+	for (int i = 0; i < count; ++i) c = tb_add(c, points[i]);
+	return tb_mul_sv(1.0f / (float)count, c);
 }
 
 tb_distance_output tb_shape_distance(const tb_shape_proxy *a, tb_transform xfa, const tb_shape_proxy *b,
                                      tb_transform xfb)
 {
+	tb_distance_output out;
+	memset(&out, 0, sizeof out);
+	int na = tb_mini(a->count, TB_MAX_POLYGON_VERTICES), nb = tb_mini(b->count, TB_MAX_POLYGON_VERTICES);
+	if (na < 1 || nb < 1) {
+		/* not a shape: report it far away rather than read garbage */
+		out.distance = FLT_MAX;
+		out.normal = tb_v2(0.0f, 1.0f);
+		return out;
+	}
+
 	/* Work in A's frame: numbers stay small and A needs no transform. */
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 local_b[TB_MAX_POLYGON_VERTICES];
-	for (int i = 0; i < b->count; ++i) local_b[i] = tb_transform_point(xf, b->points[i]);
+	for (int i = 0; i < nb; ++i) local_b[i] = tb_transform_point(xf, b->points[i]);
 
-	tb_gjk_result g = tb_gjk(a->points, a->count, local_b, b->count);
+	tb_gjk_result g = tb_gjk(a->points, na, local_b, nb);
 
-	tb_distance_output out;
-	memset(&out, 0, sizeof out);
 	out.iterations = g.iterations;
 	float ra = a->radius, rb = b->radius;
 	tb_vec2 pa = g.point_a, pb = g.point_b;
@@ -332,7 +340,7 @@ tb_distance_output tb_shape_distance(const tb_shape_proxy *a, tb_transform xfa, 
 		/* The cores touch or overlap, so there is no closest direction. Report
 		 * the overlap the radii alone account for (continuous with the case
 		 * above) and a direction between the centres that is at least valid. */
-		n = tb_normalize(tb_sub(tb_transform_point(xf, proxy_center(b)), proxy_center(a)));
+		n = tb_normalize(tb_sub(proxy_center(local_b, nb), proxy_center(a->points, na)));
 		if (n.x == 0.0f && n.y == 0.0f) n = tb_v2(0.0f, 1.0f);
 		tb_vec2 mid = tb_lerp(pa, pb, 0.5f);
 		pa = mid;
@@ -454,15 +462,36 @@ static float sep_eval(const sep_fn *f, float t, int *ia, int *ib, bool find)
 	}
 }
 
-#define TB_TOI_MAX_ITERATIONS 20
+#define TB_TOI_MAX_ITERATIONS 30
 #define TB_TOI_MAX_ROOT_ITERATIONS 50
+
+/* Fastest turn rate of a sweep's rotation over t in [0, 1]. The rotation is a
+ * normalised blend of q1 and q2, which turns fastest mid-way: 2 tan(angle/2). */
+static float sweep_max_turn_rate(const tb_sweep *s)
+{
+	float angle = fabsf(tb_relative_angle(s->q2, s->q1));
+	angle = tb_minf(angle, 0.95f * TB_PI);
+	return 2.0f * tanf(0.5f * angle);
+}
+
+/* Farthest core point from the centre the body turns about. */
+static float proxy_reach(const tb_shape_proxy *p, tb_vec2 local_center)
+{
+	float r = 0.0f;
+	for (int i = 0; i < p->count; ++i) r = tb_maxf(r, tb_distance_sq(p->points[i], local_center));
+	return sqrtf(r);
+}
 
 tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a, const tb_shape_proxy *b,
                                 const tb_sweep *sweep_b, float max_fraction)
 {
-	tb_toi_output out = {TB_TOI_UNKNOWN, max_fraction};
+	tb_toi_output out = {TB_TOI_UNKNOWN, 0.0f};
 	float t_max = tb_clampf(max_fraction, 0.0f, 1.0f);
-	out.fraction = t_max;
+	if (!(t_max == t_max)) t_max = 0.0f; /* NaN */
+	if (a->count < 1 || b->count < 1 || a->count > TB_MAX_POLYGON_VERTICES || b->count > TB_MAX_POLYGON_VERTICES) {
+		out.state = TB_TOI_FAILED;
+		return out;
+	}
 
 	/* Aim for a small positive core distance (or a small overlap of the
 	 * rounded parts) so the contact solver finds the pair already touching. */
@@ -470,9 +499,17 @@ tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a
 	float target = tb_maxf(TB_LINEAR_SLOP, total_radius - TB_LINEAR_SLOP);
 	float tolerance = 0.25f * TB_LINEAR_SLOP;
 
+	/* Bound on how fast the gap along any fixed direction can close: the
+	 * centres' relative motion along it plus the fastest spin of each body's
+	 * farthest point. It lets every advance be checked, so a grazing pass
+	 * the separating axis alone would step over is never skipped. */
+	tb_vec2 dca = tb_sub(sweep_a->c2, sweep_a->c1);
+	tb_vec2 dcb = tb_sub(sweep_b->c2, sweep_b->c1);
+	float spin = sweep_max_turn_rate(sweep_a) * proxy_reach(a, sweep_a->local_center) +
+	             sweep_max_turn_rate(sweep_b) * proxy_reach(b, sweep_b->local_center);
+
 	float t1 = 0.0f;
-	int iter = 0;
-	for (;;) {
+	for (int iter = 0; iter < TB_TOI_MAX_ITERATIONS; ++iter) {
 		tb_transform xfa = tb_sweep_transform(sweep_a, t1);
 		tb_transform xfb = tb_sweep_transform(sweep_b, t1);
 
@@ -482,9 +519,9 @@ tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a
 		tb_gjk_result g = tb_gjk(a->points, a->count, local_b, b->count);
 
 		if (!(g.distance > 0.0f)) {
-			/* already overlapping: continuous collision cannot help */
+			/* overlapping cores: continuous collision cannot help */
 			out.state = TB_TOI_OVERLAPPED;
-			out.fraction = 0.0f;
+			out.fraction = t1;
 			return out;
 		}
 		if (g.distance < target + tolerance) {
@@ -493,27 +530,31 @@ tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a
 			return out;
 		}
 
+		/* Time up to which the pair is provably apart. */
+		tb_vec2 n = tb_rotate(xfa.q, tb_mul_sv(1.0f / g.distance, tb_sub(g.point_b, g.point_a)));
+		float closing = tb_dot(tb_sub(dca, dcb), n) + spin;
+		float t_safe = closing > 0.0f ? t1 + (g.distance - target) / closing : t_max;
+		if (t_safe >= t_max) {
+			out.state = TB_TOI_SEPARATED;
+			out.fraction = t_max;
+			return out;
+		}
+
 		sep_fn f = {a, b, sweep_a, sweep_b, tb_vec2_zero, tb_vec2_zero, SEP_POINTS};
 		sep_init(&f, &g, xfa, xfb);
 
-		/* Advance t1 along the axis; each pass resolves the deepest pair of
-		 * points for the current t2, at most once per vertex pair. */
+		/* Resolve the deepest pair of points at t2 along the axis, at most
+		 * once per vertex (after Box2D's b2TimeOfImpact). */
+		float t_next = t_safe;
 		float t2 = t_max;
 		for (int push = 0; push < TB_MAX_POLYGON_VERTICES; ++push) {
 			int ia = 0, ib = 0;
 			float s2 = sep_eval(&f, t2, &ia, &ib, true);
-
-			if (s2 > target + tolerance) {
-				/* final configuration is separated along this axis */
-				out.state = TB_TOI_SEPARATED;
-				out.fraction = t_max;
-				return out;
-			}
 			if (s2 > target - tolerance) {
-				t1 = t2;
+				/* apart along the axis at t2: advance there if the bound allows */
+				t_next = t2;
 				break;
 			}
-
 			float s1 = sep_eval(&f, t1, &ia, &ib, false);
 			if (s1 < target - tolerance) {
 				/* the root finder cannot bracket: give up where we are */
@@ -526,7 +567,6 @@ tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a
 				out.fraction = t1;
 				return out;
 			}
-
 			/* s1 > target > s2: find the root, alternating secant and bisection */
 			float lo = t1, hi = t2;
 			for (int root = 0; root < TB_TOI_MAX_ROOT_ITERATIONS; ++root) {
@@ -551,13 +591,14 @@ tb_toi_output tb_time_of_impact(const tb_shape_proxy *a, const tb_sweep *sweep_a
 					break;
 				}
 			}
+			t_next = t2;
 		}
 
-		++iter;
-		if (iter >= TB_TOI_MAX_ITERATIONS) {
-			out.state = TB_TOI_FAILED;
-			out.fraction = t1;
-			return out;
-		}
+		/* Never past what the bound proves (a loose bound under fast spin costs
+		 * iterations, never a missed contact). */
+		t1 = tb_minf(t_next, t_safe);
 	}
+	out.state = TB_TOI_FAILED;
+	out.fraction = t1;
+	return out;
 }

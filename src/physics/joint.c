@@ -64,6 +64,11 @@ tb_status tb_joint_validate_def(const tb_joint_def *def)
 	if (def == NULL) return TB_ERR_INVALID_ARGUMENT;
 	if ((int)def->type < 0 || (int)def->type >= TB_JOINT_TYPE_COUNT) return TB_ERR_INVALID_ARGUMENT;
 	if (!tb_def_numbers_are_finite(def)) return TB_ERR_INVALID_NUMBER;
+	/* finite but absurd anchors overflow every later computation */
+	const tb_vec2 points[3] = {def->local_anchor_a, def->local_anchor_b, def->target};
+	for (int i = 0; i < 3; ++i) {
+		if (fabsf(points[i].x) > TB_HUGE || fabsf(points[i].y) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
+	}
 
 	/* Signs are checked for every kind: an unused field is still returned by
 	 * tb_joint_get_def and must not surprise whoever copies it to another joint. */

@@ -72,8 +72,8 @@ static tb_manifold flip_manifold(tb_manifold m)
 	return m;
 }
 
-/* One contact between the closest core points pa (on A) and pb (on B). The
- * fallback normal is used when the cores touch and no direction exists. */
+/* One contact: from core point pa (on A) along the unit normal n to B's core,
+ * dist away; the point goes midway between the rounded surfaces. */
 static local_manifold contact_along(tb_vec2 pa, tb_vec2 n, float dist, float ra, float rb, uint16_t id)
 {
 	local_manifold m = empty_local;
@@ -93,22 +93,14 @@ static local_manifold contact_along(tb_vec2 pa, tb_vec2 n, float dist, float ra,
  * round-off alone would pick it. */
 #define TB_DIRECTION_EPSILON 1.0e-6f
 
+/* One contact between the closest core points pa (on A) and pb (on B). The
+ * fallback normal is used when the cores (nearly) touch. */
 static local_manifold point_contact(tb_vec2 pa, tb_vec2 pb, float ra, float rb, tb_vec2 fallback, uint16_t id)
 {
-	local_manifold m = empty_local;
 	float dist;
 	tb_vec2 n = tb_get_length_and_normalize(&dist, tb_sub(pb, pa));
 	if (dist < TB_DIRECTION_EPSILON) n = fallback;
-	float sep = dist - ra - rb;
-	if (sep > TB_SPECULATIVE_DISTANCE) return m;
-	tb_vec2 ca = tb_mul_add(pa, ra, n);
-	tb_vec2 cb = tb_mul_sub(pb, rb, n);
-	m.normal = n;
-	m.pts[0].p = tb_lerp(ca, cb, 0.5f);
-	m.pts[0].separation = sep;
-	m.pts[0].id = id;
-	m.count = 1;
-	return m;
+	return contact_along(pa, n, dist, ra, rb, id);
 }
 
 static tb_vec2 closest_on_segment(tb_vec2 a, tb_vec2 b, tb_vec2 p)
@@ -279,12 +271,14 @@ static int argmin_dot(const tb_vec2 *normals, int count, tb_vec2 d)
 /* Both polygons in one frame (A's, shifted). */
 static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polygon *b)
 {
-	int edge_a = 0, edge_b = 0;
-	float sep_a = find_max_separation(&edge_a, a, b);
-	float sep_b = find_max_separation(&edge_b, b, a);
 	float ra = a->radius, rb = b->radius;
 	float radius = ra + rb;
-	if (sep_a > TB_SPECULATIVE_DISTANCE + radius || sep_b > TB_SPECULATIVE_DISTANCE + radius) return empty_local;
+	int edge_a = 0, edge_b = 0;
+	float sep_a = find_max_separation(&edge_a, a, b);
+	/* broad-phase neighbours that are apart are common: skip the second test */
+	if (sep_a > TB_SPECULATIVE_DISTANCE + radius) return empty_local;
+	float sep_b = find_max_separation(&edge_b, b, a);
+	if (sep_b > TB_SPECULATIVE_DISTANCE + radius) return empty_local;
 
 	/* Prefer A's face unless B's is clearly better: a tie must not make the
 	 * reference face (and so the feature ids) flicker from step to step. */

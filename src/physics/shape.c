@@ -434,6 +434,7 @@ tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool 
 	if (!isfinite(density)) return TB_ERR_INVALID_NUMBER;
 	if (density < 0.0f) return TB_ERR_NEGATIVE;
 	if (s->geom.type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_SEGMENT) return TB_OK;
+	if (check_extent(&s->geom, density) != TB_OK) return TB_ERR_INVALID_NUMBER;
 	s->density = density;
 	if (update_mass) tb_update_body_mass(w, s->body);
 	tb_wake_body(w, s->body);

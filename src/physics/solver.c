@@ -90,7 +90,7 @@ static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
 		tb_vec2 v = tb_mul_add(tb_mul_sv(ld, st->v), h, accel);
 		float av = ad * st->w + h * s->inv_inertia * s->torque;
 		float speed_sq = tb_length_sq(v);
-		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / sqrtf(speed_sq), v);
+		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / hypotf(v.x, v.y), v); /* hypot: no overflow */
 		if (av * av > max_rotation * max_rotation) av = av > 0.0f ? max_rotation : -max_rotation;
 		st->v = v;
 		st->w = av;
@@ -158,7 +158,9 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	osw.q1 = os->transform.q;
 	osw.q2 = os->transform.q;
 	tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, cc->fraction);
-	if (out.state == TB_TOI_HIT && 0.0f < out.fraction && out.fraction < cc->fraction) cc->fraction = out.fraction;
+	/* a FAILED search (iterations ran out) still reports a fraction safe to stop at */
+	if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
+		cc->fraction = out.fraction;
 	return true;
 }
 
@@ -354,7 +356,7 @@ void tb_solve(tb_world *w, float dt)
 		tb_vec2 center = tb_add(s->center0, st->dp);
 		tb_rot q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
 		tb_vec2 origin = tb_sub(center, tb_rotate(q, s->local_center));
-		if (tb_is_valid_vec2(st->v) && isfinite(st->w) && tb_is_valid_vec2(origin) &&
+		if (tb_is_valid_vec2(st->v) && isfinite(st->w) && fabsf(origin.x) < TB_HUGE && fabsf(origin.y) < TB_HUGE &&
 		    fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
 			s->v = st->v;
 			s->w = st->w;
@@ -362,8 +364,9 @@ void tb_solve(tb_world *w, float dt)
 			s->transform.q = q;
 			s->transform.p = origin;
 		} else {
-			/* absurd input (a body 1e38 m away, a joint between such bodies) must
-			 * not poison the world: this body keeps its last good pose and stops */
+			/* absurd input (a body 1e38 m away, a step of 1e30 s, a joint between
+			 * such bodies) must not poison the world: this body keeps its last good
+			 * pose and stops */
 			s->v = tb_vec2_zero;
 			s->w = 0.0f;
 		}

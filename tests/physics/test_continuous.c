@@ -1,0 +1,179 @@
+/* No tunnelling: a small fast circle against a thin wall, as a bullet and as a
+ * plain dynamic body against static geometry, at several angles; and the
+ * enable_continuous switch really switches it off. */
+#include "test_util.h"
+
+#define DT (1.0f / 60.0f)
+
+/* The wall: static, 0.1 m thick, centred on x = 0, 200 m tall. */
+#define WALL_HALF 0.05f
+#define R 0.1f
+
+static tb_world *new_world(bool continuous)
+{
+	tb_world_def wd = tb_default_world_def();
+	wd.gravity = tb_v2(0.0f, 0.0f);
+	wd.enable_continuous = continuous;
+	tb_world *w = tb_create_world(&wd);
+	assert_non_null(w);
+	return w;
+}
+
+static void make_wall(tb_world *w)
+{
+	tb_body_def bd = tb_default_body_def();
+	tb_body_id wall = tb_create_body(w, &bd);
+	tb_shape_def sd = tb_default_shape_def();
+	tb_polygon box = tb_make_box(WALL_HALF, 100.0f);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, wall, &sd, &box, NULL)));
+}
+
+static tb_body_id make_ball(tb_world *w, tb_vec2 p, tb_vec2 v, bool bullet)
+{
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.position = p;
+	bd.linear_velocity = v;
+	bd.is_bullet = bullet;
+	tb_body_id b = tb_create_body(w, &bd);
+	assert_false(TB_IS_NULL(b));
+	tb_shape_def sd = tb_default_shape_def();
+	tb_circle c = {{0.0f, 0.0f}, R};
+	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
+	assert_true(tb_body_is_bullet(w, b) == bullet);
+	return b;
+}
+
+/* Fires at `speed` from x = x0 at `degrees` from the +x axis; checks every step
+ * for two seconds that the centre never gets past the near face of the wall
+ * (it may touch, it may not pass). Returns the largest x seen. */
+static float fire(bool continuous, bool bullet, float x0, float degrees, float speed)
+{
+	tb_world *w = new_world(continuous);
+	make_wall(w);
+	float a = degrees * TB_PI / 180.0f;
+	tb_body_id b = make_ball(w, tb_v2(x0, 0.0f), tb_v2(speed * cosf(a), speed * sinf(a)), bullet);
+	float max_x = x0;
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(w, DT);
+		tb_vec2 p = tb_body_get_position(w, b);
+		assert_true(tb_is_valid_vec2(p));
+		if (p.x > max_x) max_x = p.x;
+		if (continuous && p.x >= -WALL_HALF) {
+			fail_msg("tunnelled at step %d (angle %.0f deg, bullet %d): x = %.4f", i, degrees, bullet, p.x);
+		}
+	}
+	tb_destroy_world(w);
+	return max_x;
+}
+
+static void test_bullet_does_not_tunnel(void **state)
+{
+	(void)state;
+	const float angles[] = {0.0f, 15.0f, 30.0f, 45.0f, 60.0f, 75.0f, -40.0f};
+	for (unsigned i = 0; i < sizeof angles / sizeof angles[0]; ++i) {
+		/* two start offsets so the step positions straddle the wall differently */
+		fire(true, true, -7.5f, angles[i], 300.0f);
+		fire(true, true, -9.97f, angles[i], 300.0f);
+	}
+}
+
+static void test_fast_dynamic_does_not_tunnel_static(void **state)
+{
+	(void)state;
+	const float angles[] = {0.0f, 20.0f, 45.0f, 70.0f};
+	for (unsigned i = 0; i < sizeof angles / sizeof angles[0]; ++i) {
+		fire(true, false, -7.5f, angles[i], 300.0f);
+		fire(true, false, -9.97f, angles[i], 300.0f);
+		fire(true, false, -3.0f, angles[i], 120.0f);
+	}
+}
+
+/* With continuous collision off, the same shot goes through: 5 m per step
+ * against a wall and ball 0.3 m across together, positions -7.5, -2.5, 2.5. */
+static void test_switch_off_tunnels(void **state)
+{
+	(void)state;
+	float max_x = fire(false, true, -7.5f, 0.0f, 300.0f);
+	assert_true(max_x > 2.0f);
+	max_x = fire(false, false, -7.5f, 0.0f, 300.0f);
+	assert_true(max_x > 2.0f);
+
+	/* and switching it back on at run time restores the guarantee */
+	tb_world *w = new_world(false);
+	make_wall(w);
+	tb_world_def d = tb_world_get_def(w);
+	d.enable_continuous = true;
+	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
+	tb_body_id b = make_ball(w, tb_v2(-7.5f, 0.0f), tb_v2(300.0f, 0.0f), false);
+	for (int i = 0; i < 60; ++i) {
+		tb_world_step(w, DT);
+		assert_true(tb_body_get_position(w, b).x < -WALL_HALF);
+	}
+	tb_destroy_world(w);
+}
+
+/* A bullet against a thin free dynamic plank: continuous against dynamic
+ * bodies too. The ball must stay on its side of the plank. */
+static void test_bullet_vs_dynamic_plank(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(true);
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	tb_body_id plank = tb_create_body(w, &bd);
+	tb_shape_def sd = tb_default_shape_def();
+	sd.density = 50.0f;
+	tb_polygon box = tb_make_box(WALL_HALF, 3.0f);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, plank, &sd, &box, NULL)));
+	tb_body_id b = make_ball(w, tb_v2(-7.5f, 0.3f), tb_v2(300.0f, 0.0f), true);
+	bool hit = false;
+	for (int i = 0; i < 60; ++i) {
+		tb_world_step(w, DT);
+		/* in the plank's frame the ball centre stays left of the near face */
+		tb_vec2 local = tb_body_get_local_point(w, plank, tb_body_get_position(w, b));
+		if (fabsf(local.y) < 3.0f) assert_true(local.x < -WALL_HALF);
+		if (tb_length(tb_body_get_linear_velocity(w, plank)) > 0.1f) hit = true;
+	}
+	assert_true(hit);
+	tb_destroy_world(w);
+}
+
+/* A fast ball along a floor made of a chain must not drop through the seams. */
+static void test_fast_ball_into_chain_floor(void **state)
+{
+	(void)state;
+	tb_world_def wd = tb_default_world_def();
+	tb_world *w = tb_create_world(&wd);
+	assert_non_null(w);
+	tb_body_def gd = tb_default_body_def();
+	tb_body_id ground = tb_create_body(w, &gd);
+	/* the normal is the right perpendicular of the point order: right to left faces up */
+	tb_vec2 pts[5] = {{40.0f, 0.0f}, {20.0f, 0.0f}, {0.0f, 0.0f}, {-20.0f, 0.0f}, {-40.0f, 0.0f}};
+	tb_chain_def cd = tb_default_chain_def();
+	cd.points = pts;
+	cd.count = 5;
+	tb_shape_id links[8];
+	tb_status st = TB_OK;
+	assert_int_equal(tb_create_chain(w, ground, &cd, links, 8, &st), 4);
+	assert_int_equal(st, TB_OK);
+	/* straight down at 200 m/s, not a bullet: continuous against static still applies */
+	tb_body_id b = make_ball(w, tb_v2(0.0f, 10.0f), tb_v2(0.0f, -200.0f), false); /* onto a seam */
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(w, DT);
+		assert_true(tb_body_get_position(w, b).y > 0.0f);
+	}
+	tb_destroy_world(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bullet_does_not_tunnel),
+		cmocka_unit_test(test_fast_dynamic_does_not_tunnel_static),
+		cmocka_unit_test(test_switch_off_tunnels),
+		cmocka_unit_test(test_bullet_vs_dynamic_plank),
+		cmocka_unit_test(test_fast_ball_into_chain_floor),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

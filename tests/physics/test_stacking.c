@@ -1,0 +1,282 @@
+/* Stability: stacks and pyramids stand still and fall asleep; heavy bodies on
+ * light ones; bodies created overlapping; removing a loaded body; an offset
+ * tower. */
+#include "test_util.h"
+
+#include <stdlib.h>
+
+#define DT (1.0f / 60.0f)
+
+static tb_world *new_world(void)
+{
+	tb_world_def wd = tb_default_world_def();
+	tb_world *w = tb_create_world(&wd);
+	assert_non_null(w);
+	return w;
+}
+
+static tb_body_id make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
+{
+	tb_body_def bd = tb_default_body_def();
+	bd.position = p;
+	tb_body_id id = tb_create_body(w, &bd);
+	assert_false(TB_IS_NULL(id));
+	tb_shape_def sd = tb_default_shape_def();
+	tb_polygon box = tb_make_box(hx, hy);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
+	return id;
+}
+
+/* Ground with its top face at y = 0. */
+static tb_body_id make_ground(tb_world *w)
+{
+	return make_static_box(w, tb_v2(0.0f, -1.0f), 60.0f, 1.0f);
+}
+
+static tb_body_id make_box(tb_world *w, tb_vec2 p, float hx, float hy, float density)
+{
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.position = p;
+	tb_body_id id = tb_create_body(w, &bd);
+	assert_false(TB_IS_NULL(id));
+	tb_shape_def sd = tb_default_shape_def();
+	sd.density = density;
+	tb_polygon box = tb_make_box(hx, hy);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
+	return id;
+}
+
+static int count_awake(tb_world *w, const tb_body_id *ids, int n)
+{
+	int awake = 0;
+	for (int i = 0; i < n; ++i) awake += tb_body_is_awake(w, ids[i]) ? 1 : 0;
+	return awake;
+}
+
+/* Steps `steps` times and returns the largest distance the watched body got
+ * from where it started; *slept_step is the first step after which every body
+ * in ids was asleep (-1 if never). */
+static float run_watch(tb_world *w, tb_body_id watched, const tb_body_id *ids, int n, int steps, int *slept_step)
+{
+	tb_vec2 p0 = tb_body_get_position(w, watched);
+	float worst = 0.0f;
+	*slept_step = -1;
+	for (int i = 0; i < steps; ++i) {
+		tb_world_step(w, DT);
+		float d = tb_distance(p0, tb_body_get_position(w, watched));
+		if (d > worst) worst = d;
+		if (*slept_step < 0 && count_awake(w, ids, n) == 0) *slept_step = i;
+	}
+	return worst;
+}
+
+static void test_box_stack_10(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	tb_body_id ids[10];
+	for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	int slept;
+	float worst = run_watch(w, ids[9], ids, 10, 30 * 60, &slept);
+	print_message("# 10-stack: top moved at most %.5f m, asleep after step %d\n", worst, slept);
+	assert_true(worst < 0.01f);
+	assert_true(slept >= 0);
+	assert_int_equal(count_awake(w, ids, 10), 0);
+	/* still upright */
+	for (int i = 0; i < 10; ++i) assert_near(tb_body_get_angle(w, ids[i]), 0.0f, 0.01f);
+	tb_destroy_world(w);
+}
+
+static void test_pyramid_20(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	enum { ROWS = 20, COUNT = ROWS * (ROWS + 1) / 2 };
+	tb_body_id ids[COUNT];
+	int k = 0;
+	for (int row = 0; row < ROWS; ++row) {
+		int n = ROWS - row;
+		for (int j = 0; j < n; ++j) {
+			float x = ((float)j - 0.5f * (float)(n - 1)) * 1.05f;
+			ids[k++] = make_box(w, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
+		}
+	}
+	assert_int_equal(k, COUNT);
+	int slept;
+	float worst = run_watch(w, ids[COUNT - 1], ids, COUNT, 30 * 60, &slept);
+	print_message("# pyramid: top moved at most %.5f m, asleep after step %d\n", worst, slept);
+	assert_true(worst < 0.01f);
+	assert_true(slept >= 0);
+	assert_int_equal(count_awake(w, ids, COUNT), 0);
+	tb_destroy_world(w);
+}
+
+/* A 4 x 1 box resting on two small 0.5 x 0.5 boxes, mass ratio `ratio` to each. */
+static void check_heavy_on_light(float ratio)
+{
+	tb_world *w = new_world();
+	make_ground(w);
+	tb_body_id a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	tb_body_id b = make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	float small = 0.25f;
+	tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, ratio * small / 4.0f);
+	assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, a), ratio, 1e-3f * ratio);
+	float sag = 0.0f, drift = 0.0f;
+	for (int i = 0; i < 10 * 60; ++i) {
+		tb_world_step(w, DT);
+		tb_vec2 p = tb_body_get_position(w, top);
+		if (1.0f - p.y > sag) sag = 1.0f - p.y;
+		if (fabsf(p.x) > drift) drift = fabsf(p.x);
+		float ax = fabsf(tb_body_get_position(w, a).x + 1.5f), bx = fabsf(tb_body_get_position(w, b).x - 1.5f);
+		if (ax > drift) drift = ax;
+		if (bx > drift) drift = bx;
+	}
+	print_message("# heavy on light %.0f:1: sag %.5f m, drift %.5f m\n", ratio, sag, drift);
+	assert_true(sag < 0.02f);
+	assert_true(drift < 0.02f);
+	assert_near(tb_body_get_angle(w, top), 0.0f, 0.01f);
+	tb_destroy_world(w);
+}
+
+static void test_heavy_on_light(void **state)
+{
+	(void)state;
+	check_heavy_on_light(100.0f);
+	check_heavy_on_light(400.0f);
+}
+
+/* 20 boxes created at one spot inside a 3 m wide bin: they must separate
+ * gently (no explosion) and come to rest. */
+static void test_overlapping_creation(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	make_static_box(w, tb_v2(-2.0f, 5.0f), 0.5f, 5.0f); /* inner face x = -1.5 */
+	make_static_box(w, tb_v2(2.0f, 5.0f), 0.5f, 5.0f);  /* inner face x = +1.5 */
+	enum { N = 20 };
+	tb_body_id ids[N];
+	for (int i = 0; i < N; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.25f), 0.25f, 0.25f, 1.0f);
+	float max_speed = 0.0f;
+	for (int i = 0; i < 15 * 60; ++i) {
+		tb_world_step(w, DT);
+		for (int j = 0; j < N; ++j) {
+			float s = tb_length(tb_body_get_linear_velocity(w, ids[j]));
+			if (s > max_speed) max_speed = s;
+			tb_vec2 p = tb_body_get_position(w, ids[j]);
+			assert_true(tb_is_valid_vec2(p));
+			assert_true(fabsf(p.x) < 1.5f && p.y > 0.0f && p.y < 10.0f);
+		}
+	}
+	print_message("# overlapping: max speed %.3f m/s\n", max_speed);
+	assert_true(max_speed < 10.0f);
+	/* at rest: slow or asleep, and no two boxes deeply overlapping any more */
+	for (int j = 0; j < N; ++j) {
+		assert_true(tb_length(tb_body_get_linear_velocity(w, ids[j])) < 0.05f);
+		for (int k = j + 1; k < N; ++k) {
+			tb_vec2 d = tb_sub(tb_body_get_position(w, ids[j]), tb_body_get_position(w, ids[k]));
+			assert_true(tb_length(d) > 0.3f);
+		}
+	}
+	tb_destroy_world(w);
+}
+
+/* A settled stack of six with a heavy box at `heavy_index`; destroying it must
+ * not launch anything, and the boxes above it must fall. */
+static void check_remove_heavy(int heavy_index)
+{
+	tb_world *w = new_world();
+	make_ground(w);
+	enum { N = 6 };
+	tb_body_id ids[N];
+	for (int i = 0; i < N; ++i) {
+		float density = i == heavy_index ? 100.0f : 1.0f;
+		ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, density);
+	}
+	for (int i = 0; i < 4 * 60; ++i) tb_world_step(w, DT);
+	tb_destroy_body(w, ids[heavy_index]);
+	float max_up = 0.0f;
+	for (int i = 0; i < 3 * 60; ++i) {
+		tb_world_step(w, DT);
+		for (int j = 0; j < N; ++j) {
+			if (j == heavy_index) continue;
+			float vy = tb_body_get_linear_velocity(w, ids[j]).y;
+			if (vy > max_up) max_up = vy;
+		}
+	}
+	print_message("# remove heavy #%d: max upward speed %.4f m/s\n", heavy_index, max_up);
+	assert_true(max_up < 1.0f);
+	/* the rest is a stack of five again: box j ends at 0.5 + its new level */
+	for (int j = 0, level = 0; j < N; ++j) {
+		if (j == heavy_index) continue;
+		assert_near(tb_body_get_position(w, ids[j]).y, 0.5f + (float)level, 0.03f);
+		assert_near(tb_body_get_position(w, ids[j]).x, 0.0f, 0.05f);
+		++level;
+	}
+	tb_destroy_world(w);
+}
+
+static void test_remove_heavy_body(void **state)
+{
+	(void)state;
+	check_remove_heavy(5); /* on top */
+	check_remove_heavy(2); /* in the middle: three boxes drop one metre */
+	check_remove_heavy(0); /* at the bottom */
+}
+
+static void test_offset_tower_20(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	enum { N = 20 };
+	tb_body_id ids[N];
+	for (int i = 0; i < N; ++i) {
+		float x = (i & 1) ? 0.05f : -0.05f;
+		ids[i] = make_box(w, tb_v2(x, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	}
+	int slept;
+	float worst = run_watch(w, ids[N - 1], ids, N, 10 * 60, &slept);
+	print_message("# offset tower: top moved at most %.5f m\n", worst);
+	assert_true(worst < 0.05f);
+	for (int i = 0; i < N; ++i) assert_near(tb_body_get_angle(w, ids[i]), 0.0f, 0.02f);
+	tb_destroy_world(w);
+}
+
+/* Sleep is not forever: a sleeping stack wakes when hit and when a supporting
+ * box is teleported away. */
+static void test_sleeping_stack_wakes(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	tb_body_id ids[3];
+	for (int i = 0; i < 3; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	for (int i = 0; i < 3 * 60; ++i) tb_world_step(w, DT);
+	assert_int_equal(count_awake(w, ids, 3), 0);
+	assert_int_equal(tb_world_get_counters(w).awake_body_count, 0);
+	/* moving the bottom box out wakes the island, the others fall */
+	tb_body_set_transform(w, ids[0], tb_v2(5.0f, 0.5f), 0.0f);
+	assert_true(tb_body_is_awake(w, ids[0]));
+	for (int i = 0; i < 2 * 60; ++i) tb_world_step(w, DT);
+	assert_near(tb_body_get_position(w, ids[1]).y, 0.5f, 0.03f);
+	assert_near(tb_body_get_position(w, ids[2]).y, 1.5f, 0.03f);
+	tb_destroy_world(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_box_stack_10),
+		cmocka_unit_test(test_pyramid_20),
+		cmocka_unit_test(test_heavy_on_light),
+		cmocka_unit_test(test_overlapping_creation),
+		cmocka_unit_test(test_remove_heavy_body),
+		cmocka_unit_test(test_offset_tower_20),
+		cmocka_unit_test(test_sleeping_stack_wakes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
