@@ -37,6 +37,13 @@ void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
 		cc->inv_i_b = ib;
 		/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
 		cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
+		/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes
+		 * created on one spot would leave at twenty times the cap), so a body's
+		 * budget is shared among its contacts. Resting contacts push far slower
+		 * than the cap and never notice. */
+		int32_t na = cc->state_a >= 0 ? w->bodies[ba].contact_count : 1;
+		int32_t nb = cc->state_b >= 0 ? w->bodies[bb].contact_count : 1;
+		cc->push_max = ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb));
 		cc->friction = c->friction;
 		cc->restitution = c->restitution;
 		cc->normal = m->normal;
@@ -100,7 +107,6 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 {
 	tb_body_state dummy_a, dummy_b;
 	float inv_h = ctx->inv_h;
-	float push_max = ctx->contact_push_max;
 	bool correct = ctx->enable_position_correction;
 	float threshold = ctx->restitution_threshold;
 	for (int32_t k = 0; k < w->constraint_count; ++k) {
@@ -131,7 +137,7 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 				/* speculative: allow closing exactly the gap this substep */
 				bias = s * inv_h;
 			} else if (use_bias && correct) {
-				bias = tb_maxf(cc->softness.bias_rate * s, -push_max);
+				bias = tb_maxf(cc->softness.bias_rate * s, -cc->push_max);
 				mass_scale = cc->softness.mass_scale;
 				impulse_scale = cc->softness.impulse_scale;
 			}

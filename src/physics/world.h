@@ -110,6 +110,7 @@ typedef struct tb_contact_constraint {
 	tb_vec2 normal;
 	float inv_mass_a, inv_i_a, inv_mass_b, inv_i_b;
 	float friction, restitution;
+	float push_max;                  /* cap on the push-out speed, m/s */
 	tb_softness softness;
 	tb_constraint_point points[2];
 } tb_contact_constraint;

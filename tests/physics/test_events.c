@@ -164,7 +164,9 @@ static int drop_hits(float drop, bool hit_events, float threshold, float *speed)
 	tb_shape_id g = add_box_shape(w, ground, 20.0f, 1.0f, false);
 	tb_body_id box = new_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f + drop), tb_vec2_zero);
 	tb_shape_id s = add_box_shape(w, box, 0.5f, 0.5f, false);
+	/* hit events are on by default: a pair reports when either shape wants them */
 	tb_shape_enable_hit_events(w, s, hit_events);
+	tb_shape_enable_hit_events(w, g, hit_events);
 	int hits = 0;
 	*speed = 0.0f;
 	for (int i = 0; i < 90; ++i) {

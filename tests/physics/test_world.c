@@ -124,7 +124,7 @@ static void test_default_defs(void **state)
 	assert_false(sd.is_sensor);
 	assert_true(sd.enable_sensor_events);
 	assert_true(sd.enable_contact_events);
-	assert_false(sd.enable_hit_events);
+	assert_true(sd.enable_hit_events);
 	assert_true(sd.is_enabled);
 
 	/* a fresh world reports back exactly the def it was made with */
