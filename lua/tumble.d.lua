@@ -1,0 +1,476 @@
+---@meta tumble
+-- LuaLS annotations of the `tumble` module (tumble.so / the host's global).
+-- Units: metres, kilograms, seconds, radians; y points up. See lua/REFERENCE.md.
+
+---@class tumble
+---@field version string  module version, e.g. "0.1.0"
+tumble = {}
+
+---A 2D vector as returned by the module: `{x, y, x = x, y = y}`.
+---Anywhere a vector is taken, `{x, y}` and `{x = x, y = y}` both work.
+---@class tumble.Vec2
+---@field x number
+---@field y number
+---@field [1] number
+---@field [2] number
+
+---@alias tumble.BodyType "static"|"kinematic"|"dynamic"
+---@alias tumble.ShapeKind "circle"|"capsule"|"segment"|"polygon"|"chain_segment"
+---@alias tumble.JointKind "revolute"|"prismatic"|"distance"|"weld"|"mouse"
+---@alias tumble.EventName "begin"|"end"|"hit"|"sensor_enter"|"sensor_exit"
+---@alias tumble.Falloff "none"|"linear"|"inverse_square"
+
+---@class tumble.WorldSettings
+---@field gravity? tumble.Vec2|number[]       m/s^2, default {0, -10}
+---@field substeps? integer                    solver substeps per step, 1..64, default 4
+---@field contact_hertz? number                contact stiffness (Hz), >= 0
+---@field contact_damping_ratio? number        >= 0
+---@field joint_hertz? number                  joint stiffness (Hz), >= 0
+---@field joint_damping_ratio? number          >= 0
+---@field max_push_speed? number               m/s, how fast overlap is resolved, >= 0
+---@field restitution_threshold? number        m/s, slower approach does not bounce, >= 0
+---@field hit_threshold? number                m/s, minimum approach speed of a hit event, >= 0
+---@field max_linear_speed? number             m/s, > 0
+---@field time_to_sleep? number                s, >= 0
+---@field warm_starting? boolean               default true
+---@field position_correction? boolean         default true
+---@field sleeping? boolean                    default true
+---@field continuous? boolean                  default true
+---@field motion? boolean                      false freezes integration, default true
+
+---Creates a world. Every setting is optional; unknown names are errors.
+---@param settings? tumble.WorldSettings
+---@return tumble.World
+function tumble.world(settings) end
+
+---Do two shapes (of one world) touch, and how? `touching` is true when some
+---manifold point has separation <= 0; `contact` is nil when the shapes are
+---further apart than the speculative distance (2 cm).
+---@param a tumble.Shape
+---@param b tumble.Shape
+---@return boolean touching
+---@return tumble.Contact|nil contact  normal from a to b
+function tumble.collide(a, b) end
+
+---Test hook: the determinism scene built in C, stepped n times.
+---@param n_steps integer
+---@return number[] xs_ys_angles
+---@return string hash
+function tumble._c_reference_scene(n_steps) end
+
+---Test hook: the engine's default world settings, read in C.
+---@return table
+function tumble._c_default_settings() end
+
+------------------------------------------------------------------------------
+-- World
+------------------------------------------------------------------------------
+
+---@class tumble.World : tumble.WorldSettings
+---@field gravity tumble.Vec2
+---@field substeps integer
+---@field contact_hertz number
+---@field contact_damping_ratio number
+---@field joint_hertz number
+---@field joint_damping_ratio number
+---@field max_push_speed number
+---@field restitution_threshold number
+---@field hit_threshold number
+---@field max_linear_speed number
+---@field time_to_sleep number
+---@field warm_starting boolean
+---@field position_correction boolean
+---@field sleeping boolean
+---@field continuous boolean
+---@field motion boolean
+---@field valid boolean            (read-only) false after world:destroy()
+---@field body_count integer       (read-only)
+---@field awake_body_count integer (read-only)
+---@field shape_count integer      (read-only)
+---@field joint_count integer      (read-only)
+---@field contact_count integer    (read-only) touching contacts
+---@field step_count integer       (read-only)
+---@field dispatch_ms number       (read-only) time spent in event handlers during the last step
+local World = {}
+
+---Advances the world by dt seconds (0 <= dt <= 1), then delivers the step's
+---events to the handlers. Refused from inside a handler.
+---@param dt number
+function World:step(dt) end
+
+---@class tumble.BodyOptions
+---@field type? tumble.BodyType  default "static"
+---@field x? number
+---@field y? number
+---@field angle? number
+---@field vx? number
+---@field vy? number
+---@field spin? number           rad/s, counter-clockwise positive
+---@field bullet? boolean
+---@field fixed_rotation? boolean
+---@field linear_damping? number  1/s, >= 0
+---@field angular_damping? number 1/s, >= 0
+---@field gravity_scale? number   default 1
+---@field awake? boolean          default true
+---@field enabled? boolean        default true
+---@field can_sleep? boolean      default true
+---@field user? any
+
+---@param options? tumble.BodyOptions
+---@return tumble.Body
+function World:body(options) end
+
+---@class tumble.JointOptions
+---@field kind tumble.JointKind
+---@field a tumble.Body
+---@field b tumble.Body
+---@field collide? boolean        may the two bodies collide, default false
+---@field user? any
+---@field x? number               world anchor (revolute, prismatic, weld, mouse), default b's origin
+---@field y? number
+---@field x1? number              distance: world anchor on a, default a's origin
+---@field y1? number
+---@field x2? number              distance: world anchor on b, default b's origin
+---@field y2? number
+---@field axis? tumble.Vec2|number[] prismatic: world axis, default {1, 0}
+---@field motor? boolean          default: true when a motor field is given
+---@field motor_speed? number     rad/s or m/s
+---@field max_torque? number      revolute motor, N*m
+---@field max_force? number       prismatic motor / mouse, N
+---@field limit? boolean          default: true when lower and upper are given
+---@field lower? number           radians (revolute) or metres (prismatic)
+---@field upper? number
+---@field length? number          distance, default the anchors' distance
+---@field min_length? number
+---@field max_length? number
+---@field spring? boolean         default: true when hertz > 0 is given
+---@field hertz? number
+---@field damping? number
+---@field angular_hertz? number   weld
+---@field angular_damping? number weld
+---@field target? tumble.Vec2|number[] mouse: world target, default the anchor
+
+---@param options tumble.JointOptions
+---@return tumble.Joint
+function World:joint(options) end
+
+---Sets (or with nil removes) the world's handler of an event.
+---begin/end/hit handlers get (shape_a, shape_b, contact); sensor handlers get
+---(sensor, visitor, nil). end handlers get contact = nil.
+---@param event tumble.EventName
+---@param handler fun(a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact|nil)|nil
+function World:on(event, handler) end
+
+---Iterates the bodies in creation (slot) order; bodies destroyed during the
+---loop are skipped.
+---@return fun(): tumble.Body
+function World:bodies() end
+
+---@return fun(): tumble.Joint
+function World:joints() end
+
+---Destroys every body, shape and joint (handles go stale); settings stay.
+function World:destroy_all() end
+
+---Frees the engine world now; every later use raises "world was destroyed".
+function World:destroy() end
+
+---16 hex digits hashing every body's transform and velocity.
+---@return string
+function World:hash() end
+
+---Milliseconds per phase of the last step, plus `dispatch` (handlers).
+---@return table<string, number>
+function World:profile() end
+
+---@return table<string, integer>
+function World:counters() end
+
+---Touching contacts.
+---@return {a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact}[]
+function World:contacts() end
+
+---Closest hit of the segment (x1, y1) -> (x2, y2); nothing on a miss.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param mask? integer  category bits to consider, default all
+---@return tumble.Shape? shape
+---@return number x
+---@return number y
+---@return number nx
+---@return number ny
+---@return number fraction
+function World:raycast(x1, y1, x2, y2, mask) end
+
+---Every hit, sorted by fraction then shape id.
+---@return {shape: tumble.Shape, x: number, y: number, nx: number, ny: number, fraction: number}[]
+function World:raycast_all(x1, y1, x2, y2, mask) end
+
+---Shapes whose bounding box overlaps the box (corners in any order), by id.
+---@return tumble.Shape[]
+function World:query_box(x1, y1, x2, y2, mask) end
+
+---Shapes containing the point, by id.
+---@return tumble.Shape[]
+function World:query_point(x, y, mask) end
+
+---Shapes really overlapping the shape (itself excluded), by id.
+---@param shape tumble.Shape
+---@param mask? integer
+---@return tumble.Shape[]
+function World:overlap(shape, mask) end
+
+------------------------------------------------------------------------------
+-- Body
+------------------------------------------------------------------------------
+
+---@class tumble.Body
+---@field x number             origin, world
+---@field y number
+---@field angle number
+---@field vx number            velocity of the centre of mass
+---@field vy number
+---@field spin number          rad/s
+---@field type tumble.BodyType
+---@field awake boolean
+---@field enabled boolean
+---@field bullet boolean
+---@field fixed_rotation boolean
+---@field gravity_scale number
+---@field linear_damping number
+---@field angular_damping number
+---@field can_sleep boolean
+---@field user any
+---@field mass number          (read-only) kg
+---@field inertia number       (read-only) kg*m^2 about the centre of mass
+---@field world tumble.World   (read-only)
+---@field valid boolean        (read-only) never raises
+---@field id integer           (read-only) slot index + 1, never raises
+local Body = {}
+
+---@param fx number
+---@param fy number
+---@param px? number world point, default the centre of mass
+---@param py? number
+function Body:apply_force(fx, fy, px, py) end
+---@param ix number
+---@param iy number
+---@param px? number
+---@param py? number
+function Body:apply_impulse(ix, iy, px, py) end
+---@param torque number
+function Body:apply_torque(torque) end
+---@param impulse number
+function Body:apply_angular_impulse(impulse) end
+---Destroys the body with its shapes and joints (a second call does nothing).
+function Body:destroy() end
+---@return tumble.Shape[]
+function Body:shapes() end
+---@return tumble.Joint[]
+function Body:joints() end
+---@return {a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact}[]
+function Body:contacts() end
+---@return number x, number y
+function Body:world_point(lx, ly) end
+---@return number x, number y
+function Body:local_point(wx, wy) end
+---@return number x, number y
+function Body:world_vector(lx, ly) end
+---@return number x, number y
+function Body:local_vector(wx, wy) end
+---Velocity of the material point at a world position.
+---@return number vx, number vy
+function Body:velocity_at(wx, wy) end
+---@return number x, number y
+function Body:world_center() end
+---@return number x, number y
+function Body:local_center() end
+---@param angle? number default: unchanged
+function Body:set_position(x, y, angle) end
+---@return number x, number y, number angle
+function Body:get_position() end
+---@param spin? number default: unchanged
+function Body:set_velocity(vx, vy, spin) end
+---@return number vx, number vy, number spin
+function Body:get_velocity() end
+---@return number x1, number y1, number x2, number y2
+function Body:aabb() end
+
+---@class tumble.ShapeOptions
+---@field density? number        kg/m^2, default 1
+---@field friction? number       default 0.6
+---@field restitution? number    default 0
+---@field sensor? boolean
+---@field enabled? boolean
+---@field category? integer      default 1
+---@field mask? integer          default all bits (-1)
+---@field group? integer         same positive group always collides, same negative never
+---@field contact_events? boolean default true
+---@field hit_events? boolean     default true
+---@field sensor_events? boolean  default true (reported when entering sensors)
+---@field user? any
+---@field field? tumble.Field
+---@field on_begin? fun(self: tumble.Shape, other: tumble.Shape, contact: tumble.Contact)
+---@field on_end? fun(self: tumble.Shape, other: tumble.Shape)
+---@field on_hit? fun(self: tumble.Shape, other: tumble.Shape, contact: tumble.Contact)
+---@field on_sensor_enter? fun(self: tumble.Shape, other: tumble.Shape)
+---@field on_sensor_exit? fun(self: tumble.Shape, other: tumble.Shape)
+
+---@class tumble.CircleOptions : tumble.ShapeOptions
+---@field r number
+---@field x? number
+---@field y? number
+
+---@param options tumble.CircleOptions|number  table, or r
+---@param x? number
+---@param y? number
+---@return tumble.Shape
+function Body:circle(options, x, y) end
+
+---@class tumble.BoxOptions : tumble.ShapeOptions
+---@field w number
+---@field h number
+---@field x? number
+---@field y? number
+---@field angle? number
+---@field radius? number  rounding, adds to the extents
+
+---@param options tumble.BoxOptions|number  table, or w
+---@param h? number
+---@param x? number
+---@param y? number
+---@param angle? number
+---@return tumble.Shape
+function Body:box(options, h, x, y, angle) end
+
+---`{x1, y1, x2, y2, ..., radius = 0, ...}`: 3 to 8 points of a convex outline.
+---@param options table
+---@return tumble.Shape
+function Body:polygon(options) end
+
+---`{x1, y1, x2, y2, r}` or `{x1 = , y1 = , x2 = , y2 = , r = }`.
+---@param options table
+---@return tumble.Shape
+function Body:capsule(options) end
+
+---`{x1, y1, x2, y2}` or named.
+---@param options table
+---@return tumble.Shape
+function Body:segment(options) end
+
+---`{x1, y1, x2, y2, ..., loop = false, friction, restitution, category, mask,
+---group, sensor_events}`: a one-sided chain; returns its link shapes in order.
+---@param options table
+---@return tumble.Shape[]
+function Body:chain(options) end
+
+------------------------------------------------------------------------------
+-- Shape
+------------------------------------------------------------------------------
+
+---@class tumble.Field
+---@field kind "linear"|"radial"|"drag"|"none"
+---@field fx? number            linear: force (N, or m/s^2 with acceleration)
+---@field fy? number
+---@field strength? number      radial: > 0 repels, < 0 attracts
+---@field falloff? tumble.Falloff radial
+---@field x? number             radial: centre, body-local
+---@field y? number
+---@field drag? number          drag: N per m/s (or 1/s with acceleration), >= 0
+---@field acceleration? boolean same effect whatever the mass
+
+---@class tumble.Shape
+---@field kind tumble.ShapeKind  (read-only) boxes are "polygon"
+---@field friction number
+---@field restitution number
+---@field density number
+---@field sensor boolean
+---@field enabled boolean
+---@field category integer
+---@field mask integer
+---@field group integer
+---@field user any
+---@field field tumble.Field|nil
+---@field on_begin fun(self: tumble.Shape, other: tumble.Shape, contact: tumble.Contact)|nil
+---@field on_end fun(self: tumble.Shape, other: tumble.Shape)|nil
+---@field on_hit fun(self: tumble.Shape, other: tumble.Shape, contact: tumble.Contact)|nil
+---@field on_sensor_enter fun(self: tumble.Shape, other: tumble.Shape)|nil
+---@field on_sensor_exit fun(self: tumble.Shape, other: tumble.Shape)|nil
+---@field r number|nil           circle/capsule radius, polygon rounding
+---@field w number|nil           box width (rectangles only)
+---@field h number|nil           box height
+---@field body tumble.Body       (read-only)
+---@field valid boolean          (read-only)
+---@field id integer             (read-only)
+---@field chain integer|nil      (read-only) chain id of a chain link
+local Shape = {}
+
+---Destroys the shape and updates the body's mass.
+function Shape:destroy() end
+---@return boolean
+function Shape:test_point(x, y) end
+---@return number x1, number y1, number x2, number y2
+function Shape:aabb() end
+---@return number? x, number y, number nx, number ny, number fraction
+function Shape:raycast(x1, y1, x2, y2) end
+---The geometry in body coordinates: {kind, r, x, y} / {kind, x1, y1, x2, y2[, r]} /
+---{kind, radius, points = {x1, y1, ...}, centroid}.
+---@return table
+function Shape:geometry() end
+
+------------------------------------------------------------------------------
+-- Joint
+------------------------------------------------------------------------------
+
+---@class tumble.Joint
+---@field kind tumble.JointKind  (read-only)
+---@field a tumble.Body          (read-only)
+---@field b tumble.Body          (read-only)
+---@field motor_speed number|nil
+---@field max_torque number|nil
+---@field max_force number|nil
+---@field motor boolean|nil
+---@field lower number|nil       nil when the limit is off; assigning nil turns it off
+---@field upper number|nil
+---@field limit boolean|nil
+---@field length number|nil
+---@field min_length number|nil
+---@field max_length number|nil
+---@field spring boolean|nil
+---@field hertz number|nil
+---@field damping number|nil
+---@field angular_hertz number|nil
+---@field angular_damping number|nil
+---@field target tumble.Vec2|nil
+---@field collide boolean
+---@field user any
+---@field value number           (read-only) angle, translation or length
+---@field anchor_a tumble.Vec2   (read-only) world
+---@field anchor_b tumble.Vec2   (read-only)
+---@field force tumble.Vec2      (read-only) N, last step, on b
+---@field torque number          (read-only) N*m
+---@field world tumble.World     (read-only)
+---@field valid boolean          (read-only)
+---@field id integer             (read-only)
+local Joint = {}
+
+function Joint:destroy() end
+
+------------------------------------------------------------------------------
+-- Contact (a read-only value: a copy, valid forever)
+------------------------------------------------------------------------------
+
+---@class tumble.Contact
+---@field normal tumble.Vec2      from a to b (from self to other in a per-shape handler)
+---@field nx number
+---@field ny number
+---@field points tumble.Vec2[]    world, 0..2
+---@field count integer
+---@field separations number[]|nil  per point, < 0 overlapping (nil for hit events)
+---@field depth number|nil        max(0, -separation)
+---@field approach_speed number|nil m/s (begin and hit events)
+---@field point tumble.Vec2|nil   the first point
+
+return tumble

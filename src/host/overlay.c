@@ -1,0 +1,438 @@
+/* tumble host: the dev overlay (F1). Timings and counts on the left, the
+ * world's settings and the draw layers as clickable toggles on the right, the
+ * keys along the bottom; and the error panel that shows a Lua error with its
+ * traceback until the level is fixed. */
+#include "host.h"
+#include "font.h"
+#include "tumble_lua.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+
+#define TEXT_SCALE 2
+#define LINE_H (TB_FONT_LINE * TEXT_SCALE)
+#define CHAR_W (TB_FONT_ADVANCE * TEXT_SCALE)
+#define PAD 10
+#define RIGHT_W 316
+
+static const SDL_Color panel_bg = {8, 10, 14, 228};
+static const SDL_Color text_color = {232, 234, 240, 255};
+static const SDL_Color dim_color = {150, 156, 170, 255};
+static const SDL_Color accent_color = {255, 200, 90, 255};
+static const SDL_Color on_color = {120, 230, 130, 255};
+static const SDL_Color off_color = {120, 124, 134, 255};
+
+typedef enum action {
+	ACT_PAUSE,
+	ACT_STEP,
+	ACT_SLOWMO,
+	ACT_WARM,
+	ACT_POSITION,
+	ACT_SLEEP,
+	ACT_CONTINUOUS,
+	ACT_MOTION,
+	ACT_GRAVITY,
+	ACT_SUBSTEPS_DOWN,
+	ACT_SUBSTEPS_UP,
+	ACT_HERTZ_DOWN,
+	ACT_HERTZ_UP,
+	ACT_LAYER_FIRST,
+} action;
+
+typedef struct item {
+	SDL_Rect rect;
+	int action;
+	char label[48];
+	bool toggle, on;
+} item;
+
+static const char *layer_names[TB_LAYER_COUNT] = {"shapes", "joints", "contacts", "AABBs", "centres of mass"};
+
+/* The right panel's widgets; drawing and clicking share this layout. */
+static int layout(tb_host *h, int view_w, item *items)
+{
+	int n = 0;
+	int x = view_w - RIGHT_W, y = PAD + PAD + LINE_H + 4;
+	tb_world_def def = h->world != NULL ? tb_world_get_def(h->world) : tb_default_world_def();
+
+#define ADD(act, is_toggle, state, ...)                                                                             \
+	do {                                                                                                           \
+		item *it = &items[n++];                                                                                    \
+		it->action = (act);                                                                                        \
+		it->toggle = (is_toggle);                                                                                  \
+		it->on = (state);                                                                                          \
+		snprintf(it->label, sizeof(it->label), __VA_ARGS__);                                                       \
+		int wlabel = 0;                                                                                            \
+		tb_font_measure(it->label, TEXT_SCALE, &wlabel, NULL);                                                     \
+		it->rect = (SDL_Rect){x, y, wlabel + ((is_toggle) ? 4 * CHAR_W : 0) + 8, LINE_H + 2};                      \
+	} while (0)
+
+	static const float scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
+	ADD(ACT_PAUSE, false, h->paused, "%s", h->paused ? "[resume]" : "[pause]");
+	int bx = items[n - 1].rect.x + items[n - 1].rect.w + 6;
+	x = bx;
+	ADD(ACT_STEP, false, false, "[step]");
+	x = items[n - 1].rect.x + items[n - 1].rect.w + 6;
+	ADD(ACT_SLOWMO, false, false, "[x%g]", scales[h->slowmo % 4]);
+	x = view_w - RIGHT_W;
+	y += 2 * LINE_H + 12;
+
+	ADD(ACT_WARM, true, def.enable_warm_starting, "warm starting");
+	y += LINE_H + 2;
+	ADD(ACT_POSITION, true, def.enable_position_correction, "position correction");
+	y += LINE_H + 2;
+	ADD(ACT_SLEEP, true, def.enable_sleep, "sleeping");
+	y += LINE_H + 2;
+	ADD(ACT_CONTINUOUS, true, def.enable_continuous, "continuous");
+	y += LINE_H + 2;
+	ADD(ACT_MOTION, true, def.enable_motion, "motion");
+	y += LINE_H + 2;
+	ADD(ACT_GRAVITY, true, def.gravity.x != 0.0f || def.gravity.y != 0.0f, "gravity %g %g", def.gravity.x,
+	    def.gravity.y);
+	y += LINE_H + 2;
+	ADD(ACT_SUBSTEPS_DOWN, false, false, "[-]");
+	x += items[n - 1].rect.w + 4;
+	ADD(ACT_SUBSTEPS_UP, false, false, "[+] substeps %d", def.substeps);
+	x = view_w - RIGHT_W;
+	y += LINE_H + 2;
+	ADD(ACT_HERTZ_DOWN, false, false, "[-]");
+	x += items[n - 1].rect.w + 4;
+	ADD(ACT_HERTZ_UP, false, false, "[+] contact %g Hz", def.contact_hertz);
+	x = view_w - RIGHT_W;
+	y += LINE_H + 14 + LINE_H;
+	for (int i = 0; i < TB_LAYER_COUNT; ++i) {
+		ADD(ACT_LAYER_FIRST + i, true, h->render.layers[i], "%s F%d", layer_names[i], 6 + i);
+		y += LINE_H + 2;
+	}
+#undef ADD
+	return n;
+}
+
+void tb_overlay_toggle_layer(tb_host *h, int layer)
+{
+	if (layer >= 0 && layer < TB_LAYER_COUNT) h->render.layers[layer] = !h->render.layers[layer];
+}
+
+static void apply_action(tb_host *h, int act)
+{
+	if (act >= ACT_LAYER_FIRST) {
+		tb_overlay_toggle_layer(h, act - ACT_LAYER_FIRST);
+		return;
+	}
+	switch (act) {
+	case ACT_PAUSE: tb_host_toggle_pause(h); return;
+	case ACT_STEP:
+		h->paused = true;
+		h->single_steps += 1;
+		return;
+	case ACT_SLOWMO: h->slowmo = (h->slowmo + 1) % 4; return;
+	default: break;
+	}
+	if (h->world == NULL) return;
+	tb_world_def def = tb_world_get_def(h->world);
+	switch (act) {
+	case ACT_WARM: def.enable_warm_starting = !def.enable_warm_starting; break;
+	case ACT_POSITION: def.enable_position_correction = !def.enable_position_correction; break;
+	case ACT_SLEEP: def.enable_sleep = !def.enable_sleep; break;
+	case ACT_CONTINUOUS: def.enable_continuous = !def.enable_continuous; break;
+	case ACT_MOTION: def.enable_motion = !def.enable_motion; break;
+	case ACT_GRAVITY:
+		if (def.gravity.x != 0.0f || def.gravity.y != 0.0f) {
+			h->overlay.saved_gravity = def.gravity;
+			def.gravity = tb_v2(0.0f, 0.0f);
+		} else {
+			bool none = h->overlay.saved_gravity.x == 0.0f && h->overlay.saved_gravity.y == 0.0f;
+			def.gravity = none ? tb_v2(0.0f, -10.0f) : h->overlay.saved_gravity;
+		}
+		break;
+	case ACT_SUBSTEPS_DOWN: def.substeps = def.substeps > 1 ? def.substeps - 1 : 1; break;
+	case ACT_SUBSTEPS_UP: def.substeps = def.substeps < 64 ? def.substeps + 1 : 64; break;
+	case ACT_HERTZ_DOWN: def.contact_hertz = def.contact_hertz > 5.0f ? def.contact_hertz - 5.0f : def.contact_hertz; break;
+	case ACT_HERTZ_UP: def.contact_hertz = def.contact_hertz < 240.0f ? def.contact_hertz + 5.0f : def.contact_hertz; break;
+	default: return;
+	}
+	tb_world_set_def(h->world, &def);
+}
+
+bool tb_overlay_click(tb_host *h, int x, int y)
+{
+	item items[TB_OVERLAY_MAX_ITEMS];
+	int n = layout(h, h->camera.view_w, items);
+	for (int i = 0; i < n; ++i) {
+		SDL_Point p = {x, y};
+		if (SDL_PointInRect(&p, &items[i].rect)) {
+			apply_action(h, items[i].action);
+			return true;
+		}
+	}
+	/* clicks on the panels themselves do not reach the world either */
+	return x >= h->camera.view_w - RIGHT_W - PAD && y <= PAD + 16 * (LINE_H + 2) + 3 * LINE_H;
+}
+
+void tb_overlay_frame_time(tb_host *h, double frame_ms)
+{
+	tb_overlay *o = &h->overlay;
+	o->frame_ms = frame_ms;
+	o->fps_accum_ms += frame_ms;
+	o->fps_frames += 1;
+	if (o->fps_accum_ms >= 500.0) {
+		o->fps = 1000.0 * o->fps_frames / o->fps_accum_ms;
+		o->fps_accum_ms = 0.0;
+		o->fps_frames = 0;
+	}
+}
+
+void tb_overlay_after_step(tb_host *h, double update_ms, double step_ms)
+{
+	tb_overlay *o = &h->overlay;
+	o->update_ms = update_ms;
+	o->step_ms = step_ms;
+	if (h->world == NULL) return;
+	o->profile = tb_world_get_profile(h->world);
+	o->counters = tb_world_get_counters(h->world);
+	tb_level_push_world(h);
+	o->dispatch_ms = tumble_lua_last_dispatch_ms(h->L, lua_gettop(h->L));
+	lua_pop(h->L, 1);
+	o->step_history[o->history_pos] = o->profile.step;
+	o->history_pos = (o->history_pos + 1) % TB_OVERLAY_HISTORY;
+}
+
+static void text(tb_target *t, int x, int y, SDL_Color c, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void text(tb_target *t, int x, int y, SDL_Color c, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tb_render_text(t, (float)x, (float)y, TEXT_SCALE, buf, c);
+}
+
+static void draw_stats(tb_host *h, tb_target *t)
+{
+	tb_overlay *o = &h->overlay;
+	const tb_profile *p = &o->profile;
+	const tb_counters *c = &o->counters;
+	int w = 51 * CHAR_W + 2 * PAD, x = PAD + PAD, y = PAD + PAD;
+	int lines = 12;
+	int graph_h = 48;
+	tb_render_fill_rect(t->renderer, PAD, PAD, (float)w, (float)(lines * LINE_H + graph_h + 3 * PAD), panel_bg);
+
+	text(t, x, y, accent_color, "tumble %s", TUMBLE_VERSION);
+	if (h->opt->headless) {
+		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  headless", h->frame);
+	} else {
+		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  %.0f fps  %.1f ms", h->frame, o->fps, o->frame_ms);
+	}
+	y += LINE_H;
+	static const float scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
+	if (h->faulted) {
+		text(t, x, y, (SDL_Color){255, 110, 110, 255}, "halted by an error (F2 resume, F5 restart)");
+	} else if (h->paused) {
+		text(t, x, y, accent_color, "PAUSED  (F2 resume, F3 single step)");
+	} else {
+		text(t, x, y, dim_color, "running at %g x real time", scales[h->slowmo % 4]);
+	}
+	y += LINE_H + 4;
+	text(t, x, y, text_color, "step %.2f ms  update %.2f  events %.2f  draw %.2f", p->step, o->update_ms,
+	     o->dispatch_ms, o->draw_ms);
+	y += LINE_H + 2;
+	const struct {
+		const char *name;
+		float ms;
+	} phases[] = {
+		{"pairs", p->pairs},         {"collide", p->collide},     {"solve", p->solve},
+		{"prepare", p->prepare},     {"integrate", p->integrate}, {"warm start", p->warm_start},
+		{"contacts", p->solve_contacts}, {"relax", p->relax},     {"restitution", p->restitution},
+		{"store", p->store},         {"continuous", p->continuous}, {"sensors", p->sensors},
+		{"sleep", p->sleep},
+	};
+	int count = (int)(sizeof(phases) / sizeof(phases[0]));
+	for (int i = 0; i < count; ++i) {
+		int col = i % 3, row = i / 3;
+		int px = x + col * 17 * CHAR_W, py = y + row * LINE_H;
+		text(t, px, py, dim_color, "%s", phases[i].name);
+		text(t, px + 12 * CHAR_W, py, text_color, "%4.2f", phases[i].ms);
+	}
+	y += 5 * LINE_H + 4;
+	text(t, x, y, text_color, "bodies %d (%d awake)  shapes %d  joints %d", c->body_count, c->awake_body_count,
+	     c->shape_count, c->joint_count);
+	y += LINE_H;
+	text(t, x, y, text_color, "contacts %d (%d touching)  islands %d", c->contact_count, c->touching_contact_count,
+	     c->island_count);
+	y += LINE_H;
+	text(t, x, y, text_color, "tree height %d (static %d)  Lua %.1f MB", c->tree_height, c->static_tree_height,
+	     (double)h->sandbox.used / (1024.0 * 1024.0));
+	y += LINE_H + 8;
+
+	/* step time history; the scale adapts to the worst recent step */
+	float worst = 1.0f;
+	for (int i = 0; i < TB_OVERLAY_HISTORY; ++i) worst = fmaxf(worst, o->step_history[i]);
+	float bar_w = (float)(w - 2 * PAD) / TB_OVERLAY_HISTORY;
+	tb_render_fill_rect(t->renderer, (float)x, (float)y, (float)(w - 2 * PAD), (float)graph_h,
+	                    (SDL_Color){255, 255, 255, 18});
+	for (int i = 0; i < TB_OVERLAY_HISTORY; ++i) {
+		float v = o->step_history[(o->history_pos + i) % TB_OVERLAY_HISTORY];
+		float bh = (float)graph_h * v / worst;
+		tb_render_fill_rect(t->renderer, (float)x + i * bar_w, (float)(y + graph_h) - bh, fmaxf(bar_w - 1.0f, 1.0f), bh,
+		                    (SDL_Color){110, 190, 250, 220});
+	}
+	char scale_label[32];
+	snprintf(scale_label, sizeof(scale_label), "%.1f ms", worst);
+	tb_render_text(t, (float)(x + 4), (float)(y + 2), 1, "step time", dim_color);
+	int lw = 0;
+	tb_font_measure(scale_label, 1, &lw, NULL);
+	tb_render_text(t, (float)(x + w - 2 * PAD - lw - 4), (float)(y + 2), 1, scale_label, dim_color);
+}
+
+static void draw_settings(tb_host *h, tb_target *t)
+{
+	item items[TB_OVERLAY_MAX_ITEMS];
+	int n = layout(h, t->width, items);
+	int x0 = t->width - RIGHT_W - PAD;
+	int bottom = items[n - 1].rect.y + items[n - 1].rect.h + PAD;
+	tb_render_fill_rect(t->renderer, (float)x0, PAD, (float)RIGHT_W, (float)(bottom - PAD), panel_bg);
+	text(t, x0 + PAD, PAD + PAD, accent_color, "controls (click)");
+	text(t, x0 + PAD, items[3].rect.y - LINE_H - 2, dim_color, "world settings");
+	text(t, x0 + PAD, items[ACT_LAYER_FIRST].rect.y - LINE_H - 2, dim_color, "draw layers");
+	int mx = h->input.mouse_x, my = h->input.mouse_y;
+	for (int i = 0; i < n; ++i) {
+		item *it = &items[i];
+		SDL_Point mp = {mx, my};
+		if (SDL_PointInRect(&mp, &it->rect)) {
+			tb_render_fill_rect(t->renderer, (float)it->rect.x - 3, (float)it->rect.y - 1, (float)it->rect.w,
+			                    (float)it->rect.h, (SDL_Color){255, 255, 255, 30});
+		}
+		if (it->toggle) {
+			text(t, it->rect.x, it->rect.y, it->on ? on_color : off_color, "%s", it->on ? "[x]" : "[ ]");
+			text(t, it->rect.x + 4 * CHAR_W, it->rect.y, it->on ? text_color : dim_color, "%s", it->label);
+		} else {
+			text(t, it->rect.x, it->rect.y, text_color, "%s", it->label);
+		}
+	}
+}
+
+void tb_overlay_draw(tb_host *h, tb_target *t)
+{
+	if (!h->overlay.visible) {
+		if (h->error != NULL) return; /* the error panel says it all and has the corner */
+		/* out of the way of the level's own HUD, which usually takes the top corners */
+		const char *hint = h->faulted ? "HALTED  (F2 resume)" : h->paused ? "PAUSED  (F2 resume)" : "F1 dev overlay";
+		SDL_Color c = h->faulted || h->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
+		int w = 0;
+		tb_font_measure(hint, TEXT_SCALE, &w, NULL);
+		tb_render_text(t, (float)(t->width - w - PAD), (float)(t->height - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
+		return;
+	}
+	double t0 = tb_host_now_ms();
+	draw_stats(h, t);
+	draw_settings(h, t);
+	const char *help = "F1 overlay  F2 pause  F3 step  F4 slow  F5 restart  F6-F10 layers  "
+	                   "mouse: drag  Esc quit";
+	int hw = 0;
+	tb_font_measure(help, 1, &hw, NULL);
+	int scale = hw * 2 + 2 * PAD <= t->width ? 2 : 1;
+	tb_font_measure(help, scale, &hw, NULL);
+	float y = (float)(t->height - TB_FONT_LINE * scale - 2 * PAD);
+	tb_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(t->height) - y + 4,
+	                    (SDL_Color){8, 10, 14, 240});
+	tb_render_text(t, (float)PAD, y + 2, scale, help, dim_color);
+	h->overlay.draw_ms = tb_host_now_ms() - t0;
+}
+
+/* Splits text into lines of at most cols characters (tabs become two spaces). */
+static int wrap_lines(const char *src, int cols, char *out, int out_size)
+{
+	int n = 0, col = 0, lines = 1;
+	for (const char *p = src; *p != '\0' && n < out_size - 3; ++p) {
+		if (*p == '\n') {
+			out[n++] = '\n';
+			col = 0;
+			lines += 1;
+			continue;
+		}
+		int width = *p == '\t' ? 2 : 1;
+		if (col + width > cols) {
+			out[n++] = '\n';
+			col = 0;
+			lines += 1;
+		}
+		if (*p == '\t') {
+			out[n++] = ' ';
+			out[n++] = ' ';
+		} else {
+			out[n++] = *p;
+		}
+		col += width;
+	}
+	out[n] = '\0';
+	return lines;
+}
+
+/* A copy of text without every occurrence of dir + "/"; NULL if nothing to strip. */
+static char *strip_prefix(const char *text, const char *dir)
+{
+	if (dir == NULL || dir[0] == '\0') return NULL;
+	size_t n = strlen(dir);
+	char *out = malloc(strlen(text) + 1);
+	if (out == NULL) return NULL;
+	char *o = out;
+	for (const char *p = text; *p != '\0';) {
+		if (strncmp(p, dir, n) == 0 && p[n] == '/') {
+			p += n + 1;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+void tb_overlay_draw_error(tb_host *h, tb_target *t)
+{
+	if (h->error == NULL) return;
+	int scale = t->width >= 900 ? 2 : 1;
+	int cols = (t->width - 4 * PAD) / (TB_FONT_ADVANCE * scale);
+	if (cols < 20) cols = 20;
+	/* paths relative to the level's directory: shorter lines, same meaning */
+	char *shown = strip_prefix(h->error, h->level_dir);
+	size_t size = strlen(shown != NULL ? shown : h->error) * 2 + 64;
+	char *wrapped = malloc(size);
+	if (wrapped == NULL) {
+		free(shown);
+		return;
+	}
+	int lines = wrap_lines(shown != NULL ? shown : h->error, cols, wrapped, (int)size);
+	free(shown);
+	int line_h = TB_FONT_LINE * scale;
+	int max_lines = (t->height / 2) / line_h;
+	if (lines > max_lines) {
+		/* keep the head: the message and the innermost frames matter most */
+		char *p = wrapped;
+		for (int i = 0; i < max_lines && p != NULL; ++i) {
+			p = strchr(p, '\n');
+			if (p != NULL) p += 1;
+		}
+		if (p != NULL) p[-1] = '\0';
+		lines = max_lines;
+	}
+	const char *hint = h->faulted ? "fix the file and save to reload  -  F2 resume anyway  -  F5 restart"
+	                              : "fix the file and save to reload  -  F5 restart";
+	int panel_h = (lines + 2) * line_h + 3 * PAD;
+	int y = t->height - panel_h - PAD;
+	if (h->overlay.visible) y -= TB_FONT_LINE * 2 + 2 * PAD;
+	if (y < PAD) y = PAD;
+	tb_render_fill_rect(t->renderer, PAD, (float)y, (float)(t->width - 2 * PAD), (float)panel_h,
+	                    (SDL_Color){70, 12, 16, 235});
+	tb_render_fill_rect(t->renderer, PAD, (float)y, 4.0f, (float)panel_h, (SDL_Color){255, 80, 80, 255});
+	const char *title = h->faulted ? "Lua error - simulation halted"
+	                    : strncmp(h->error, "reload failed", 13) == 0 ? "Reload failed" : "Lua error";
+	tb_render_text(t, 2 * PAD, (float)(y + PAD), scale, title, (SDL_Color){255, 120, 110, 255});
+	int hint_w = 0;
+	tb_font_measure(hint, scale, &hint_w, NULL);
+	tb_render_text(t, (float)(t->width - 2 * PAD - hint_w), (float)(y + PAD), scale, hint, dim_color);
+	tb_render_text(t, 2 * PAD, (float)(y + PAD + 2 * line_h), scale, wrapped, (SDL_Color){255, 236, 230, 255});
+	free(wrapped);
+}

@@ -1,0 +1,195 @@
+/* tumble: the command line. Parses the options and hands over to the host. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <SDL.h>
+#include <lua.h>
+
+#include "app.h"
+#include "tumble_lua.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: tumble [options] [level.lua]\n"
+	        "\n"
+	        "Runs a tumble level: a Lua module returning callbacks (load, update, draw,\n"
+	        "keypressed, ...). Without a level, the default level (examples/forcefield.lua)\n"
+	        "or the built-in demo runs.\n"
+	        "\n"
+	        "options:\n"
+	        "  -h, --help               show this help\n"
+	        "  -V, --version            show the version\n"
+	        "      --demo               run the built-in demo scene\n"
+	        "      --headless           no window and no video driver\n"
+	        "      --frames N           stop after N frames (headless default 600)\n"
+	        "      --screenshot FILE    save a frame rendered offscreen as a BMP file\n"
+	        "      --screenshot-frame N take it after frame N (default: the last frame)\n"
+	        "      --record FILE        write the input events of every frame to FILE\n"
+	        "      --replay FILE        play back recorded input (deterministic runs)\n"
+	        "      --sandbox            untrusted level: no io, os, debug or C modules,\n"
+	        "                           memory and instruction limits\n"
+	        "      --mem-limit MB       Lua memory cap (sandbox default 256)\n"
+	        "      --instr-limit N      VM instructions per callback (sandbox default 100000000)\n"
+	        "      --watch, --no-watch  hot reload on file changes (default: on with a window)\n"
+	        "      --watch-poll-ms N    how often to check the files (default 250; 0 = every frame)\n"
+	        "      --keep-going         headless: report Lua errors without stopping\n"
+	        "      --realtime           headless: run at 60 frames per second of wall time\n"
+	        "      --overlay            start with the dev overlay (F1) open\n"
+	        "      --size WxH           window or offscreen size (default 1280x720)\n"
+	        "      --quiet              headless: no summary line\n"
+	        "\n"
+	        "keys: F1 overlay, F2 pause, F3 single step, F4 slow motion, F5 restart,\n"
+	        "      F6-F10 draw layers (shapes, joints, contacts, AABBs, centres of mass), Esc quit\n"
+	        "\n"
+	        "A headless run prints 'frames=N steps=N bodies=N time=Ts hash=H' and exits 0,\n"
+	        "or non-zero with the Lua error on stderr. A level can end the run itself with\n"
+	        "tumble.exit(code, message).\n");
+}
+
+static bool parse_long(const char *opt, const char *s, long long lo, long long hi, long long *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) {
+		fprintf(stderr, "tumble: %s expects an integer in %lld..%lld, got '%s'\n", opt, lo, hi, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_double(const char *opt, const char *s, double lo, double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo) || v > 1e9) {
+		fprintf(stderr, "tumble: %s expects a number >= %g, got '%s'\n", opt, lo, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+enum {
+	OPT_DEMO = 256,
+	OPT_HEADLESS,
+	OPT_FRAMES,
+	OPT_SCREENSHOT,
+	OPT_SCREENSHOT_FRAME,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_SANDBOX,
+	OPT_MEM_LIMIT,
+	OPT_INSTR_LIMIT,
+	OPT_WATCH,
+	OPT_NO_WATCH,
+	OPT_WATCH_POLL,
+	OPT_KEEP_GOING,
+	OPT_REALTIME,
+	OPT_OVERLAY,
+	OPT_SIZE,
+	OPT_QUIET,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{"demo", no_argument, NULL, OPT_DEMO},
+		{"headless", no_argument, NULL, OPT_HEADLESS},
+		{"frames", required_argument, NULL, OPT_FRAMES},
+		{"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+		{"screenshot-frame", required_argument, NULL, OPT_SCREENSHOT_FRAME},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"sandbox", no_argument, NULL, OPT_SANDBOX},
+		{"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
+		{"instr-limit", required_argument, NULL, OPT_INSTR_LIMIT},
+		{"watch", no_argument, NULL, OPT_WATCH},
+		{"no-watch", no_argument, NULL, OPT_NO_WATCH},
+		{"watch-poll-ms", required_argument, NULL, OPT_WATCH_POLL},
+		{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+		{"realtime", no_argument, NULL, OPT_REALTIME},
+		{"overlay", no_argument, NULL, OPT_OVERLAY},
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{NULL, 0, NULL, 0},
+	};
+	tb_app_options o;
+	tb_app_default_options(&o);
+	long long v;
+	double d;
+	int c;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return 0;
+		case 'V': {
+			SDL_version sdl;
+			SDL_GetVersion(&sdl);
+			printf("tumble %s (%s, SDL %d.%d.%d)\n", TUMBLE_VERSION, LUA_RELEASE, sdl.major, sdl.minor, sdl.patch);
+			return 0;
+		}
+		case OPT_DEMO: o.builtin_demo = true; break;
+		case OPT_HEADLESS: o.headless = true; break;
+		case OPT_FRAMES:
+			if (!parse_long("--frames", optarg, 1, 1000000000, &v)) return 2;
+			o.frames = (long)v;
+			break;
+		case OPT_SCREENSHOT: o.screenshot = optarg; break;
+		case OPT_SCREENSHOT_FRAME:
+			if (!parse_long("--screenshot-frame", optarg, 1, 1000000000, &v)) return 2;
+			o.screenshot_frame = (long)v;
+			break;
+		case OPT_RECORD: o.record_path = optarg; break;
+		case OPT_REPLAY: o.replay_path = optarg; break;
+		case OPT_SANDBOX: o.sandbox = true; break;
+		case OPT_MEM_LIMIT:
+			if (!parse_double("--mem-limit", optarg, 1.0, &d)) return 2;
+			o.mem_limit_mb = d;
+			break;
+		case OPT_INSTR_LIMIT:
+			if (!parse_long("--instr-limit", optarg, 1000, 1000000000000LL, &v)) return 2;
+			o.instr_limit = v;
+			break;
+		case OPT_WATCH: o.watch = 1; break;
+		case OPT_NO_WATCH: o.watch = 0; break;
+		case OPT_WATCH_POLL:
+			if (!parse_long("--watch-poll-ms", optarg, 0, 3600000, &v)) return 2;
+			o.watch_poll_ms = (int)v;
+			if (o.watch < 0) o.watch = 1;
+			break;
+		case OPT_KEEP_GOING: o.keep_going = true; break;
+		case OPT_REALTIME: o.realtime = true; break;
+		case OPT_OVERLAY: o.overlay = true; break;
+		case OPT_SIZE: {
+			int w = 0, h = 0;
+			char tail = 0;
+			if (sscanf(optarg, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 16384 || h > 16384) {
+				fprintf(stderr, "tumble: --size expects WxH (64..16384), got '%s'\n", optarg);
+				return 2;
+			}
+			o.width = w;
+			o.height = h;
+			break;
+		}
+		case OPT_QUIET: o.quiet = true; break;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) o.level_path = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "tumble: one level at a time (unexpected '%s')\n", argv[optind]);
+		return 2;
+	}
+	if (o.sandbox) {
+		if (o.mem_limit_mb == 0) o.mem_limit_mb = 256;
+		if (o.instr_limit == 0) o.instr_limit = 100000000LL;
+	}
+	return tb_app_run(&o);
+}

@@ -1,0 +1,221 @@
+-- Random calls with random (also absurd) arguments: the binding must answer
+-- every one with a result or a Lua error (a string), never a crash. Runs under
+-- AddressSanitizer too (make test), so memory errors surface as failures.
+local h = dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./") .. "helpers.lua")
+local tumble = h.tumble
+
+local CALLS = tonumber(os.getenv("TUMBLE_FUZZ_CALLS")) or 100000
+
+local KEYS = {
+  -- world settings and counters
+  "gravity", "substeps", "contact_hertz", "contact_damping_ratio", "joint_hertz", "joint_damping_ratio",
+  "max_push_speed", "restitution_threshold", "hit_threshold", "max_linear_speed", "time_to_sleep", "warm_starting",
+  "position_correction", "sleeping", "continuous", "motion", "body_count", "contact_count", "dispatch_ms",
+  -- body
+  "x", "y", "angle", "vx", "vy", "spin", "type", "awake", "enabled", "bullet", "fixed_rotation", "gravity_scale",
+  "linear_damping", "angular_damping", "can_sleep", "user", "mass", "inertia", "world", "valid", "id",
+  -- shape
+  "r", "w", "h", "radius", "density", "friction", "restitution", "sensor", "category", "mask", "group", "field",
+  "kind", "body", "chain", "on_begin", "on_end", "on_hit", "on_sensor_enter", "on_sensor_exit", "contact_events",
+  "hit_events", "sensor_events", "x1", "y1", "x2", "y2", "loop", "fx", "fy", "strength", "falloff", "drag",
+  "acceleration",
+  -- joint
+  "a", "b", "motor_speed", "max_torque", "max_force", "motor", "lower", "upper", "limit", "length", "min_length",
+  "max_length", "spring", "hertz", "damping", "angular_hertz", "angular_damping", "target", "collide", "axis",
+  "value", "anchor_a", "anchor_b", "force", "torque",
+  -- contact
+  "normal", "nx", "ny", "points", "count", "separations", "depth", "approach_speed", "point",
+  -- junk and near misses
+  "radus", "", "X", "__index", "__gc", "destroy", "step",
+}
+
+local METHODS = {
+  "step", "body", "joint", "on", "bodies", "joints", "destroy_all", "destroy", "hash", "profile", "counters",
+  "contacts", "raycast", "raycast_all", "query_box", "query_point", "overlap",
+  "apply_force", "apply_impulse", "apply_torque", "apply_angular_impulse", "shapes", "world_point", "local_point",
+  "world_vector", "local_vector", "velocity_at", "world_center", "local_center", "set_position", "get_position",
+  "set_velocity", "get_velocity", "aabb", "circle", "box", "polygon", "capsule", "segment", "chain",
+  "test_point", "raycast", "geometry",
+}
+
+local STRINGS = { "static", "dynamic", "kinematic", "linear", "radial", "drag", "none", "revolute", "prismatic",
+                  "distance", "weld", "mouse", "begin", "end", "hit", "sensor_enter", "sensor_exit", "inverse_square",
+                  "", "x", ("long"):rep(50) }
+
+local ABSURD = { 0, 1, -1, 0.5, 2, -0.0, 1e-30, 1e30, -1e30, math.huge, -math.huge, 0 / 0, 1e6, -1e6, 1e7, 2 ^ 53,
+                 math.mininteger, math.maxinteger, 1e4, 1e5, 64, 65, 0.001 }
+
+describe("the binding under random calls", function()
+  it("raises only Lua errors for " .. CALLS .. " random calls", function()
+    math.randomseed(1234567)
+    local R = math.random
+    local worlds, bodies, shapes, joints, others = {}, {}, {}, {}, {}
+    local oks, errs, bad = 0, 0, {}
+    local stepped, most = 0, 0
+
+    local function pick(t) if #t > 0 then return t[R(#t)] end end
+    local function num()
+      if R() < 0.85 then return R() * 16 - 8 end
+      return ABSURD[R(#ABSURD)]
+    end
+    local value
+    local function tbl(depth)
+      local t = {}
+      for _ = 1, R(0, 7) do
+        if R() < 0.4 then t[#t + 1] = num() else t[KEYS[R(#KEYS)]] = value(depth + 1) end
+      end
+      return t
+    end
+    function value(depth)
+      depth = depth or 0
+      local k = R(16)
+      if k <= 6 then return num()
+      elseif k == 7 then return nil
+      elseif k == 8 then return R() < 0.5
+      elseif k == 9 then return STRINGS[R(#STRINGS)]
+      elseif k == 10 then return pick(bodies)
+      elseif k == 11 then return pick(shapes)
+      elseif k == 12 then return pick(joints)
+      elseif k == 13 then return pick(worlds) or pick(others)
+      elseif k == 14 then return function() end
+      elseif depth < 2 then return tbl(depth)
+      else return {} end
+    end
+    local function any_object()
+      local k = R(5)
+      if k == 1 then return pick(worlds) elseif k == 2 then return pick(bodies)
+      elseif k == 3 then return pick(shapes) elseif k == 4 then return pick(joints) else return pick(others) end
+    end
+    local function keep(list, x, max)
+      if x == nil then return end
+      if #list >= max then list[R(#list)] = x else list[#list + 1] = x end
+    end
+    local function record(ok, err)
+      if ok then oks = oks + 1 return end
+      errs = errs + 1
+      if type(err) ~= "string" and #bad < 10 then bad[#bad + 1] = tostring(err) end
+    end
+    local function args()
+      local n = R(0, 6)
+      local a = {}
+      for i = 1, n do a[i] = value() end
+      return a, n
+    end
+
+    local action
+    local depth = 0
+    -- handlers do random things too: mutation inside handlers, sometimes an error
+    local function handler(...)
+      if depth >= 2 then return end
+      depth = depth + 1
+      for _ = 1, R(0, 3) do action() end
+      depth = depth - 1
+      if R() < 0.02 then error("handler failure") end
+      local c = select(3, ...)
+      if c ~= nil then local _ = c[KEYS[R(#KEYS)]] end
+    end
+
+    function action()
+      local k = R(100)
+      local w = pick(worlds)
+      if k <= 3 then
+        if #worlds < 3 then
+          local ok, res = pcall(tumble.world, R() < 0.5 and nil or value())
+          record(ok, res)
+          if ok then worlds[#worlds + 1] = res end
+        end
+      elseif k == 4 then
+        -- drop a world: the collector finalizes it while handles remain
+        if #worlds > 0 and R() < 0.2 then others[#others + 1] = table.remove(worlds, R(#worlds)) end
+        if #others > 4 then table.remove(others, 1) end
+      elseif k <= 6 then
+        -- rarely: a cleared world is a boring world
+        local x = R() < 0.1 and (w or pick(others))
+        if x then record(pcall(R() < 0.3 and x.destroy or x.destroy_all, x)) end
+      elseif k <= 20 then
+        if w then
+          local opts = R() < 0.5 and { type = STRINGS[R(3)], x = num(), y = num() } or value()
+          local ok, res = pcall(w.body, w, opts)
+          record(ok, res)
+          if ok then keep(bodies, res, 300) end
+        end
+      elseif k <= 34 then
+        local b = pick(bodies)
+        if b then
+          local ctor = ({ "circle", "box", "polygon", "capsule", "segment", "chain" })[R(6)]
+          local a, n = args()
+          if R() < 0.5 then a, n = { ({ { r = num() }, { w = num(), h = num() }, { num(), num(), num(), num(), num(), num() },
+                                           { num(), num(), num(), num(), num() }, { num(), num(), num(), num() },
+                                           { num(), num(), num(), num(), num(), num(), loop = R() < 0.5 } })[R(6)] }, 1 end
+          local ok, res = pcall(function() return b[ctor](b, table.unpack(a, 1, n)) end)
+          record(ok, res)
+          if ok and type(res) == "table" then
+            for _, s in ipairs(res) do keep(shapes, s, 300) end
+          elseif ok then
+            keep(shapes, res, 300)
+          end
+        end
+      elseif k <= 38 then
+        if w then
+          local opts = R() < 0.6 and { kind = tumble and STRINGS[R(8, 12)], a = pick(bodies), b = pick(bodies),
+                                       x = num(), y = num(), lower = num(), upper = num(), length = num() } or value()
+          if type(opts) == "table" and R() < 0.5 then opts[KEYS[R(#KEYS)]] = value() end
+          local ok, res = pcall(w.joint, w, opts)
+          record(ok, res)
+          if ok then keep(joints, res, 200) end
+        end
+      elseif k <= 55 then
+        local o = any_object()
+        if o then record(pcall(function() return o[KEYS[R(#KEYS)]] end)) end
+      elseif k <= 70 then
+        local o = any_object()
+        if o then
+          local key, v = KEYS[R(#KEYS)], value()
+          if key:sub(1, 3) == "on_" and R() < 0.7 then v = handler end
+          record(pcall(function() o[key] = v end))
+        end
+      elseif k <= 85 then
+        local o = any_object()
+        if o then
+          local m = METHODS[R(#METHODS)]
+          local a, n = args()
+          local ok, res = pcall(function() return o[m](o, table.unpack(a, 1, n)) end)
+          record(ok, res)
+          if ok and m == "body" then keep(bodies, res, 300) end
+        end
+      elseif k <= 93 then
+        if w and depth == 0 then
+          if R() < 0.3 then record(pcall(w.on, w, STRINGS[R(13, 19)], R() < 0.8 and handler or value())) end
+          local dt = R() < 0.9 and 1 / 60 or num()
+          record(pcall(w.step, w, dt))
+          if w.valid then
+            stepped = stepped + 1
+            most = math.max(most, w.body_count)
+            if w.body_count > 150 then w:destroy_all() end
+          end
+        elseif w then
+          record(pcall(w.step, w, 1 / 60)) -- refused inside a handler
+        end
+      elseif k <= 97 then
+        local a, b = value(), value()
+        if R() < 0.5 then a, b = pick(shapes), pick(shapes) end
+        record(pcall(tumble.collide, a, b))
+      else
+        collectgarbage(R() < 0.2 and "collect" or "step")
+      end
+    end
+
+    for _ = 1, CALLS do action() end
+    for _, w in ipairs(worlds) do
+      if w.valid then h.step(w, 10) end
+    end
+    worlds, bodies, shapes, joints, others = nil, nil, nil, nil, nil
+    h.collect()
+
+    if os.getenv("TUMBLE_FUZZ_VERBOSE") then print("fuzz", oks, errs, stepped, most) end
+    assert.are.same({}, bad)
+    -- the fuzzer must exercise both paths to be worth anything
+    assert.is_true(oks > CALLS / 10, "successful calls: " .. oks)
+    assert.is_true(errs > CALLS / 10, "failed calls: " .. errs)
+  end)
+end)

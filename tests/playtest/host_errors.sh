@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Host playtest: Lua errors end a headless run with status 1 and the error and
+# traceback on stderr (or are reported and survived with --keep-going), and a
+# level can end the run itself with tumble.exit(code, message).
+set -u
+ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${TUMBLE_BIN:-$ROOT/tumble}
+L="$ROOT/tests/playtest/levels"
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+timeout 20 "$BIN" --headless --frames 100 "$L/error_level.lua" > "$TMP/out" 2> "$TMP/err"; rc=$?
+check "a runtime error in update exits 1" "[ $rc -eq 1 ]"
+check "the error names the phase, file, line and message" \
+  "grep -q 'Lua error in update: .*error_level.lua:5: boom at frame 30' '$TMP/err'"
+check "the traceback shows the call chain" \
+  "[ \$(grep -c \"in upvalue 'explode'\" '$TMP/err') -eq 4 ]"
+check "no summary after a failed run" "! grep -q '^frames=' '$TMP/out'"
+
+timeout 20 "$BIN" --headless --frames 100 --keep-going "$L/error_level.lua" > "$TMP/out" 2> "$TMP/err"; rc=$?
+check "--keep-going reports the error and finishes" \
+  "[ $rc -eq 0 ] && grep -q 'boom at frame 30' '$TMP/err' && grep -q '^frames=100 steps=100 ' '$TMP/out'"
+
+printf 'local level = {}\nfunction level.update( oops\nreturn level\n' > "$TMP/syntax.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/syntax.lua" > /dev/null 2> "$TMP/err"; rc=$?
+check "a syntax error in the level exits 1 with the line" \
+  "[ $rc -eq 1 ] && grep -q \"syntax.lua:3: ')' expected near 'return'\" '$TMP/err'"
+
+printf 'return 42\n' > "$TMP/notable.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/notable.lua" > /dev/null 2> "$TMP/err"; rc=$?
+check "a level that returns no table is refused" "[ $rc -eq 1 ] && grep -q 'must return a table' '$TMP/err'"
+
+printf 'local level = {}\nfunction level.draw(gfx) gfx.circle("fill", 0, 0, -1) end\nreturn level\n' > "$TMP/draw.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/draw.lua" > /dev/null 2> "$TMP/err"; rc=$?
+check "errors in draw surface headless too (gfx checks its arguments)" \
+  "[ $rc -eq 1 ] && grep -q 'in draw: .*non-negative radius expected' '$TMP/err'"
+
+timeout 20 "$BIN" --headless --frames 600 "$L/exit_level.lua" > "$TMP/out" 2> "$TMP/err"; rc=$?
+check "tumble.exit(7, message) ends the run with status 7" "[ $rc -eq 7 ]"
+check "the exit message is printed" "grep -Eq '^landed at frame [0-9]+$' '$TMP/err'"
+frame=$(sed -n 's/^landed at frame \([0-9]*\)$/\1/p' "$TMP/err")
+# a ball dropped from 5 m (bottom at 4.5 m) under g = 10 lands after about
+# sqrt(2 * 4.5 / 10) = 0.95 s, i.e. frame 57; allow a few frames for settling
+check "the level saw the landing at a plausible frame ($frame)" "[ -n '$frame' ] && [ '$frame' -ge 55 ] && [ '$frame' -le 75 ]"
+check "the summary reports the frames actually run" "grep -q \"^frames=\$((frame + 1)) \" '$TMP/out'"
+echo "1..$n"

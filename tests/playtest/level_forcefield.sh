@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# examples/forcefield.lua: the puzzle can be won, through the host's replay of
+# recorded input too; a wrong order and the field's return reset the locks;
+# the field really pushes the hero back.
+. "$(dirname "$0")/drivers/tap.sh"
+
+win="$TAP_TMP/win.replay"
+rec="$TAP_TMP/recorded.replay"
+
+check "a scripted player wins (switch, locks 1-2-3, reward) and its input is written as a replay" \
+  env FF_SCENARIO=win FF_REPLAY_OUT="$win" "$TUMBLE_BIN" --headless --frames 6000 "$DRIVERS/forcefield_pilot.lua"
+check "the replay file holds key events in the host's format" \
+  grep -qE '^kd (left|right|up)$' "$win"
+check "the recorded winning input wins through --replay (and is recorded again with --record)" \
+  "$TUMBLE_BIN" --headless --frames 3000 --replay "$win" --record "$rec" "$DRIVERS/forcefield_check.lua"
+check "the host's own recording (--record) replays to a win" \
+  "$TUMBLE_BIN" --headless --frames 3000 --replay "$rec" "$DRIVERS/forcefield_check.lua"
+check "a wrong order (top right, then top left) resets the locks" \
+  env FF_SCENARIO=wrong_order "$TUMBLE_BIN" --headless --frames 6000 "$DRIVERS/forcefield_pilot.lua"
+check "waiting for the timeout brings the field back and resets the locks" \
+  env FF_SCENARIO=timeout "$TUMBLE_BIN" --headless --frames 6000 "$DRIVERS/forcefield_pilot.lua"
+check "the field pushes the hero down (g + F/m) and stops a jump while on" \
+  "$TUMBLE_BIN" --headless --frames 1000 "$DRIVERS/forcefield_field.lua"
+tap_done
