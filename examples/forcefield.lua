@@ -222,7 +222,7 @@ function level.update(dt, world)
   if s.message_time > 0 then s.message_time = s.message_time - dt end
   move_elevator(s, dt)
 
-  if not s.field_on then
+  if not s.field_on and not s.won then
     s.field_timer = s.field_timer - dt
     if s.field_timer <= 0 then set_field(s, true) end
   end
@@ -314,6 +314,7 @@ local function draw_field(gfx, s)
   else
     gfx.color(0.55, 0.88, 1.0, 0.25)
     for x = -16, 15.5, 1 do gfx.line(x, FIELD_BOTTOM, x + 0.5, FIELD_BOTTOM) end
+    if s.won then return end
     local frac = s.field_timer / FIELD_OFF_TIME
     gfx.color(1, 1, 1, 0.9)
     gfx.text(0, FIELD_TOP - 0.6, string.format("field off: %.1f s", math.max(0, s.field_timer)), 3, "center")

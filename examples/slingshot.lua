@@ -50,6 +50,8 @@ local function load_stone(s, world)
   s.stones[#s.stones + 1] = stone
 end
 
+level.layout = {sling_x = SLING_X, sling_y = SLING_Y, max_pull = MAX_PULL, gain = LAUNCH_GAIN}
+
 function level.load(world)
   world.gravity = {0, GRAVITY}
   local cam = tumble.camera
@@ -159,6 +161,15 @@ end
 
 local C = levelkit.colors
 
+-- a line a few pixels thick: a quad of the given width
+local function thick(gfx, x1, y1, x2, y2, w)
+  local dx, dy = x2 - x1, y2 - y1
+  local len = math.sqrt(dx * dx + dy * dy)
+  if len < 1e-6 then return end
+  local nx, ny = -dy / len * w / 2, dx / len * w / 2
+  gfx.poly("fill", x1 + nx, y1 + ny, x1 - nx, y1 - ny, x2 - nx, y2 - ny, x2 + nx, y2 + ny)
+end
+
 function level.draw(gfx)
   local s = level.state
   if s == nil then return end
@@ -179,21 +190,21 @@ function level.draw(gfx)
   local band_l, band_r = {SLING_X - 0.35, SLING_Y + 0.3}, {SLING_X + 0.35, SLING_Y + 0.3}
   gfx.color(0.45, 0.28, 0.15, 1)
   gfx.rect("fill", SLING_X, SLING_Y / 2 - 0.2, 0.3, SLING_Y - 0.4)
-  gfx.line(SLING_X, SLING_Y - 0.6, band_r[1], band_r[2])
+  thick(gfx, SLING_X, SLING_Y - 0.65, band_r[1], band_r[2], 0.18)
   local st = s.stone
   if st and st.valid and not s.flying then
     gfx.color(0.35, 0.2, 0.1, 1)
-    gfx.line(band_r[1], band_r[2], st.x, st.y)
+    thick(gfx, band_r[1], band_r[2], st.x, st.y, 0.09)
   end
   for _, stone in ipairs(s.stones) do
     if stone.valid then levelkit.draw_body(gfx, stone, {0.55, 0.55, 0.6}) end
   end
   if st and st.valid and not s.flying then
     gfx.color(0.35, 0.2, 0.1, 1)
-    gfx.line(band_l[1], band_l[2], st.x, st.y)
+    thick(gfx, band_l[1], band_l[2], st.x, st.y, 0.09)
   end
   gfx.color(0.5, 0.32, 0.18, 1)
-  gfx.line(SLING_X, SLING_Y - 0.6, band_l[1], band_l[2])
+  thick(gfx, SLING_X, SLING_Y - 0.65, band_l[1], band_l[2], 0.18)
 
   if s.aiming then
     -- where it would go: the ballistic path from the launch velocity

@@ -28,8 +28,6 @@ function levelkit.rng(seed)
   function r.int(lo, hi)
     return lo + r.next() % (hi - lo + 1)
   end
-  function r.state() return x end
-  function r.set_state(v) x = v end
   return r
 end
 
@@ -108,7 +106,7 @@ function levelkit.banner(gfx, text, sub, color)
   local scale = 4
   local w = math.max(#text * FONT_W * scale, sub and #sub * FONT_W * 2 or 0) + 60
   local h = sub and 110 or 80
-  local x0, y0 = (width - w) / 2, height * 0.32
+  local x0, y0 = (width - w) / 2, height * 0.4
   levelkit.screen_panel(gfx, x0, y0, w, h, {0.03, 0.04, 0.06, 0.85})
   levelkit.color(gfx, color or levelkit.colors.accent)
   gfx.screen_text(width / 2, y0 + 22, text, scale, "center")
@@ -167,30 +165,15 @@ function levelkit.draw_body(gfx, body, color, alpha)
   end
 end
 
--- Key state through tumble.input, so a driver can script it by replacing
--- tumble.input.down (looked up at each call, never cached).
-function levelkit.down(key)
-  return tumble.input.down(key)
-end
-
+-- -1, 0 or 1 from two opposite keys (or two pairs), read through
+-- tumble.input at each call, so a driver can script it by replacing
+-- tumble.input.down.
 function levelkit.axis(neg, pos, neg2, pos2)
   local input = tumble.input
   local v = 0
   if input.down(neg) or (neg2 and input.down(neg2)) then v = v - 1 end
   if input.down(pos) or (pos2 and input.down(pos2)) then v = v + 1 end
   return v
-end
-
--- Linear momentum of a list of bodies (skips destroyed ones).
-function levelkit.momentum(bodies)
-  local px, py = 0, 0
-  for _, b in ipairs(bodies) do
-    if b.valid then
-      px = px + b.mass * b.vx
-      py = py + b.mass * b.vy
-    end
-  end
-  return px, py
 end
 
 function levelkit.clamp(v, lo, hi)

@@ -181,9 +181,11 @@ void tb_wake_body(tb_world *w, int32_t bi)
 {
 	tb_body *b = w->bodies + bi;
 	if (!b->in_use || !tb_body_is_simulated(b)) return;
-	b->sleep_time = 0.0f;
+	/* an awake body keeps its sleep timer: the step resets it when the body
+	 * really moves, so nudging a resting body every frame does not pin it awake */
 	if (b->awake) return;
 	b->awake = true;
+	b->sleep_time = 0.0f;
 	int32_t n = 0;
 	push_stack(w, &n, bi);
 	while (n > 0) {

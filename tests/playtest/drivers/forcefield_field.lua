@@ -9,13 +9,10 @@ local drive = require "drive"
 local ex = drive.example("forcefield")
 local L = ex.layout
 local keys = drive.keys(ex)
-local world
 
 local function S() return ex.state end
 
-local phases = {}
-local phase, t0, y0, vy0, peak = 1, 0, 0, 0, 0
-local frame = 0
+local phase, y0, vy0, peak = 1, 0, 0, 0
 local results = {}
 
 local function place(x, y)
@@ -82,7 +79,7 @@ local function jump_test(on, label)
   }
 end
 
-phases = {
+local phases = {
   drop_test(true, "field on"),
   drop_test(false, "field off"),
   jump_test(true, "jump, field on"),
@@ -91,9 +88,7 @@ phases = {
 
 local n = 0
 return drive.wrap(ex, {
-  load = function(w) world = w end,
   before = function()
-    frame = frame + 1
     if n == 0 then phases[phase].start() end
   end,
   after = function()

@@ -1,6 +1,8 @@
 # Shared by the level_*.sh playtests: TAP output around headless runs.
 # Source it, then call `check "description" command...` once per test.
-TUMBLE_ROOT=${TUMBLE_ROOT:-.}
+# the checkout: TUMBLE_ROOT (set by tests/run_suites.sh), else three levels
+# above this file
+TUMBLE_ROOT=${TUMBLE_ROOT:-$(dirname "${BASH_SOURCE[0]}")/../../..}
 TUMBLE_ROOT=$(cd "$TUMBLE_ROOT" && pwd)
 TUMBLE_BIN=${TUMBLE_BIN:-$TUMBLE_ROOT/tumble}
 case $TUMBLE_BIN in /*) ;; *) TUMBLE_BIN="$PWD/$TUMBLE_BIN" ;; esac
