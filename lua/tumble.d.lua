@@ -19,6 +19,7 @@ tumble = {}
 ---@alias tumble.JointKind "revolute"|"prismatic"|"distance"|"weld"|"mouse"
 ---@alias tumble.EventName "begin"|"end"|"hit"|"sensor_enter"|"sensor_exit"
 ---@alias tumble.Falloff "none"|"linear"|"inverse_square"
+---@alias tumble.FieldKind "none"|"linear"|"radial"|"drag"
 
 ---@class tumble.WorldSettings
 ---@field gravity? tumble.Vec2|number[]       m/s^2, default {0, -10}
@@ -61,6 +62,14 @@ function tumble._c_reference_scene(n_steps) end
 ---Test hook: the engine's default world settings, read in C.
 ---@return table
 function tumble._c_default_settings() end
+
+---Test hook: what the binding really has, read from the arrays it dispatches
+---on (tests/lua/docs_spec.lua checks this file and REFERENCE.md against it):
+---`{World = {properties, readonly, methods, options}, Body, Shape, Joint, Contact,
+---module, settings, events, handlers, body_types, shape_kinds, joint_kinds,
+---field_kinds, falloffs}`, each a list of names.
+---@return table
+function tumble._introspect() end
 
 ------------------------------------------------------------------------------
 -- World
@@ -371,7 +380,7 @@ function Body:chain(options) end
 ------------------------------------------------------------------------------
 
 ---@class tumble.Field
----@field kind "linear"|"radial"|"drag"|"none"
+---@field kind tumble.FieldKind   "none" removes the field
 ---@field fx? number            linear: force (N, or m/s^2 with acceleration)
 ---@field fy? number
 ---@field strength? number      radial: > 0 repels, < 0 attracts

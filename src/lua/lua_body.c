@@ -525,6 +525,8 @@ static const luaL_Reg body_methods[] = {
 	{NULL, NULL},
 };
 
+const tl_type_info tl_body_info = {body_props, P_READ_ONLY, body_methods, body_options, body_type_names};
+
 void tl_open_body(lua_State *L)
 {
 	tl_new_metatable(L, TL_BODY);

@@ -121,6 +121,9 @@ static int contact_tostring(lua_State *L)
 	return 1;
 }
 
+/* Every field of a Contact is read-only. */
+const tl_type_info tl_contact_info = {contact_props, 0, NULL, NULL, NULL};
+
 void tl_open_events(lua_State *L)
 {
 	tl_new_metatable(L, TL_CONTACT);

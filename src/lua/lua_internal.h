@@ -266,4 +266,21 @@ int tl_world_overlap(lua_State *L);
 int tl_c_reference_scene(lua_State *L);
 int tl_c_default_settings(lua_State *L);
 
+/* ---- lua_introspect.c ---- */
+/* What a type dispatches on, exported so that tumble._introspect (a test hook:
+ * tests/lua/docs_spec.lua checks the documentation against it) reports the very
+ * arrays given to tl_set_accessors rather than a copy that could drift. */
+typedef struct tl_type_info {
+	const char *const *props;   /* NULL-terminated */
+	int read_only;              /* props[read_only] and after cannot be assigned */
+	const luaL_Reg *methods;    /* NULL: none */
+	const char *const *options; /* the constructor's options, NULL when they depend on a kind */
+	const char *const *kinds;   /* the values of its type/kind property, or NULL */
+} tl_type_info;
+extern const tl_type_info tl_world_info, tl_body_info, tl_shape_info, tl_joint_info, tl_contact_info;
+extern const luaL_Reg *const tl_module_functions;
+extern const char *const *const tl_field_kinds; /* s.field.kind */
+extern const char *const *const tl_falloffs;    /* s.field.falloff */
+int tl_introspect(lua_State *L);
+
 #endif

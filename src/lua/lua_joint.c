@@ -442,6 +442,8 @@ static const luaL_Reg joint_methods[] = {
 	{NULL, NULL},
 };
 
+const tl_type_info tl_joint_info = {joint_props, P_READ_ONLY, joint_methods, NULL, tl_joint_kind_names};
+
 void tl_open_joint(lua_State *L)
 {
 	tl_new_metatable(L, TL_JOINT);

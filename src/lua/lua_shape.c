@@ -930,6 +930,10 @@ static const luaL_Reg shape_methods[] = {
 	{NULL, NULL},
 };
 
+const tl_type_info tl_shape_info = {shape_props, P_READ_ONLY, shape_methods, NULL, tl_shape_kind_names};
+const char *const *const tl_field_kinds = field_kind_names;
+const char *const *const tl_falloffs = falloff_names;
+
 void tl_open_shape(lua_State *L)
 {
 	tl_new_metatable(L, TL_SHAPE);

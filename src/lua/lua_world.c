@@ -429,6 +429,8 @@ static const luaL_Reg world_methods[] = {
 	{NULL, NULL},
 };
 
+const tl_type_info tl_world_info = {world_props, S_COUNT, world_methods, world_options, NULL};
+
 void tl_open_world(lua_State *L)
 {
 	tl_new_metatable(L, TL_WORLD);
@@ -447,8 +449,10 @@ static const luaL_Reg module_functions[] = {
 	{"collide", tl_collide},
 	{"_c_reference_scene", tl_c_reference_scene},
 	{"_c_default_settings", tl_c_default_settings},
+	{"_introspect", tl_introspect},
 	{NULL, NULL},
 };
+const luaL_Reg *const tl_module_functions = module_functions;
 
 int luaopen_tumble(lua_State *L)
 {
