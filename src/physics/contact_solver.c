@@ -109,7 +109,13 @@ void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
 	float inv_h = ctx->inv_h;
 	bool correct = ctx->enable_position_correction;
 	float threshold = ctx->restitution_threshold;
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
+	/* Gauss-Seidel carries a bias in its sweep direction: a wide pyramid leans
+	 * towards where the sweep ends. Odd substeps sweep backwards, so the biases
+	 * cancel and the pyramid stands straight. */
+	int32_t count = w->constraint_count;
+	bool backward = (ctx->substep_index & 1) != 0;
+	for (int32_t kk = 0; kk < count; ++kk) {
+		int32_t k = backward ? count - 1 - kk : kk;
 		tb_contact_constraint *cc = w->constraints + k;
 		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
 		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);

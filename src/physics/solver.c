@@ -312,6 +312,7 @@ void tb_solve(tb_world *w, float dt)
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
 	for (int sub = 0; sub < d->substeps; ++sub) {
+		ctx.substep_index = sub;
 		t = tb_time_ms();
 		tb_apply_fields(w, &ctx);
 		integrate_velocities(w, &ctx, n);

@@ -60,6 +60,7 @@ typedef struct tb_step_context {
 	float dt, inv_dt;        /* full step */
 	float h, inv_h;          /* substep */
 	int substeps;
+	int substep_index;
 	tb_body_sim *sims;       /* by body slot */
 	tb_body_state *states;   /* by sim->state_index */
 	tb_softness joint_softness, contact_softness, static_softness;
