@@ -265,13 +265,18 @@ void tb_body_sleep_island(tb_world *w, int32_t bi)
 
 /* ---- broad-phase boxes ---- */
 
-void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool force_reinsert)
+/* How many steps of motion a re-inserted box is stretched ahead by: a body in
+ * steady flight then re-enters the tree every few steps, not every step. */
+#define TB_AABB_PREDICTION 4.0f
+
+void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, bool force_reinsert)
 {
 	tb_body *b = w->bodies + bi;
 	tb_transform xf = w->sims[bi].transform;
 	bool is_static = b->type == TB_STATIC_BODY;
 	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
 	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
+	tb_vec2 d = tb_mul_sv(TB_AABB_PREDICTION, displacement);
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
 		tb_shape *s = w->shapes + k;
 		s->aabb = tb_compute_shape_aabb_margin(s, xf, spec);
@@ -280,6 +285,10 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool force_reinsert)
 			tb_aabb fat = s->aabb;
 			fat.lower = tb_sub(fat.lower, tb_v2(margin, margin));
 			fat.upper = tb_add(fat.upper, tb_v2(margin, margin));
+			if (d.x < 0.0f) fat.lower.x += d.x;
+			else fat.upper.x += d.x;
+			if (d.y < 0.0f) fat.lower.y += d.y;
+			else fat.upper.y += d.y;
 			s->fat_aabb = fat;
 			tb_dynamic_tree_move_proxy(&w->broad_phase.trees[s->tree], s->proxy, fat);
 			tb_broad_phase_buffer_move(w, k);
@@ -392,7 +401,7 @@ void tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, float a
 	s->center = tb_transform_point(s->transform, s->local_center);
 	s->center0 = s->center;
 	s->rotation0 = s->transform.q;
-	if (b->enabled) tb_update_body_shape_aabbs(w, bi, false);
+	if (b->enabled) tb_update_body_shape_aabbs(w, bi, tb_vec2_zero, false);
 	tb_wake_body(w, bi);
 }
 

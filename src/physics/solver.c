@@ -205,7 +205,7 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		s->transform.q = q;
 		s->transform.p = tb_sub(c, tb_rotate(q, s->local_center));
 	}
-	tb_update_body_shape_aabbs(w, bi, false);
+	tb_update_body_shape_aabbs(w, bi, tb_sub(s->center, s->center0), false);
 }
 
 /* ---- islands and sleep ---- */
@@ -385,7 +385,7 @@ void tb_solve(tb_world *w, float dt)
 			TB_RESERVE(w->fast_bodies, w->fast_capacity, fast_count + 1);
 			w->fast_bodies[fast_count++] = i;
 		} else {
-			tb_update_body_shape_aabbs(w, i, false);
+			tb_update_body_shape_aabbs(w, i, tb_sub(s->center, s->center0), false);
 		}
 	}
 	w->profile.integrate += (float)(tb_time_ms() - t);

@@ -200,7 +200,7 @@ static inline tb_joint_id tb_make_joint_id(const tb_world *w, int32_t slot)
 void tb_update_body_mass(tb_world *w, int32_t body);
 void tb_wake_body(tb_world *w, int32_t body);          /* wakes the body's island (touching graph) */
 void tb_body_sleep_island(tb_world *w, int32_t body);  /* puts the touching graph to sleep */
-void tb_update_body_shape_aabbs(tb_world *w, int32_t body, bool force_reinsert);
+void tb_update_body_shape_aabbs(tb_world *w, int32_t body, tb_vec2 displacement, bool force_reinsert);
 bool tb_should_bodies_collide(const tb_world *w, int32_t body_a, int32_t body_b);
 static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled && b->type != TB_STATIC_BODY; }
 
