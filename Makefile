@@ -99,8 +99,10 @@ test: deps
 	@$(MAKE) --no-print-directory test-suites BUILD=build/asan SANITIZE=1 OPT=-O1
 	@bash tests/summarize.sh build/results build/asan/results
 
-bench: $(PHYS_LIB)
+bench: $(PHYS_LIB) $(SO)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)
+	@echo; echo "Lua binding (10,000 bodies):"
+	@LUA_CPATH="$(CURDIR)/?.so;;" lua5.4 tests/bench/lua_binding_bench.lua
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/lua/5.4 $(DESTDIR)$(PREFIX)/share/tumble
