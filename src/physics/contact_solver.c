@@ -78,11 +78,11 @@ void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
 	}
 }
 
-void tb_warm_start_contacts(tb_world *w, tb_step_context *ctx)
+void tb_warm_start_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count)
 {
 	tb_body_state dummy_a, dummy_b;
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		tb_contact_constraint *cc = w->constraints + k;
+	for (int32_t k = 0; k < count; ++k) {
+		tb_contact_constraint *cc = w->constraints + list[k];
 		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
 		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);
 		tb_vec2 n = cc->normal, t = tb_right_perp(n);
@@ -103,19 +103,19 @@ void tb_warm_start_contacts(tb_world *w, tb_step_context *ctx)
 	}
 }
 
-void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias)
+/* The scalar twin of contact_solver_wide.c: the two must compute the same maths.
+ * Gauss-Seidel carries a bias in its sweep direction (a wide pyramid leans
+ * towards where the sweep ends), so the caller sweeps backwards on odd
+ * substeps and the biases cancel. */
+void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count, bool use_bias,
+                           bool backward)
 {
 	tb_body_state dummy_a, dummy_b;
 	float inv_h = ctx->inv_h;
 	bool correct = ctx->enable_position_correction;
 	float threshold = ctx->restitution_threshold;
-	/* Gauss-Seidel carries a bias in its sweep direction: a wide pyramid leans
-	 * towards where the sweep ends. Odd substeps sweep backwards, so the biases
-	 * cancel and the pyramid stands straight. */
-	int32_t count = w->constraint_count;
-	bool backward = (ctx->substep_index & 1) != 0;
 	for (int32_t kk = 0; kk < count; ++kk) {
-		int32_t k = backward ? count - 1 - kk : kk;
+		int32_t k = list[backward ? count - 1 - kk : kk];
 		tb_contact_constraint *cc = w->constraints + k;
 		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
 		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);

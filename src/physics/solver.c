@@ -1,7 +1,8 @@
 /* tumble physics: the step's solver stage.
  *
  *   gather awake bodies -> contiguous states
- *   prepare contacts and joints (anchors, effective masses, softness)
+ *   prepare contacts and joints (anchors, effective masses, softness), colour
+ *   the contacts so each colour's can be solved four at a time
  *   per substep: fields, integrate velocities, warm start, solve (soft bias),
  *                integrate positions, relax (no bias, restitution)
  *   store impulses and hit events
@@ -308,6 +309,8 @@ void tb_solve(tb_world *w, float dt)
 	ctx.enable_position_correction = d->enable_position_correction;
 
 	tb_prepare_contacts(w, &ctx);
+	tb_color_constraints(w, n);
+	tb_prepare_contacts_wide(w);
 	for (int32_t k = 0; k < w->active_joint_count; ++k) tb_joint_prepare(w->joints + w->active_joints[k], &ctx);
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
@@ -322,13 +325,13 @@ void tb_solve(tb_world *w, float dt)
 		if (ctx.enable_warm_starting) {
 			for (int32_t k = 0; k < w->active_joint_count; ++k)
 				tb_joint_warm_start(w->joints + w->active_joints[k], &ctx);
-			tb_warm_start_contacts(w, &ctx);
+			tb_warm_start_contacts_wide(w, &ctx);
 		}
 		w->profile.warm_start += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();
 		solve_joints(w, &ctx, true);
-		tb_solve_contacts(w, &ctx, true);
+		tb_solve_contacts_wide(w, &ctx, true);
 		w->profile.solve_contacts += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();
@@ -337,11 +340,12 @@ void tb_solve(tb_world *w, float dt)
 
 		t = tb_time_ms();
 		solve_joints(w, &ctx, false);
-		tb_solve_contacts(w, &ctx, false);
+		tb_solve_contacts_wide(w, &ctx, false);
 		w->profile.relax += (float)(tb_time_ms() - t);
 	}
 
 	t = tb_time_ms();
+	tb_store_impulses_wide(w);
 	tb_store_impulses(w, &ctx);
 	w->profile.store = (float)(tb_time_ms() - t);
 

@@ -6,6 +6,7 @@
 #ifndef TB_WORLD_H
 #define TB_WORLD_H
 
+#include "constraint_graph.h"
 #include "core.h"
 #include "joint.h"
 #include "solver.h"
@@ -142,6 +143,7 @@ struct tb_world {
 	int32_t constraint_capacity, constraint_count;
 	int32_t *active_joints;
 	int32_t active_joint_capacity, active_joint_count;
+	tb_constraint_graph graph;  /* colours and wide blocks of the constraints */
 	int32_t *fast_bodies;
 	int32_t fast_capacity;
 	int32_t *stack;         /* graph traversal scratch */
@@ -234,9 +236,17 @@ void tb_push_end_event(tb_world *w, int32_t shape_a, int32_t shape_b, bool pendi
 
 /* ---- contact_solver.c ---- */
 void tb_prepare_contacts(tb_world *w, tb_step_context *ctx);
-void tb_warm_start_contacts(tb_world *w, tb_step_context *ctx);
-void tb_solve_contacts(tb_world *w, tb_step_context *ctx, bool use_bias);
+/* the scalar solver runs over a list of constraint indices (the overflow colour) */
+void tb_warm_start_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count);
+void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count, bool use_bias,
+                           bool backward);
 void tb_store_impulses(tb_world *w, tb_step_context *ctx);
+
+/* ---- contact_solver_wide.c: four constraints of one colour at a time ---- */
+void tb_prepare_contacts_wide(tb_world *w);  /* after tb_prepare_contacts and tb_color_constraints */
+void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
+void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);
+void tb_store_impulses_wide(tb_world *w);    /* back into w->constraints, before tb_store_impulses */
 
 /* ---- solver.c ---- */
 void tb_solve(tb_world *w, float dt);

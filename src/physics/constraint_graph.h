@@ -1,0 +1,44 @@
+/* tumble physics: graph colouring of the contact constraints (engine-private).
+ *
+ * Contacts that share no awake body can be solved at the same time, so the
+ * constraints are split each step into colours within which no two touch the
+ * same awake body. The wide solver then runs four constraints of one colour at
+ * once. Static and sleeping bodies are never written by the solver, so they do
+ * not count: a hundred boxes on the ground can all share one colour. */
+#ifndef TB_CONSTRAINT_GRAPH_H
+#define TB_CONSTRAINT_GRAPH_H
+
+#include <stdint.h>
+
+/* Greedy colouring needs fewer colours than two bodies have contacts, but keeping
+ * the scalar sweep's order along a stack (see constraint_graph.c) wants more:
+ * 64, one bit each in a body's mask. Big piles still fill every colour with
+ * hundreds of constraints; a body touching 64 others (boxes created on one
+ * spot) sends the rest of its contacts to the overflow list. */
+#define TB_GRAPH_COLOR_COUNT 64
+#define TB_OVERFLOW_COLOR TB_GRAPH_COLOR_COUNT
+
+struct tb_world;
+struct tb_contact_block;
+
+typedef struct tb_constraint_graph {
+	uint64_t *body_colors;       /* per state index: bit c set once colour c holds one of its contacts */
+	int32_t body_color_capacity;
+	int32_t *constraint_colors;  /* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
+	int32_t constraint_color_capacity;
+	int32_t *order;              /* constraint indices by colour, overflow last, slot order within */
+	int32_t order_capacity;
+	/* colour c holds order[color_start[c] .. color_start[c + 1]); the overflow colour is last */
+	int32_t color_start[TB_GRAPH_COLOR_COUNT + 2];
+	/* the wide solver's blocks of four: colour c owns blocks[block_start[c] .. block_start[c + 1]) */
+	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
+	struct tb_contact_block *blocks;
+	int32_t block_capacity;
+} tb_constraint_graph;
+
+/* Colours w->constraints (after tb_prepare_contacts set their state indices)
+ * for `awake_count` body states. Deterministic: greedy in slot order. */
+void tb_color_constraints(struct tb_world *w, int32_t awake_count);
+void tb_destroy_constraint_graph(tb_constraint_graph *g);
+
+#endif
