@@ -296,9 +296,11 @@ void tb_solve(tb_world *w, float dt)
 	ctx.inv_h = (float)d->substeps / dt;
 	ctx.sims = w->sims;
 	ctx.states = w->states;
-	/* a spring stiffer than a quarter of the substep rate would ring */
+	/* a spring stiffer than a quarter of the substep rate would ring (joints at
+	 * the 60 Hz default with 4 substeps: a 100-row jointed grid stretches 1.3 m,
+	 * against 5 m at 30 Hz) */
 	float contact_hertz = tb_minf(d->contact_hertz, 0.25f * ctx.inv_h);
-	float joint_hertz = tb_minf(d->joint_hertz, 0.125f * ctx.inv_h);
+	float joint_hertz = tb_minf(d->joint_hertz, 0.25f * ctx.inv_h);
 	ctx.contact_softness = tb_make_soft(contact_hertz, d->contact_damping_ratio, ctx.h);
 	ctx.static_softness = tb_make_soft(2.0f * contact_hertz, d->contact_damping_ratio, ctx.h);
 	ctx.joint_softness = tb_make_soft(joint_hertz, d->joint_damping_ratio, ctx.h);
