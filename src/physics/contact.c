@@ -171,7 +171,14 @@ void tb_collide_contacts(tb_world *w)
 		}
 
 		tb_manifold old = c->manifold;
-		tb_manifold m = tb_collide(&sa->geom, w->sims[ba].transform, &sb->geom, w->sims[bb].transform);
+		tb_manifold m;
+		/* shape boxes include the speculative margin: apart, there can be no point */
+		if (tb_aabb_overlaps(sa->aabb, sb->aabb)) {
+			m = tb_collide(&sa->geom, w->sims[ba].transform, &sb->geom, w->sims[bb].transform);
+		} else {
+			m.normal = tb_vec2_zero;
+			m.point_count = 0;
+		}
 		/* carry the accumulated impulses of matching features over: warm starting */
 		for (int i = 0; i < m.point_count; ++i) {
 			tb_manifold_point *p = m.points + i;
