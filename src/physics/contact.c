@@ -198,12 +198,16 @@ void tb_collide_contacts(tb_world *w)
 
 		bool touching = m.point_count > 0;
 		bool was = (c->flags & TB_CONTACT_TOUCHING) != 0;
+		/* Touching bodies belong to one island, and an island sleeps whole: an
+		 * awake body touching a sleeping one wakes it (a box pushed into a
+		 * sleeping pile, a platform starting to move under a sleeping crate). */
+		if (touching) {
+			if (!active_a) tb_wake_body(w, ba);
+			if (!active_b) tb_wake_body(w, bb);
+		}
 		if (touching && !was) {
 			c->flags |= TB_CONTACT_TOUCHING;
 			if (c->flags & TB_CONTACT_EVENTS) push_begin_event(w, c);
-			/* a body that starts touching a sleeping one wakes its island */
-			if (!active_a) tb_wake_body(w, ba);
-			if (!active_b) tb_wake_body(w, bb);
 		} else if (!touching && was) {
 			c->flags &= ~(uint32_t)TB_CONTACT_TOUCHING;
 			if (c->flags & TB_CONTACT_EVENTS) tb_push_end_event(w, c->shape_a, c->shape_b, false);
