@@ -137,6 +137,11 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	const tb_body_sim *os = w->sims + o->body;
 	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return true;
 	if (!tb_should_bodies_collide(w, cc->body, o->body)) return true;
+	/* a pair that already had contact points this step was handled by the
+	 * solver's speculative constraint; stopping the body again would only stall
+	 * bodies sliding along walls */
+	int32_t ci = tb_pair_set_find(&w->broad_phase.pairs, cc->shape, other);
+	if (ci != TB_NULL_INDEX && w->contacts[ci].manifold.point_count > 0) return true;
 
 	if (o->geom.type == TB_SHAPE_CHAIN_SEGMENT) {
 		/* one-sided: a body that starts behind the chain may pass through it */
@@ -386,7 +391,7 @@ void tb_solve(tb_world *w, float dt)
 		else b->sleep_time = 0.0f;
 
 		float motion = speed * dt + spin * dt * s->max_extent;
-		if (continuous && b->type == TB_DYNAMIC_BODY && 0.5f * s->min_extent < motion) {
+		if (continuous && b->type == TB_DYNAMIC_BODY && tb_minf(0.5f * s->min_extent, TB_SPECULATIVE_DISTANCE) < motion) {
 			s->is_fast = true;
 			TB_RESERVE(w->fast_bodies, w->fast_capacity, fast_count + 1);
 			w->fast_bodies[fast_count++] = i;

@@ -166,6 +166,54 @@ static void test_fast_ball_into_chain_floor(void **state)
 	tb_destroy_world(w);
 }
 
+/* Moderate speeds: a body that moves more than the speculative margin in one
+ * step, but less than half its size, must not dip into the ground either (the
+ * speculative contact only exists within 2 cm; continuous collision covers the
+ * rest). A box dropped 2 m, one landing at 11 m/s (a platformer jump), a small
+ * ball from 2 m. */
+static float lowest_after_drop(float half, bool circle, float height, float vy)
+{
+	tb_world_def wd = tb_default_world_def();
+	tb_world *w = tb_create_world(&wd);
+	tb_body_def gd = tb_default_body_def();
+	gd.position = tb_v2(0.0f, -1.0f);
+	tb_body_id ground = tb_create_body(w, &gd);
+	tb_shape_def sd = tb_default_shape_def();
+	tb_polygon gbox = tb_make_box(20.0f, 1.0f);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, ground, &sd, &gbox, NULL)));
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.position = tb_v2(0.0f, half + height);
+	bd.linear_velocity = tb_v2(0.0f, vy);
+	tb_body_id b = tb_create_body(w, &bd);
+	if (circle) {
+		tb_circle c = {{0.0f, 0.0f}, half};
+		assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
+	} else {
+		tb_polygon box = tb_make_box(half, half);
+		assert_false(TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &box, NULL)));
+	}
+	float lowest = 1e9f;
+	for (int i = 0; i < 120; ++i) {
+		tb_world_step(w, DT);
+		lowest = fminf(lowest, tb_body_get_position(w, b).y);
+	}
+	tb_destroy_world(w);
+	return half - lowest; /* how far below resting it went */
+}
+
+static void test_moderate_speed_does_not_dip(void **state)
+{
+	(void)state;
+	float box = lowest_after_drop(0.5f, false, 2.0f, 0.0f);
+	float jump = lowest_after_drop(0.4f, false, 0.5f, -11.0f);
+	float ball = lowest_after_drop(0.1f, true, 2.0f, 0.0f);
+	print_message("# dips: box from 2 m %.4f m, box at 11 m/s %.4f m, ball from 2 m %.4f m\n", box, jump, ball);
+	assert_true(box < 0.01f);
+	assert_true(jump < 0.01f);
+	assert_true(ball < 0.01f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_switch_off_tunnels),
 		cmocka_unit_test(test_bullet_vs_dynamic_plank),
 		cmocka_unit_test(test_fast_ball_into_chain_floor),
+		cmocka_unit_test(test_moderate_speed_does_not_dip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
