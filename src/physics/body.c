@@ -265,10 +265,9 @@ void tb_body_sleep_island(tb_world *w, int32_t bi)
 
 /* ---- broad-phase boxes ---- */
 
-/* How many steps of motion a re-inserted box is stretched ahead by (8 beat 2
- * and 4 on the rain bench by 7-17 % of instructions): a body in
+/* How many steps of motion a re-inserted box is stretched ahead by: a body in
  * steady flight then re-enters the tree every few steps, not every step. */
-#define TB_AABB_PREDICTION 8.0f
+#define TB_AABB_PREDICTION 4.0f
 
 void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, bool force_reinsert)
 {
