@@ -80,11 +80,61 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
 	return tb_make_body_id(w, i);
 }
 
+/* Forgets the accumulated contact impulses of everything touching a body,
+ * through the touching graph. Warm starting replays last step's impulses, which
+ * carried the weight of a body now gone: replayed, they throw the rest of the
+ * stack upwards. */
+static void reset_touching_impulses(tb_world *w, int32_t start)
+{
+	int32_t n = 0;
+	TB_RESERVE(w->stack, w->stack_capacity, 1);
+	w->stack[n++] = start;
+	/* island_parent doubles as a visit mark outside the step */
+	w->bodies[start].island_parent = -2;
+	while (n > 0) {
+		int32_t i = w->stack[--n];
+		for (int32_t key = w->bodies[i].head_contact_key; key != TB_NULL_INDEX;) {
+			tb_contact *c = w->contacts + (key >> 1);
+			int32_t edge = key & 1;
+			key = c->edges[edge].next_key;
+			for (int p = 0; p < c->manifold.point_count; ++p) {
+				c->manifold.points[p].normal_impulse = 0.0f;
+				c->manifold.points[p].tangent_impulse = 0.0f;
+			}
+			int32_t other = c->edges[edge ^ 1].body;
+			tb_body *o = w->bodies + other;
+			if ((c->flags & TB_CONTACT_TOUCHING) == 0 || o->type != TB_DYNAMIC_BODY || o->island_parent == -2)
+				continue;
+			o->island_parent = -2;
+			TB_RESERVE(w->stack, w->stack_capacity, n + 1);
+			w->stack[n++] = other;
+		}
+	}
+	/* clear the marks again (same walk, now stopping at unmarked bodies) */
+	n = 0;
+	w->stack[n++] = start;
+	w->bodies[start].island_parent = TB_NULL_INDEX;
+	while (n > 0) {
+		int32_t i = w->stack[--n];
+		for (int32_t key = w->bodies[i].head_contact_key; key != TB_NULL_INDEX;) {
+			const tb_contact *c = w->contacts + (key >> 1);
+			int32_t edge = key & 1;
+			key = c->edges[edge].next_key;
+			int32_t other = c->edges[edge ^ 1].body;
+			if (w->bodies[other].island_parent != -2) continue;
+			w->bodies[other].island_parent = TB_NULL_INDEX;
+			TB_RESERVE(w->stack, w->stack_capacity, n + 1);
+			w->stack[n++] = other;
+		}
+	}
+}
+
 void tb_destroy_body(tb_world *w, tb_body_id id)
 {
 	tb_body *b = tb_get_body(w, id);
 	if (b == NULL || w->locked) return;
 	int32_t i = id.index1 - 1;
+	if (b->type == TB_DYNAMIC_BODY && b->head_contact_key != TB_NULL_INDEX) reset_touching_impulses(w, i);
 
 	/* joints first: they wake the bodies on the other side */
 	while (b->head_joint_key != TB_NULL_INDEX) {
