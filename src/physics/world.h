@@ -26,7 +26,7 @@ typedef struct tb_body {
 	float sleep_time;
 	uint32_t generation;
 	int32_t next_free;
-	int32_t island_parent;          /* union-find scratch during a step */
+	int32_t island_parent;          /* visit mark for graph walks outside the step (-2 = visited) */
 	tb_body_type type;
 	bool in_use, awake, enabled, enable_sleep, fixed_rotation;
 } tb_body;
