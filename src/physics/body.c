@@ -363,6 +363,17 @@ bool tb_should_bodies_collide(const tb_world *w, int32_t ia, int32_t ib)
 	return true;
 }
 
+/* Wakes the bodies on the other side of this body's joints. */
+static void wake_joint_partners_of(tb_world *w, int32_t bi)
+{
+	for (int32_t key = w->bodies[bi].head_joint_key; key != TB_NULL_INDEX;) {
+		const tb_joint *j = w->joints + (key >> 1);
+		int32_t edge = key & 1;
+		key = j->edge_next[edge];
+		tb_wake_body(w, edge == 0 ? j->body_b : j->body_a);
+	}
+}
+
 /* ---- public accessors ---- */
 
 #define BODY_OR(ret)                                                                                        \
@@ -409,12 +420,7 @@ void tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 		tb_wake_body(w, bi);
 	}
 	/* joints to this body changed their nature: wake the other sides */
-	for (int32_t key = b->head_joint_key; key != TB_NULL_INDEX;) {
-		const tb_joint *j = w->joints + (key >> 1);
-		int32_t edge = key & 1;
-		key = j->edge_next[edge];
-		tb_wake_body(w, edge == 0 ? j->body_b : j->body_a);
-	}
+	wake_joint_partners_of(w, bi);
 }
 
 tb_vec2 tb_body_get_position(const tb_world *w, tb_body_id id)
@@ -644,12 +650,7 @@ void tb_body_set_enabled(tb_world *w, tb_body_id id, bool enabled)
 		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) tb_destroy_shape_proxy(w, k);
 		b->enabled = false;
 		/* jointed bodies lose their partner's constraint: let them move */
-		for (int32_t key = b->head_joint_key; key != TB_NULL_INDEX;) {
-			const tb_joint *j = w->joints + (key >> 1);
-			int32_t edge = key & 1;
-			key = j->edge_next[edge];
-			tb_wake_body(w, edge == 0 ? j->body_b : j->body_a);
-		}
+		wake_joint_partners_of(w, bi);
 	} else {
 		b->enabled = true;
 		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
