@@ -15,6 +15,19 @@ static tb_world *new_world(void)
 	return w;
 }
 
+/* The stiff preset the README recommends for tall stacks: twice the substeps,
+ * so the contact springs may be twice as stiff (the solver caps them at a
+ * quarter of the substep rate). */
+static tb_world *new_stiff_world(void)
+{
+	tb_world_def wd = tb_default_world_def();
+	wd.substeps = 8;
+	wd.contact_hertz = 60.0f;
+	tb_world *w = tb_create_world(&wd);
+	assert_non_null(w);
+	return w;
+}
+
 static tb_body_id make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
 {
 	tb_body_def bd = tb_default_body_def();
@@ -285,6 +298,87 @@ static void test_offset_tower_20(void **state)
 	tb_destroy_world(w);
 }
 
+/* The issue's numbers taken literally, from the moment of creation: with the
+ * stiff preset the top of a 10-box stack and of a 20-row pyramid never moves
+ * 1 cm in 30 s, both fall asleep, a light box under a 100x heavier one sags
+ * less than 1 cm, and the stack under a removed 100x box comes back up slower
+ * than 1 m/s. Measured: 8.2 mm, 7.7 mm, 5.6 mm and 0.79 m/s, so the stack's
+ * margin is thin; runs are bit-identical, so it cannot flicker. With the
+ * default (4 substeps, 30 Hz) every one of them fails by 2-4x (see the tests
+ * above), which is why the preset is documented in the README. */
+static void test_stiff_preset(void **state)
+{
+	(void)state;
+	int slept;
+	{
+		tb_world *w = new_stiff_world();
+		make_ground(w);
+		tb_body_id ids[10];
+		for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+		float worst = run_watch(w, ids[9], ids, 10, 30 * 60, &slept);
+		print_message("# stiff 10-stack: top moved at most %.5f m from creation, asleep after step %d\n", worst, slept);
+		assert_true(worst < 0.01f);
+		assert_true(slept >= 0);
+		assert_int_equal(count_awake(w, ids, 10), 0);
+		tb_destroy_world(w);
+	}
+	{
+		tb_world *w = new_stiff_world();
+		make_ground(w);
+		enum { ROWS = 20, COUNT = ROWS * (ROWS + 1) / 2 };
+		tb_body_id ids[COUNT];
+		int k = 0;
+		for (int row = 0; row < ROWS; ++row) {
+			int n = ROWS - row;
+			for (int j = 0; j < n; ++j) {
+				float x = ((float)j - 0.5f * (float)(n - 1)) * 1.05f;
+				ids[k++] = make_box(w, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
+			}
+		}
+		float worst = run_watch(w, ids[COUNT - 1], ids, COUNT, 30 * 60, &slept);
+		print_message("# stiff pyramid: top moved at most %.5f m from creation, asleep after step %d\n", worst, slept);
+		assert_true(worst < 0.01f);
+		assert_true(slept >= 0);
+		assert_int_equal(count_awake(w, ids, COUNT), 0);
+		tb_destroy_world(w);
+	}
+	{
+		tb_world *w = new_stiff_world();
+		make_ground(w);
+		tb_body_id a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+		make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+		tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, 100.0f * 0.25f / 4.0f);
+		assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, a), 100.0f, 0.1f);
+		float sag = 0.0f;
+		for (int i = 0; i < 10 * 60; ++i) {
+			tb_world_step(w, DT);
+			float y = tb_body_get_position(w, top).y;
+			if (1.0f - y > sag) sag = 1.0f - y;
+		}
+		print_message("# stiff heavy on light 100:1: sag %.5f m\n", sag);
+		assert_true(sag < 0.01f);
+		assert_near(tb_body_get_angle(w, top), 0.0f, 0.01f);
+		tb_destroy_world(w);
+	}
+	{
+		tb_world *w = new_stiff_world();
+		make_ground(w);
+		tb_body_id ids[6];
+		for (int i = 0; i < 6; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, i == 5 ? 100.0f : 1.0f);
+		for (int i = 0; i < 4 * 60; ++i) tb_world_step(w, DT);
+		tb_destroy_body(w, ids[5]);
+		float max_up = 0.0f;
+		for (int i = 0; i < 3 * 60; ++i) {
+			tb_world_step(w, DT);
+			for (int j = 0; j < 5; ++j) max_up = fmaxf(max_up, tb_body_get_linear_velocity(w, ids[j]).y);
+		}
+		print_message("# stiff remove heavy top: max upward speed %.4f m/s\n", max_up);
+		assert_true(max_up < 1.0f);
+		for (int j = 0; j < 5; ++j) assert_near(tb_body_get_position(w, ids[j]).y, 0.5f + (float)j, 0.02f);
+		tb_destroy_world(w);
+	}
+}
+
 /* Sleep is not forever: a sleeping stack wakes when hit and when a supporting
  * box is teleported away. */
 static void test_sleeping_stack_wakes(void **state)
@@ -316,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_remove_heavy_body),
 		cmocka_unit_test(test_offset_tower_20),
 		cmocka_unit_test(test_sleeping_stack_wakes),
+		cmocka_unit_test(test_stiff_preset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
