@@ -121,44 +121,59 @@ static void test_box_stack_10(void **state)
 	tb_destroy_world(w);
 }
 
-static void test_pyramid_20(void **state)
+enum { PYRAMID_ROWS = 20, PYRAMID_COUNT = PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2 };
+
+/* 20 rows of 1 m boxes, 5 cm apart within a row, bottom row on the ground. */
+static void make_pyramid_20(tb_world *w, tb_body_id *ids)
 {
-	(void)state;
-	tb_world *w = new_world();
-	make_ground(w);
-	enum { ROWS = 20, COUNT = ROWS * (ROWS + 1) / 2 };
-	tb_body_id ids[COUNT];
 	int k = 0;
-	for (int row = 0; row < ROWS; ++row) {
-		int n = ROWS - row;
+	for (int row = 0; row < PYRAMID_ROWS; ++row) {
+		int n = PYRAMID_ROWS - row;
 		for (int j = 0; j < n; ++j) {
 			float x = ((float)j - 0.5f * (float)(n - 1)) * 1.05f;
 			ids[k++] = make_box(w, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
 		}
 	}
-	assert_int_equal(k, COUNT);
+	assert_int_equal(k, PYRAMID_COUNT);
+}
+
+static void test_pyramid_20(void **state)
+{
+	(void)state;
+	tb_world *w = new_world();
+	make_ground(w);
+	tb_body_id ids[PYRAMID_COUNT];
+	make_pyramid_20(w, ids);
 	int slept;
 	float settle;
-	float worst = run_settle_then_watch(w, ids[COUNT - 1], ids, COUNT, 30 * 60, &slept, &settle);
+	float worst = run_settle_then_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept, &settle);
 	print_message("# pyramid: settled %.5f m, then top moved at most %.5f m, asleep after step %d\n", settle, worst,
 	              slept);
 	assert_true(settle < 0.05f);
 	assert_true(worst < 0.01f);
 	assert_true(slept >= 0);
-	assert_int_equal(count_awake(w, ids, COUNT), 0);
+	assert_int_equal(count_awake(w, ids, PYRAMID_COUNT), 0);
 	tb_destroy_world(w);
 }
 
-/* A 4 x 1 box resting on two small 0.5 x 0.5 boxes, mass ratio `ratio` to each. */
+/* A 4 x 1 box resting on two small 0.5 x 0.5 boxes, mass ratio `ratio` to
+ * each; returns the heavy box, the light ones in *a and *b. */
+static tb_body_id make_heavy_on_light(tb_world *w, float ratio, tb_body_id *a, tb_body_id *b)
+{
+	make_ground(w);
+	*a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	*b = make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	float small = 0.25f;
+	tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, ratio * small / 4.0f);
+	assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, *a), ratio, 1e-3f * ratio);
+	return top;
+}
+
 static void check_heavy_on_light(float ratio)
 {
 	tb_world *w = new_world();
-	make_ground(w);
-	tb_body_id a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
-	tb_body_id b = make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
-	float small = 0.25f;
-	tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, ratio * small / 4.0f);
-	assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, a), ratio, 1e-3f * ratio);
+	tb_body_id a, b;
+	tb_body_id top = make_heavy_on_light(w, ratio, &a, &b);
 	float sag = 0.0f, drift = 0.0f, sag_at_2s = 0.0f;
 	for (int i = 0; i < 10 * 60; ++i) {
 		tb_world_step(w, DT);
@@ -374,30 +389,19 @@ static void test_stiff_preset(void **state)
 	{
 		tb_world *w = new_stiff_world();
 		make_ground(w);
-		enum { ROWS = 20, COUNT = ROWS * (ROWS + 1) / 2 };
-		tb_body_id ids[COUNT];
-		int k = 0;
-		for (int row = 0; row < ROWS; ++row) {
-			int n = ROWS - row;
-			for (int j = 0; j < n; ++j) {
-				float x = ((float)j - 0.5f * (float)(n - 1)) * 1.05f;
-				ids[k++] = make_box(w, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
-			}
-		}
-		float worst = run_watch(w, ids[COUNT - 1], ids, COUNT, 30 * 60, &slept);
+		tb_body_id ids[PYRAMID_COUNT];
+		make_pyramid_20(w, ids);
+		float worst = run_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept);
 		print_message("# stiff pyramid: top moved at most %.5f m from creation, asleep after step %d\n", worst, slept);
 		assert_true(worst < 0.01f);
 		assert_true(slept >= 0);
-		assert_int_equal(count_awake(w, ids, COUNT), 0);
+		assert_int_equal(count_awake(w, ids, PYRAMID_COUNT), 0);
 		tb_destroy_world(w);
 	}
 	{
 		tb_world *w = new_stiff_world();
-		make_ground(w);
-		tb_body_id a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
-		make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
-		tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, 100.0f * 0.25f / 4.0f);
-		assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, a), 100.0f, 0.1f);
+		tb_body_id a, b;
+		tb_body_id top = make_heavy_on_light(w, 100.0f, &a, &b);
 		float sag = 0.0f;
 		for (int i = 0; i < 10 * 60; ++i) {
 			tb_world_step(w, DT);
