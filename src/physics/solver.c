@@ -120,7 +120,8 @@ typedef struct continuous_ctx {
 	int32_t body;
 	int32_t shape;
 	tb_sweep sweep;
-	tb_shape_proxy proxy;
+	tb_shape_proxy proxy;  /* of `shape`, made when the first candidate needs it */
+	bool have_proxy;
 	float fraction;
 	bool bullet;
 } continuous_ctx;
@@ -152,6 +153,10 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		if (tb_dot(tb_sub(cc->sweep.c1, p1), n) < 0.0f) return true;
 	}
 
+	if (!cc->have_proxy) {
+		cc->proxy = tb_geometry_proxy(&fast->geom);
+		cc->have_proxy = true;
+	}
 	tb_shape_proxy op = tb_geometry_proxy(&o->geom);
 	/* the time of impact stops a slop short of overlap (TB_LINEAR_SLOP inside the
 	 * rounded surfaces); inflating the other shape by two slops leaves a small gap
@@ -193,7 +198,7 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		const tb_shape *sh = w->shapes + k;
 		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
 		cc.shape = k;
-		cc.proxy = tb_geometry_proxy(&sh->geom);
+		cc.have_proxy = false;
 		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), tb_compute_aabb(&sh->geom, xf2));
 		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, sh->filter.mask_bits, continuous_callback, &cc);
 		if (cc.bullet)
