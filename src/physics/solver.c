@@ -73,23 +73,34 @@ static void gather_constraints(tb_world *w)
 	}
 }
 
-static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
+static void prepare_motions(tb_world *w, const tb_step_context *ctx, int32_t n)
 {
+	TB_RESERVE(w->motions, w->motion_capacity, n);
 	tb_vec2 g = w->def.gravity;
 	float h = ctx->h;
-	float max_speed = ctx->max_linear_speed;
-	float max_rotation = 0.25f * TB_PI * ctx->inv_h;
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t i = w->awake_bodies[k];
-		if (w->bodies[i].type != TB_DYNAMIC_BODY) continue;
 		const tb_body_sim *s = w->sims + i;
+		tb_body_motion *m = w->motions + k;
+		m->dynamic = w->bodies[i].type == TB_DYNAMIC_BODY;
+		m->dv = tb_mul_sv(h, tb_mul_add(tb_mul_sv(s->inv_mass, s->force), s->gravity_scale, g));
+		m->dw = h * s->inv_inertia * s->torque;
+		m->linear_factor = 1.0f / (1.0f + h * s->linear_damping);
+		m->angular_factor = 1.0f / (1.0f + h * s->angular_damping);
+	}
+}
+
+static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
+{
+	float max_speed = ctx->max_linear_speed;
+	float max_rotation = 0.25f * TB_PI * ctx->inv_h;
+	const tb_body_motion *motions = w->motions;
+	for (int32_t k = 0; k < n; ++k) {
+		const tb_body_motion *m = motions + k;
+		if (!m->dynamic) continue;
 		tb_body_state *st = ctx->states + k;
-		/* implicit damping: stable for any coefficient */
-		float ld = 1.0f / (1.0f + h * s->linear_damping);
-		float ad = 1.0f / (1.0f + h * s->angular_damping);
-		tb_vec2 accel = tb_mul_add(tb_mul_sv(s->inv_mass, s->force), s->gravity_scale, g);
-		tb_vec2 v = tb_mul_add(tb_mul_sv(ld, st->v), h, accel);
-		float av = ad * st->w + h * s->inv_inertia * s->torque;
+		tb_vec2 v = tb_add(tb_mul_sv(m->linear_factor, st->v), m->dv);
+		float av = m->angular_factor * st->w + m->dw;
 		float speed_sq = tb_length_sq(v);
 		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / hypotf(v.x, v.y), v); /* hypot: no overflow */
 		if (av * av > max_rotation * max_rotation) av = av > 0.0f ? max_rotation : -max_rotation;
@@ -320,6 +331,7 @@ void tb_solve(tb_world *w, float dt)
 	ctx.enable_warm_starting = d->enable_warm_starting;
 	ctx.enable_position_correction = d->enable_position_correction;
 
+	prepare_motions(w, &ctx, n);
 	tb_prepare_contacts(w, &ctx);
 	tb_color_constraints(w, n);
 	tb_prepare_contacts_wide(w);

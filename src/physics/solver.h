@@ -20,6 +20,16 @@ typedef struct tb_body_state {
 	tb_rot dq;      /* rotation since the step began */
 } tb_body_state;
 
+/* Per awake body, filled once per step: the velocity change of one substep from
+ * gravity and the applied force and torque, and the damping factors, so the
+ * substep loop reads one small contiguous record instead of the body. */
+typedef struct tb_body_motion {
+	tb_vec2 dv;
+	float dw;
+	float linear_factor, angular_factor; /* 1 / (1 + h * damping): implicit, stable for any damping */
+	uint32_t dynamic;                    /* 0: kinematic, the velocity is left alone */
+} tb_body_motion;
+
 /* Per body slot: transform and mass, read in prepare, written in finalize. */
 typedef struct tb_body_sim {
 	tb_transform transform;  /* of the origin */

@@ -79,6 +79,7 @@ void tb_destroy_world(tb_world *w)
 	tb_free(w->joints);
 	tb_free(w->sensors);
 	tb_free(w->states);
+	tb_free(w->motions);
 	tb_free(w->awake_bodies);
 	tb_free(w->constraints);
 	tb_free(w->active_joints);

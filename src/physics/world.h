@@ -137,6 +137,8 @@ struct tb_world {
 	/* per-step scratch, kept between steps so steady state never allocates */
 	tb_body_state *states;
 	int32_t state_capacity;
+	tb_body_motion *motions; /* parallel to states: what one substep adds to the velocity */
+	int32_t motion_capacity;
 	int32_t *awake_bodies;  /* body slot for each state index */
 	int32_t awake_capacity;
 	tb_contact_constraint *constraints;
