@@ -143,14 +143,28 @@ static int32_t balance(tb_dynamic_tree *t, int32_t ia)
 	return iup;
 }
 
-/* Refits and rebalances every ancestor from `index` up. */
+static inline bool same_box(tb_aabb a, tb_aabb b)
+{
+	return a.lower.x == b.lower.x && a.lower.y == b.lower.y && a.upper.x == b.upper.x && a.upper.y == b.upper.y;
+}
+
+/* Refits and rebalances the ancestors from `index` up. It stops at the first
+ * node that comes out exactly as it was (same box, categories and height, no
+ * rotation): every node above is a union of unchanged children, and was
+ * balanced before. A leaf moving inside its neighbourhood stops a few levels up
+ * instead of at the root. */
 static void fix_upwards(tb_dynamic_tree *t, int32_t index)
 {
 	while (index != TB_NULL_NODE) {
+		tb_tree_node *n = t->nodes + index;
+		tb_aabb box = n->aabb;
+		uint64_t bits = n->category_bits;
+		int16_t height = n->height;
 		/* refit first: balance reads this node's height */
 		refit(t, index);
-		index = balance(t, index);
-		index = t->nodes[index].parent;
+		int32_t top = balance(t, index);
+		if (top == index && same_box(box, n->aabb) && bits == n->category_bits && height == n->height) return;
+		index = t->nodes[top].parent;
 	}
 }
 
