@@ -194,11 +194,11 @@ static void tb_solve_point(tb_joint *joint, tb_body_state *a, tb_body_state *b, 
 	}
 	(void)ctx;
 
-	/* the effective mass of the step's start: the anchors turn little within a
-	 * step, and the mass only sets how fast the iteration converges (the
-	 * velocity and the separation above are current) */
-	tb_vec2 r = tb_add(cdot, bias);
-	tb_vec2 x = tb_v2(joint->point_m11 * r.x + joint->point_m12 * r.y, joint->point_m12 * r.x + joint->point_m22 * r.y);
+	float ma = joint->inv_mass_a, mb = joint->inv_mass_b, ia = joint->inv_i_a, ib = joint->inv_i_b;
+	float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+	float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+	float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+	tb_vec2 x = tb_solve22(k11, k12, k12, k22, tb_add(cdot, bias));
 
 	tb_vec2 impulse = tb_v2(-mass_scale * x.x - impulse_scale * joint->linear_impulse.x,
 	                        -mass_scale * x.y - impulse_scale * joint->linear_impulse.y);
@@ -323,22 +323,6 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 
 	default:
 		break;
-	}
-
-	/* K of the point constraint (revolute, weld) at the step's anchors, inverted
-	 * once: K = (ma + mb) I + ia [ra]x^T [ra]x + ib [rb]x^T [rb]x */
-	{
-		float ma = joint->inv_mass_a, mb = joint->inv_mass_b, ia = joint->inv_i_a, ib = joint->inv_i_b;
-		tb_vec2 ra = joint->frame_a, rb = joint->frame_b;
-		float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-		float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-		float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-		float det = k11 * k22 - k12 * k12;
-		/* both bodies immovable: no impulse */
-		float inv = det != 0.0f ? 1.0f / det : 0.0f;
-		joint->point_m11 = inv * k22;
-		joint->point_m12 = -inv * k12;
-		joint->point_m22 = inv * k11;
 	}
 
 	if (!ctx->enable_warm_starting) {

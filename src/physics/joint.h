@@ -23,7 +23,6 @@ typedef struct tb_joint {
 	tb_vec2 axis_a;            /* prismatic axis, world, at step start */
 	float inv_mass_a, inv_mass_b, inv_i_a, inv_i_b;
 	float axial_mass;
-	float point_m11, point_m12, point_m22; /* inverse effective mass of the point constraint, step start */
 	tb_softness spring_softness, linear_softness, angular_softness;
 	tb_vec2 linear_impulse;    /* point constraints */
 	float angular_impulse;

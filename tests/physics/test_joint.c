@@ -554,6 +554,57 @@ static void test_revolute_chain(void **state)
 	tb_destroy_world(world);
 }
 
+/* Fast rotation through a joint: a bar pinned at one end spins at 10 rad/s
+ * (a sixth of a radian per step), and two bars pinned to each other tumble
+ * freely through space. The joints hold and the motion keeps its energy and
+ * momentum. (Taking the point constraint's effective mass at the step's start
+ * instead of at the current anchors made the joint grid 7% faster but let this
+ * bar lose 2.7% of its speed in 3 s instead of 1.1%.) */
+static void test_revolute_fast_spin(void **state)
+{
+	(void)state;
+	tb_world *world = make_world_without_gravity();
+	tb_body_id ground = make_ground(world);
+	tb_vec2 pivot = tb_v2(0.0f, 0.0f);
+	tb_body_id bar = make_dynamic(world, tb_v2(1.0f, 0.0f), 0.0f);
+	add_box(world, bar, 1.0f, 0.1f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
+	tb_joint_id pin = create_ok(world, &def);
+	const float spin = 10.0f;
+	tb_body_set_angular_velocity(world, bar, spin);
+	tb_body_set_linear_velocity(world, bar, tb_v2(0.0f, spin * 1.0f));
+
+	/* a free pair: bar A spinning about its centre, bar B pinned to its end */
+	tb_body_id a = make_dynamic(world, tb_v2(10.0f, 0.0f), 0.0f);
+	tb_body_id b = make_dynamic(world, tb_v2(12.0f, 0.0f), 0.0f);
+	add_box(world, a, 1.0f, 0.1f, 1.0f);
+	add_box(world, b, 1.0f, 0.1f, 1.0f);
+	tb_joint_def pair_def = def_at(world, TB_JOINT_REVOLUTE, a, b, tb_v2(11.0f, 0.0f));
+	tb_joint_id link = create_ok(world, &pair_def);
+	tb_body_set_angular_velocity(world, a, spin);
+	tb_body_set_angular_velocity(world, b, -spin);
+
+	float worst_pin = 0.0f, worst_link = 0.0f;
+	tb_vec2 momentum0 = tb_add(tb_body_get_linear_velocity(world, a), tb_body_get_linear_velocity(world, b));
+	for (int i = 0; i < (int)(3.0f / DT); ++i) {
+		tb_world_step(world, DT);
+		worst_pin = tb_maxf(worst_pin, anchor_gap(world, pin));
+		worst_link = tb_maxf(worst_link, anchor_gap(world, link));
+	}
+	print_message("# fast spin: pinned bar gap %.4f m, %.2f rad/s after 3 s; free pair gap %.4f m\n", worst_pin,
+	              tb_body_get_angular_velocity(world, bar), worst_link);
+	assert_true(worst_pin < 0.01f);
+	assert_true(worst_link < 0.01f);
+	/* no gravity, no friction: the pinned bar keeps spinning (the soft joint
+	 * may take a little energy, it never adds any) */
+	float w = tb_body_get_angular_velocity(world, bar);
+	assert_true(w > 0.98f * spin && w < 1.001f * spin);
+	/* the free pair's total momentum stays zero (equal masses) */
+	tb_vec2 momentum = tb_add(tb_body_get_linear_velocity(world, a), tb_body_get_linear_velocity(world, b));
+	assert_true(tb_length(tb_sub(momentum, momentum0)) < 1.0e-3f);
+	tb_destroy_world(world);
+}
+
 /* ---------------------------------------------------------------- prismatic */
 
 static void test_prismatic_axis_and_limits(void **state)
@@ -1027,6 +1078,7 @@ int main(void)
 		cmocka_unit_test(test_revolute_spring),
 		cmocka_unit_test(test_revolute_fixed_rotation),
 		cmocka_unit_test(test_revolute_chain),
+		cmocka_unit_test(test_revolute_fast_spin),
 		cmocka_unit_test(test_prismatic_axis_and_limits),
 		cmocka_unit_test(test_prismatic_free_slide),
 		cmocka_unit_test(test_prismatic_holds_angle),
