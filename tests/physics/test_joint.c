@@ -87,6 +87,16 @@ static tb_joint_id create_ok(tb_world *world, const tb_joint_def *def)
 	return id;
 }
 
+/* A 2 m x 0.2 m bar of density 1 lying to the right of `pivot`, and the def of a
+ * revolute joint hinging its left end there to `ground` (not yet created). */
+static tb_body_id make_hinged_bar(tb_world *world, tb_body_id ground, tb_vec2 pivot, tb_joint_def *def)
+{
+	tb_body_id bar = make_dynamic(world, tb_v2(pivot.x + 1.0f, pivot.y), 0.0f);
+	add_box(world, bar, 1.0f, 0.1f, 1.0f);
+	*def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
+	return bar;
+}
+
 static float anchor_gap(const tb_world *world, tb_joint_id id)
 {
 	return tb_distance(tb_joint_get_world_anchor_a(world, id), tb_joint_get_world_anchor_b(world, id));
@@ -417,10 +427,9 @@ static void test_revolute_limits(void **state)
 	tb_body_id ground = make_ground(world);
 	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
 	/* a horizontal bar hinged at its left end falls clockwise (negative angle) */
-	tb_body_id bar = make_dynamic(world, tb_v2(1.0f, 10.0f), 0.0f);
-	add_box(world, bar, 1.0f, 0.1f, 1.0f);
+	tb_joint_def def;
+	tb_body_id bar = make_hinged_bar(world, ground, pivot, &def);
 	const float lower = -0.5f, upper = 0.25f;
-	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
 	def.enable_limit = true;
 	def.lower = lower;
 	def.upper = upper;
@@ -566,9 +575,8 @@ static void test_revolute_fast_spin(void **state)
 	tb_world *world = make_world_without_gravity();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 pivot = tb_v2(0.0f, 0.0f);
-	tb_body_id bar = make_dynamic(world, tb_v2(1.0f, 0.0f), 0.0f);
-	add_box(world, bar, 1.0f, 0.1f, 1.0f);
-	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
+	tb_joint_def def;
+	tb_body_id bar = make_hinged_bar(world, ground, pivot, &def);
 	tb_joint_id pin = create_ok(world, &def);
 	const float spin = 10.0f;
 	tb_body_set_angular_velocity(world, bar, spin);
