@@ -126,16 +126,16 @@ typedef struct tb_joint_states {
 	tb_body_state dummy_a, dummy_b;
 } tb_joint_states;
 
-static inline void tb_get_states(tb_joint_states *js, const tb_joint *joint, tb_step_context *ctx)
+static inline void tb_get_states(tb_joint_states *js, int32_t state_a, int32_t state_b, tb_step_context *ctx)
 {
-	if (joint->state_a >= 0) {
-		js->a = ctx->states + joint->state_a;
+	if (state_a >= 0) {
+		js->a = ctx->states + state_a;
 	} else {
 		js->dummy_a = tb_identity_body_state;
 		js->a = &js->dummy_a;
 	}
-	if (joint->state_b >= 0) {
-		js->b = ctx->states + joint->state_b;
+	if (state_b >= 0) {
+		js->b = ctx->states + state_b;
 	} else {
 		js->dummy_b = tb_identity_body_state;
 		js->b = &js->dummy_b;
@@ -149,22 +149,22 @@ static inline float tb_delta_rotation_angle(const tb_body_state *a, const tb_bod
 }
 
 /* Current separation of the anchors (B minus A) from the step-start offset and the deltas. */
-static inline tb_vec2 tb_current_separation(const tb_joint *joint, const tb_body_state *a, const tb_body_state *b,
+static inline tb_vec2 tb_current_separation(const tb_joint_point *pt, const tb_body_state *a, const tb_body_state *b,
                                             tb_vec2 ra, tb_vec2 rb)
 {
-	tb_vec2 d = tb_add(tb_sub(b->dp, a->dp), joint->delta_center);
+	tb_vec2 d = tb_add(tb_sub(b->dp, a->dp), pt->delta_center);
 	return tb_add(d, tb_sub(rb, ra));
 }
 
 /* Applies a linear impulse p at the anchors (to B, its opposite to A) plus an
  * extra angular impulse l (to B, its opposite to A). */
-static inline void tb_apply_point_impulse(const tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_vec2 ra,
+static inline void tb_apply_point_impulse(const tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_vec2 ra,
                                           tb_vec2 rb, tb_vec2 p, float l)
 {
-	a->v = tb_mul_sub(a->v, joint->inv_mass_a, p);
-	a->w -= joint->inv_i_a * (tb_cross(ra, p) + l);
-	b->v = tb_mul_add(b->v, joint->inv_mass_b, p);
-	b->w += joint->inv_i_b * (tb_cross(rb, p) + l);
+	a->v = tb_mul_sub(a->v, pt->inv_mass_a, p);
+	a->w -= pt->inv_i_a * (tb_cross(ra, p) + l);
+	b->v = tb_mul_add(b->v, pt->inv_mass_b, p);
+	b->w += pt->inv_i_b * (tb_cross(rb, p) + l);
 }
 
 /* Relative velocity of the anchor points, B minus A. */
@@ -177,33 +177,40 @@ static inline tb_vec2 tb_anchor_velocity(const tb_body_state *a, const tb_body_s
 
 /* The soft point constraint shared by revolute and weld: drives the anchors
  * together with the given softness (rigid when relaxing). */
-static void tb_solve_point(tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_softness soft, bool use_bias,
-                           tb_step_context *ctx)
+static inline void tb_solve_point(tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_softness soft,
+                                  bool use_bias)
 {
-	tb_vec2 ra = tb_rotate(a->dq, joint->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
+	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
 	tb_vec2 cdot = tb_anchor_velocity(a, b, ra, rb);
 
 	tb_vec2 bias = tb_vec2_zero;
 	float mass_scale = 1.0f, impulse_scale = 0.0f;
 	if (use_bias) {
-		tb_vec2 separation = tb_current_separation(joint, a, b, ra, rb);
+		tb_vec2 separation = tb_current_separation(pt, a, b, ra, rb);
 		bias = tb_mul_sv(soft.bias_rate, separation);
 		mass_scale = soft.mass_scale;
 		impulse_scale = soft.impulse_scale;
 	}
-	(void)ctx;
 
-	float ma = joint->inv_mass_a, mb = joint->inv_mass_b, ia = joint->inv_i_a, ib = joint->inv_i_b;
+	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
 	float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
 	float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
 	float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
 	tb_vec2 x = tb_solve22(k11, k12, k12, k22, tb_add(cdot, bias));
 
-	tb_vec2 impulse = tb_v2(-mass_scale * x.x - impulse_scale * joint->linear_impulse.x,
-	                        -mass_scale * x.y - impulse_scale * joint->linear_impulse.y);
-	joint->linear_impulse = tb_add(joint->linear_impulse, impulse);
-	tb_apply_point_impulse(joint, a, b, ra, rb, impulse, 0.0f);
+	tb_vec2 impulse = tb_v2(-mass_scale * x.x - impulse_scale * pt->linear_impulse.x,
+	                        -mass_scale * x.y - impulse_scale * pt->linear_impulse.y);
+	pt->linear_impulse = tb_add(pt->linear_impulse, impulse);
+	tb_apply_point_impulse(pt, a, b, ra, rb, impulse, 0.0f);
+}
+
+/* Re-applies the point impulse of the last substep, plus an angular impulse l. */
+static inline void tb_point_warm_start(const tb_joint_point *pt, tb_body_state *a, tb_body_state *b, float l)
+{
+	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
+	tb_apply_point_impulse(pt, a, b, ra, rb, pt->linear_impulse, l);
 }
 
 /* One-sided limit on a scalar: C >= 0 must hold. Ahead of contact (C > 0) the
@@ -243,18 +250,18 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 	joint->state_b = sb->state_index;
 	/* A body without a state this step (static, asleep) cannot move: give it
 	 * infinite mass so the joint does not spend impulse on it. */
-	joint->inv_mass_a = joint->state_a >= 0 ? sa->inv_mass : 0.0f;
-	joint->inv_i_a = joint->state_a >= 0 ? sa->inv_inertia : 0.0f;
-	joint->inv_mass_b = joint->state_b >= 0 ? sb->inv_mass : 0.0f;
-	joint->inv_i_b = joint->state_b >= 0 ? sb->inv_inertia : 0.0f;
+	joint->pt.inv_mass_a = joint->state_a >= 0 ? sa->inv_mass : 0.0f;
+	joint->pt.inv_i_a = joint->state_a >= 0 ? sa->inv_inertia : 0.0f;
+	joint->pt.inv_mass_b = joint->state_b >= 0 ? sb->inv_mass : 0.0f;
+	joint->pt.inv_i_b = joint->state_b >= 0 ? sb->inv_inertia : 0.0f;
 	joint->last_inv_h = ctx->inv_h;
 
-	joint->frame_a = tb_rotate(qa, tb_sub(def->local_anchor_a, sa->local_center));
-	joint->frame_b = tb_rotate(qb, tb_sub(def->local_anchor_b, sb->local_center));
-	joint->delta_center = tb_sub(sb->center, sa->center);
+	joint->pt.frame_a = tb_rotate(qa, tb_sub(def->local_anchor_a, sa->local_center));
+	joint->pt.frame_b = tb_rotate(qb, tb_sub(def->local_anchor_b, sb->local_center));
+	joint->pt.delta_center = tb_sub(sb->center, sa->center);
 	joint->delta_angle = tb_unwind_angle(tb_relative_angle(qb, qa) - def->reference_angle);
 
-	float ma = joint->inv_mass_a, mb = joint->inv_mass_b, ia = joint->inv_i_a, ib = joint->inv_i_b;
+	float ma = joint->pt.inv_mass_a, mb = joint->pt.inv_mass_b, ia = joint->pt.inv_i_a, ib = joint->pt.inv_i_b;
 	float ka = ia + ib;
 	float angular_mass = ka > 0.0f ? 1.0f / ka : 0.0f;
 	joint->spring_softness = tb_make_soft(def->hertz, def->damping_ratio, ctx->h);
@@ -274,19 +281,19 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 
 	case TB_JOINT_PRISMATIC: {
 		joint->axis_a = tb_rotate(qa, def->local_axis_a);
-		tb_vec2 d = tb_add(joint->delta_center, tb_sub(joint->frame_b, joint->frame_a));
-		float a1 = tb_cross(tb_add(d, joint->frame_a), joint->axis_a);
-		float a2 = tb_cross(joint->frame_b, joint->axis_a);
+		tb_vec2 d = tb_add(joint->pt.delta_center, tb_sub(joint->pt.frame_b, joint->pt.frame_a));
+		float a1 = tb_cross(tb_add(d, joint->pt.frame_a), joint->axis_a);
+		float a2 = tb_cross(joint->pt.frame_b, joint->axis_a);
 		float k = ma + mb + ia * a1 * a1 + ib * a2 * a2;
 		joint->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
 		break;
 	}
 
 	case TB_JOINT_DISTANCE: {
-		tb_vec2 d = tb_add(joint->delta_center, tb_sub(joint->frame_b, joint->frame_a));
+		tb_vec2 d = tb_add(joint->pt.delta_center, tb_sub(joint->pt.frame_b, joint->pt.frame_a));
 		tb_vec2 axis = tb_normalize(d);
-		float cra = tb_cross(joint->frame_a, axis);
-		float crb = tb_cross(joint->frame_b, axis);
+		float cra = tb_cross(joint->pt.frame_a, axis);
+		float crb = tb_cross(joint->pt.frame_b, axis);
 		float k = ma + mb + ia * cra * cra + ib * crb * crb;
 		joint->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
 		/* the rod has no limit impulses and the rope no rod impulse */
@@ -311,10 +318,10 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 	case TB_JOINT_MOUSE:
 		/* Body A plays no part: the anchor on B is pulled towards a fixed world point. */
 		joint->state_a = -1;
-		joint->inv_mass_a = 0.0f;
-		joint->inv_i_a = 0.0f;
-		joint->frame_a = tb_vec2_zero;
-		joint->delta_center = tb_sub(sb->center, def->target);
+		joint->pt.inv_mass_a = 0.0f;
+		joint->pt.inv_i_a = 0.0f;
+		joint->pt.frame_a = tb_vec2_zero;
+		joint->pt.delta_center = tb_sub(sb->center, def->target);
 		joint->delta_angle = 0.0f;
 		joint->axial_mass = ib > 0.0f ? 1.0f / ib : 0.0f;
 		joint->linear_softness = tb_make_soft(def->hertz, def->damping_ratio, ctx->h);
@@ -326,7 +333,7 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 	}
 
 	if (!ctx->enable_warm_starting) {
-		joint->linear_impulse = tb_vec2_zero;
+		joint->pt.linear_impulse = tb_vec2_zero;
 		joint->angular_impulse = 0.0f;
 		joint->axial_impulse = 0.0f;
 		joint->spring_impulse = 0.0f;
@@ -340,17 +347,15 @@ void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx)
 
 static void tb_revolute_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
 {
-	tb_vec2 ra = tb_rotate(a->dq, joint->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
 	float axial = joint->spring_impulse + joint->motor_impulse + joint->lower_impulse - joint->upper_impulse;
-	tb_apply_point_impulse(joint, a, b, ra, rb, joint->linear_impulse, axial);
+	tb_point_warm_start(&joint->pt, a, b, axial);
 }
 
 static void tb_revolute_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_step_context *ctx,
                               bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
-	float ia = joint->inv_i_a, ib = joint->inv_i_b;
+	float ia = joint->pt.inv_i_a, ib = joint->pt.inv_i_b;
 	/* with both rotations locked there is no angular freedom to spring, drive or limit */
 	bool fixed_rotation = ia + ib == 0.0f;
 
@@ -389,7 +394,7 @@ static void tb_revolute_solve(tb_joint *joint, tb_body_state *a, tb_body_state *
 		b->w -= ib * impulse;
 	}
 
-	tb_solve_point(joint, a, b, ctx->joint_softness, use_bias, ctx);
+	tb_solve_point(&joint->pt, a, b, ctx->joint_softness, use_bias);
 }
 
 /* ---------------------------------------------------------------- prismatic */
@@ -403,9 +408,9 @@ typedef struct tb_prismatic_frame {
 static tb_prismatic_frame tb_prismatic_current(const tb_joint *joint, const tb_body_state *a, const tb_body_state *b)
 {
 	tb_prismatic_frame f;
-	f.ra = tb_rotate(a->dq, joint->frame_a);
-	f.rb = tb_rotate(b->dq, joint->frame_b);
-	f.d = tb_current_separation(joint, a, b, f.ra, f.rb);
+	f.ra = tb_rotate(a->dq, joint->pt.frame_a);
+	f.rb = tb_rotate(b->dq, joint->pt.frame_b);
+	f.d = tb_current_separation(&joint->pt, a, b, f.ra, f.rb);
 	f.axis = tb_rotate(a->dq, joint->axis_a);
 	f.perp = tb_left_perp(f.axis);
 	/* A's lever arm reaches to B's anchor: the axis is attached to A and B slides along it */
@@ -421,10 +426,10 @@ static tb_prismatic_frame tb_prismatic_current(const tb_joint *joint, const tb_b
 static inline void tb_apply_lever_impulse(const tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_vec2 p,
                                           float la, float lb)
 {
-	a->v = tb_mul_sub(a->v, joint->inv_mass_a, p);
-	a->w -= joint->inv_i_a * la;
-	b->v = tb_mul_add(b->v, joint->inv_mass_b, p);
-	b->w += joint->inv_i_b * lb;
+	a->v = tb_mul_sub(a->v, joint->pt.inv_mass_a, p);
+	a->w -= joint->pt.inv_i_a * la;
+	b->v = tb_mul_add(b->v, joint->pt.inv_mass_b, p);
+	b->w += joint->pt.inv_i_b * lb;
 }
 
 static void tb_prismatic_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
@@ -486,7 +491,7 @@ static void tb_prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state 
 
 	/* Perpendicular offset and relative angle together, as one 2x2 block. */
 	{
-		float ma = joint->inv_mass_a, mb = joint->inv_mass_b, ia = joint->inv_i_a, ib = joint->inv_i_b;
+		float ma = joint->pt.inv_mass_a, mb = joint->pt.inv_mass_b, ia = joint->pt.inv_i_a, ib = joint->pt.inv_i_b;
 		tb_vec2 cdot = tb_v2(tb_dot(f.perp, tb_sub(b->v, a->v)) + f.s2 * b->w - f.s1 * a->w, b->w - a->w);
 		tb_vec2 bias = tb_vec2_zero;
 		float mass_scale = 1.0f, impulse_scale = 0.0f;
@@ -524,11 +529,11 @@ static inline void tb_distance_lengths(const tb_joint_def *def, float *length, f
 
 static void tb_distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
 {
-	tb_vec2 ra = tb_rotate(a->dq, joint->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
-	tb_vec2 axis = tb_normalize(tb_current_separation(joint, a, b, ra, rb));
+	tb_vec2 ra = tb_rotate(a->dq, joint->pt.frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
+	tb_vec2 axis = tb_normalize(tb_current_separation(&joint->pt, a, b, ra, rb));
 	float axial = joint->axial_impulse + joint->lower_impulse - joint->upper_impulse;
-	tb_apply_point_impulse(joint, a, b, ra, rb, tb_mul_sv(axial, axis), 0.0f);
+	tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(axial, axis), 0.0f);
 }
 
 static void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_step_context *ctx,
@@ -538,10 +543,10 @@ static void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *
 	float rest, min_length, max_length;
 	tb_distance_lengths(def, &rest, &min_length, &max_length);
 
-	tb_vec2 ra = tb_rotate(a->dq, joint->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
+	tb_vec2 ra = tb_rotate(a->dq, joint->pt.frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
 	float length;
-	tb_vec2 axis = tb_get_length_and_normalize(&length, tb_current_separation(joint, a, b, ra, rb));
+	tb_vec2 axis = tb_get_length_and_normalize(&length, tb_current_separation(&joint->pt, a, b, ra, rb));
 
 	/* min == max leaves no room for a spring: the joint is a rod of that length */
 	bool rigid = !def->enable_spring || min_length >= max_length;
@@ -555,7 +560,7 @@ static void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *
 		}
 		float impulse = -mass_scale * joint->axial_mass * (cdot + bias) - impulse_scale * joint->axial_impulse;
 		joint->axial_impulse += impulse;
-		tb_apply_point_impulse(joint, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
+		tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
 		return;
 	}
 
@@ -566,20 +571,20 @@ static void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *
 		float impulse = -joint->spring_softness.mass_scale * joint->axial_mass * (cdot + bias) -
 		                joint->spring_softness.impulse_scale * joint->axial_impulse;
 		joint->axial_impulse += impulse;
-		tb_apply_point_impulse(joint, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
+		tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
 	}
 
 	{
 		float cdot = tb_dot(axis, tb_anchor_velocity(a, b, ra, rb));
 		float impulse =
 			tb_limit_impulse(length - min_length, cdot, joint->axial_mass, &joint->lower_impulse, use_bias, ctx);
-		tb_apply_point_impulse(joint, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
+		tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(impulse, axis), 0.0f);
 	}
 	if (max_length < TB_JOINT_HUGE) {
 		float cdot = tb_dot(axis, tb_anchor_velocity(a, b, ra, rb));
 		float impulse =
 			tb_limit_impulse(max_length - length, -cdot, joint->axial_mass, &joint->upper_impulse, use_bias, ctx);
-		tb_apply_point_impulse(joint, a, b, ra, rb, tb_mul_sv(-impulse, axis), 0.0f);
+		tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(-impulse, axis), 0.0f);
 	}
 }
 
@@ -587,15 +592,13 @@ static void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *
 
 static void tb_weld_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
 {
-	tb_vec2 ra = tb_rotate(a->dq, joint->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
-	tb_apply_point_impulse(joint, a, b, ra, rb, joint->linear_impulse, joint->angular_impulse);
+	tb_point_warm_start(&joint->pt, a, b, joint->angular_impulse);
 }
 
 static void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, tb_step_context *ctx, bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
-	float ia = joint->inv_i_a, ib = joint->inv_i_b;
+	float ia = joint->pt.inv_i_a, ib = joint->pt.inv_i_b;
 
 	/* A soft weld (hertz > 0) is a spring and keeps its bias when relaxing; a rigid
 	 * one only corrects position in the biased pass. */
@@ -615,21 +618,21 @@ static void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, t
 		b->w += ib * impulse;
 	}
 
-	tb_solve_point(joint, a, b, joint->linear_softness, use_bias || def->hertz > 0.0f, ctx);
+	tb_solve_point(&joint->pt, a, b, joint->linear_softness, use_bias || def->hertz > 0.0f);
 }
 
 /* ---------------------------------------------------------------- mouse */
 
 static void tb_mouse_warm_start(tb_joint *joint, tb_body_state *b)
 {
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
-	b->v = tb_mul_add(b->v, joint->inv_mass_b, joint->linear_impulse);
-	b->w += joint->inv_i_b * (tb_cross(rb, joint->linear_impulse) + joint->angular_impulse);
+	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
+	b->v = tb_mul_add(b->v, joint->pt.inv_mass_b, joint->pt.linear_impulse);
+	b->w += joint->pt.inv_i_b * (tb_cross(rb, joint->pt.linear_impulse) + joint->angular_impulse);
 }
 
 static void tb_mouse_solve(tb_joint *joint, tb_body_state *b, tb_step_context *ctx)
 {
-	float mb = joint->inv_mass_b, ib = joint->inv_i_b;
+	float mb = joint->pt.inv_mass_b, ib = joint->pt.inv_i_b;
 
 	/* spin damping: a soft constraint towards zero angular velocity, no position term */
 	{
@@ -640,9 +643,9 @@ static void tb_mouse_solve(tb_joint *joint, tb_body_state *b, tb_step_context *c
 	}
 
 	/* The pull is a spring in both passes: it is the user's hand, not an error to correct. */
-	tb_vec2 rb = tb_rotate(b->dq, joint->frame_b);
+	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
 	tb_vec2 cdot = tb_add(b->v, tb_cross_sv(b->w, rb));
-	tb_vec2 separation = tb_add(tb_add(b->dp, rb), joint->delta_center);
+	tb_vec2 separation = tb_add(tb_add(b->dp, rb), joint->pt.delta_center);
 	tb_vec2 bias = tb_mul_sv(joint->linear_softness.bias_rate, separation);
 
 	float k11 = mb + rb.y * rb.y * ib;
@@ -650,7 +653,7 @@ static void tb_mouse_solve(tb_joint *joint, tb_body_state *b, tb_step_context *c
 	float k22 = mb + rb.x * rb.x * ib;
 	tb_vec2 x = tb_solve22(k11, k12, k12, k22, tb_add(cdot, bias));
 
-	tb_vec2 old = joint->linear_impulse;
+	tb_vec2 old = joint->pt.linear_impulse;
 	tb_vec2 impulse = tb_v2(-joint->linear_softness.mass_scale * x.x - joint->linear_softness.impulse_scale * old.x,
 	                        -joint->linear_softness.mass_scale * x.y - joint->linear_softness.impulse_scale * old.y);
 	tb_vec2 total = tb_add(old, impulse);
@@ -658,7 +661,7 @@ static void tb_mouse_solve(tb_joint *joint, tb_body_state *b, tb_step_context *c
 	float magnitude = tb_length(total);
 	if (magnitude > max_impulse) total = tb_mul_sv(max_impulse / magnitude, total);
 	impulse = tb_sub(total, old);
-	joint->linear_impulse = total;
+	joint->pt.linear_impulse = total;
 
 	b->v = tb_mul_add(b->v, mb, impulse);
 	b->w += ib * tb_cross(rb, impulse);
@@ -669,7 +672,7 @@ static void tb_mouse_solve(tb_joint *joint, tb_body_state *b, tb_step_context *c
 void tb_joint_warm_start(tb_joint *joint, tb_step_context *ctx)
 {
 	tb_joint_states js;
-	tb_get_states(&js, joint, ctx);
+	tb_get_states(&js, joint->state_a, joint->state_b, ctx);
 	switch (joint->def.type) {
 	case TB_JOINT_REVOLUTE: tb_revolute_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_PRISMATIC: tb_prismatic_warm_start(joint, js.a, js.b); break;
@@ -683,7 +686,7 @@ void tb_joint_warm_start(tb_joint *joint, tb_step_context *ctx)
 void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
 {
 	tb_joint_states js;
-	tb_get_states(&js, joint, ctx);
+	tb_get_states(&js, joint->state_a, joint->state_b, ctx);
 	switch (joint->def.type) {
 	case TB_JOINT_REVOLUTE: tb_revolute_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_PRISMATIC: tb_prismatic_solve(joint, js.a, js.b, ctx, use_bias); break;
@@ -691,6 +694,60 @@ void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
 	case TB_JOINT_WELD: tb_weld_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_MOUSE: tb_mouse_solve(joint, js.b, ctx); break;
 	default: break;
+	}
+}
+
+/* ---------------------------------------------------------------- rows */
+
+/* A revolute joint with no spring, motor or limit is its point constraint alone. */
+static bool tb_joint_is_pin(const tb_joint *joint)
+{
+	const tb_joint_def *def = &joint->def;
+	return def->type == TB_JOINT_REVOLUTE && !(def->enable_spring && def->hertz > 0.0f) && !def->enable_motor &&
+	       !def->enable_limit;
+}
+
+tb_joint_row tb_joint_make_row(const tb_joint *joint, int32_t slot)
+{
+	tb_joint_row row;
+	row.state_a = joint->state_a;
+	row.state_b = joint->state_b;
+	row.joint = slot;
+	row.pin = tb_joint_is_pin(joint) ? 1 : 0;
+	row.pt = joint->pt;
+	return row;
+}
+
+void tb_joint_store_row(tb_joint *joint, const tb_joint_row *row)
+{
+	if (row->pin) joint->pt.linear_impulse = row->pt.linear_impulse;
+}
+
+void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx)
+{
+	tb_joint_states js;
+	for (int32_t k = 0; k < count; ++k) {
+		tb_joint_row *row = rows + k;
+		if (!row->pin) {
+			tb_joint_warm_start(joints + row->joint, ctx);
+			continue;
+		}
+		tb_get_states(&js, row->state_a, row->state_b, ctx);
+		tb_point_warm_start(&row->pt, js.a, js.b, 0.0f);
+	}
+}
+
+void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx, bool use_bias)
+{
+	tb_joint_states js;
+	for (int32_t k = 0; k < count; ++k) {
+		tb_joint_row *row = rows + k;
+		if (!row->pin) {
+			tb_joint_solve(joints + row->joint, ctx, use_bias);
+			continue;
+		}
+		tb_get_states(&js, row->state_a, row->state_b, ctx);
+		tb_solve_point(&row->pt, js.a, js.b, ctx->joint_softness, use_bias);
 	}
 }
 
@@ -834,7 +891,7 @@ tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id)
 	case TB_JOINT_REVOLUTE:
 	case TB_JOINT_WELD:
 	case TB_JOINT_MOUSE:
-		return tb_mul_sv(inv_h, joint->linear_impulse);
+		return tb_mul_sv(inv_h, joint->pt.linear_impulse);
 	case TB_JOINT_PRISMATIC: {
 		tb_vec2 axis = tb_rotate(tb_joint_body_transform(world, joint->body_a).q, joint->def.local_axis_a);
 		float axial = joint->spring_impulse + joint->motor_impulse + joint->lower_impulse - joint->upper_impulse;

@@ -119,9 +119,20 @@ static void integrate_positions(tb_step_context *ctx, int32_t n)
 	}
 }
 
+static void prepare_joints(tb_world *w, tb_step_context *ctx)
+{
+	int32_t count = w->active_joint_count;
+	TB_RESERVE(w->joint_rows, w->joint_row_capacity, count);
+	for (int32_t k = 0; k < count; ++k) {
+		int32_t slot = w->active_joints[k];
+		tb_joint_prepare(w->joints + slot, ctx);
+		w->joint_rows[k] = tb_joint_make_row(w->joints + slot, slot);
+	}
+}
+
 static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
 {
-	for (int32_t k = 0; k < w->active_joint_count; ++k) tb_joint_solve(w->joints + w->active_joints[k], ctx, use_bias);
+	tb_joint_rows_solve(w->joints, w->joint_rows, w->active_joint_count, ctx, use_bias);
 }
 
 /* ---- continuous collision ---- */
@@ -335,7 +346,7 @@ void tb_solve(tb_world *w, float dt)
 	tb_prepare_contacts(w, &ctx);
 	tb_color_constraints(w, n);
 	tb_prepare_contacts_wide(w);
-	for (int32_t k = 0; k < w->active_joint_count; ++k) tb_joint_prepare(w->joints + w->active_joints[k], &ctx);
+	prepare_joints(w, &ctx);
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
 	for (int sub = 0; sub < d->substeps; ++sub) {
@@ -347,8 +358,7 @@ void tb_solve(tb_world *w, float dt)
 
 		t = tb_time_ms();
 		if (ctx.enable_warm_starting) {
-			for (int32_t k = 0; k < w->active_joint_count; ++k)
-				tb_joint_warm_start(w->joints + w->active_joints[k], &ctx);
+			tb_joint_rows_warm_start(w->joints, w->joint_rows, w->active_joint_count, &ctx);
 			tb_warm_start_contacts_wide(w, &ctx);
 		}
 		w->profile.warm_start += (float)(tb_time_ms() - t);
@@ -370,6 +380,8 @@ void tb_solve(tb_world *w, float dt)
 
 	t = tb_time_ms();
 	tb_store_impulses_wide(w);
+	for (int32_t k = 0; k < w->active_joint_count; ++k)
+		tb_joint_store_row(w->joints + w->joint_rows[k].joint, w->joint_rows + k);
 	tb_store_impulses(w, &ctx);
 	w->profile.store = (float)(tb_time_ms() - t);
 

@@ -83,6 +83,7 @@ void tb_destroy_world(tb_world *w)
 	tb_free(w->awake_bodies);
 	tb_free(w->constraints);
 	tb_free(w->active_joints);
+	tb_free(w->joint_rows);
 	tb_destroy_constraint_graph(&w->graph);
 	tb_free(w->fast_bodies);
 	tb_free(w->stack);

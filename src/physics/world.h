@@ -145,6 +145,8 @@ struct tb_world {
 	int32_t constraint_capacity, constraint_count;
 	int32_t *active_joints;
 	int32_t active_joint_capacity, active_joint_count;
+	tb_joint_row *joint_rows;   /* parallel to active_joints during the step */
+	int32_t joint_row_capacity;
 	tb_constraint_graph graph;  /* colours and wide blocks of the constraints */
 	int32_t *fast_bodies;
 	int32_t fast_capacity;
