@@ -18,7 +18,7 @@ local DOMINOES = 12
 local DOMINO_W, DOMINO_H, DOMINO_STEP = 0.25, 2.0, 1.2
 local FRICTION = 0.6
 local PUSH = 2.5         -- N*s on the first domino
-local SUBSTEPS = 4
+local SUBSTEPS = 8
 
 local PYRAMID_X, STACK_X, PLATFORM_X, DOMINO_X = -1, -10, -16.5, 7
 

@@ -23,7 +23,7 @@ tumble = {}
 
 ---@class tumble.WorldSettings
 ---@field gravity? tumble.Vec2|number[]       m/s^2, default {0, -10}
----@field substeps? integer                    solver substeps per step, 1..64, default 4
+---@field substeps? integer                    solver substeps per step, 1..64, default 8
 ---@field contact_hertz? number                contact stiffness (Hz), >= 0
 ---@field contact_damping_ratio? number        >= 0
 ---@field joint_hertz? number                  joint stiffness (Hz), >= 0

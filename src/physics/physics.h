@@ -34,8 +34,8 @@ static const tb_joint_id tb_null_joint_id = {0, 0};
 /* Every setting of the world; all of them can be changed between steps. */
 typedef struct tb_world_def {
 	tb_vec2 gravity;              /* m/s^2, default (0, -10) */
-	int substeps;                 /* solver substeps per step, default 4, 1..64 */
-	float contact_hertz;          /* contact stiffness, default 30 */
+	int substeps;                 /* solver substeps per step, default 8, 1..64 */
+	float contact_hertz;          /* contact stiffness, default 60 */
 	float contact_damping_ratio;  /* default 10 */
 	float joint_hertz;            /* joint stiffness, default 60 */
 	float joint_damping_ratio;    /* default 2 (5 for stiff joints is fine too) */

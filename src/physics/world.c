@@ -8,8 +8,8 @@ tb_world_def tb_default_world_def(void)
 	tb_world_def d;
 	memset(&d, 0, sizeof d);
 	d.gravity = tb_v2(0.0f, -10.0f);
-	d.substeps = 4;
-	d.contact_hertz = 30.0f;
+	d.substeps = 8;
+	d.contact_hertz = 60.0f;
 	d.contact_damping_ratio = 10.0f;
 	d.joint_hertz = 60.0f;
 	d.joint_damping_ratio = 2.0f;

@@ -14,7 +14,7 @@ describe("tumble.world", function()
     local g = w.gravity
     assert.are.equal(d.gravity_x, g.x); assert.are.equal(d.gravity_y, g.y)
     assert.are.equal(0, g[1]); assert.are.equal(-10, g[2])
-    assert.are.equal(4, w.substeps)
+    assert.are.equal(8, w.substeps)
     assert.is_true(math.type(w.substeps) == "integer")
     for _, k in ipairs{ "substeps", "contact_hertz", "contact_damping_ratio", "joint_hertz", "joint_damping_ratio",
                         "max_push_speed", "restitution_threshold", "hit_threshold", "max_linear_speed",
@@ -118,7 +118,7 @@ describe("World settings", function()
     assert.are.equal("World has no property 'foo'", error_of(function() w.foo = 1 end))
     assert.are.equal("cannot assign method 'step' of World", error_of(function() w.step = 1 end))
     assert.is_nil(w.foo)
-    assert.are.equal(4, w.substeps) -- unchanged by the failed assignments
+    assert.are.equal(8, w.substeps) -- unchanged by the failed assignments
   end)
 
   it("change the simulation: gravity, motion", function()

@@ -15,14 +15,14 @@ static tb_world *new_world(void)
 	return w;
 }
 
-/* The stiff preset the README recommends for tall stacks: twice the substeps,
- * so the contact springs may be twice as stiff (the solver caps them at a
- * quarter of the substep rate). */
-static tb_world *new_stiff_world(void)
+/* The fast preset the README offers for big piles that need not be exact:
+ * half the substeps, so the contact springs must be half as stiff (the solver
+ * caps them at a quarter of the substep rate). */
+static tb_world *new_fast_world(void)
 {
 	tb_world_def wd = tb_default_world_def();
-	wd.substeps = 8;
-	wd.contact_hertz = 60.0f;
+	wd.substeps = 4;
+	wd.contact_hertz = 30.0f;
 	tb_world *w = tb_create_world(&wd);
 	assert_non_null(w);
 	return w;
@@ -100,23 +100,30 @@ static float run_settle_then_watch(tb_world *w, tb_body_id watched, const tb_bod
 	return worst;
 }
 
+static void make_stack_10(tb_world *w, tb_body_id *ids)
+{
+	for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+}
+
+/* The issue's numbers taken literally, from the moment of creation: the top
+ * box of ten 1 m boxes created touching never gets 1 cm from where it was
+ * created in 30 s, and the stack falls asleep, upright. Contacts are soft
+ * springs (Box2D v3's soft step), so the stack first settles by
+ * load / (effective mass * omega^2) per contact; at the default 60 Hz that is
+ * 8.2 mm in all (3.2 cm at 30 Hz, see test_fast_preset). */
 static void test_box_stack_10(void **state)
 {
 	(void)state;
 	tb_world *w = new_world();
 	make_ground(w);
 	tb_body_id ids[10];
-	for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	make_stack_10(w, ids);
 	int slept;
-	float settle;
-	float worst = run_settle_then_watch(w, ids[9], ids, 10, 30 * 60, &slept, &settle);
-	print_message("# 10-stack: settled %.5f m, then top moved at most %.5f m, asleep after step %d\n", settle, worst,
-	              slept);
-	assert_true(settle < 0.04f); /* nine box-box contacts and the ground: ~3 mm each */
+	float worst = run_watch(w, ids[9], ids, 10, 30 * 60, &slept);
+	print_message("# 10-stack: top moved at most %.5f m from creation in 30 s, asleep after step %d\n", worst, slept);
 	assert_true(worst < 0.01f);
-	assert_true(slept >= 0);
+	assert_true(slept >= 0 && slept < 2 * 60);
 	assert_int_equal(count_awake(w, ids, 10), 0);
-	/* still upright */
 	for (int i = 0; i < 10; ++i) assert_near(tb_body_get_angle(w, ids[i]), 0.0f, 0.01f);
 	tb_destroy_world(w);
 }
@@ -145,13 +152,10 @@ static void test_pyramid_20(void **state)
 	tb_body_id ids[PYRAMID_COUNT];
 	make_pyramid_20(w, ids);
 	int slept;
-	float settle;
-	float worst = run_settle_then_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept, &settle);
-	print_message("# pyramid: settled %.5f m, then top moved at most %.5f m, asleep after step %d\n", settle, worst,
-	              slept);
-	assert_true(settle < 0.05f);
+	float worst = run_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept);
+	print_message("# pyramid: top moved at most %.5f m from creation in 30 s, asleep after step %d\n", worst, slept);
 	assert_true(worst < 0.01f);
-	assert_true(slept >= 0);
+	assert_true(slept >= 0 && slept < 2 * 60);
 	assert_int_equal(count_awake(w, ids, PYRAMID_COUNT), 0);
 	tb_destroy_world(w);
 }
@@ -187,13 +191,14 @@ static void check_heavy_on_light(float ratio)
 	}
 	print_message("# heavy on light %.0f:1: sag %.5f m (%.5f m at 2 s), drift %.5f m\n", ratio, sag, sag_at_2s, drift);
 	/* The soft contacts under the light boxes settle by load / (m_light omega^2):
-	 * about 2.2 cm at 100:1 and 9 cm at 400:1 with the default 30 Hz. Known
-	 * limitation (a rigid solver sinks less but jitters or explodes here); what
-	 * must hold is that nothing creeps, slides or tips once settled. */
-	/* the spring of each contact point under a quarter of the heavy weight
-	 * with a quarter of a light box as effective mass: sag ~ ratio g / omega^2 */
+	 * each contact point carries a quarter of the heavy weight with a quarter
+	 * of a light box as effective mass, so sag ~ ratio g / omega^2: 5.6 mm at
+	 * 100:1 and 2.7 cm at 400:1 with the default 60 Hz (a rigid solver sinks
+	 * less but jitters or explodes here). What must hold is that nothing creeps,
+	 * slides or tips once settled. */
 	float omega = 2.0f * TB_PI * tb_world_get_def(w).contact_hertz;
 	assert_true(sag < 1.1f * ratio * 10.0f / (omega * omega) + 0.005f);
+	if (ratio <= 100.0f) assert_true(sag < 0.01f);
 	assert_true(sag - sag_at_2s < 0.002f);
 	assert_true(drift < 0.02f);
 	assert_near(tb_body_get_angle(w, top), 0.0f, 0.01f);
@@ -232,10 +237,10 @@ static void test_overlapping_creation(void **state)
 	}
 	print_message("# overlapping: max speed %.3f m/s\n", max_speed);
 	/* Exactly coincident boxes separate along one axis into a column 5 m
-	 * high that later topples: the 8.9 m/s measured here is a box falling
-	 * from the top of it. The push-out alone is measured without gravity in
-	 * test_overlapping_push_out. */
-	assert_true(max_speed < 10.0f);
+	 * high that later topples: the 3.9 m/s measured here is a box falling
+	 * from the top of it (8.9 m/s with the fast preset). The push-out alone is
+	 * measured without gravity in test_overlapping_push_out. */
+	assert_true(max_speed < 6.0f);
 	/* at rest: slow or asleep, and no two boxes deeply overlapping any more */
 	for (int j = 0; j < N; ++j) {
 		assert_true(tb_length(tb_body_get_linear_velocity(w, ids[j])) < 0.05f);
@@ -249,9 +254,10 @@ static void test_overlapping_creation(void **state)
 
 /* The push-out itself, with nothing else adding speed: 20 boxes in the same
  * bin with gravity off, first all on one spot (the chain of overlaps adds the
- * pushes up: 4.6 m/s at the top of the column after 2.5 s), then scattered
- * over 0.4 m (what a user spawning a pile does), with and without gravity. */
-static float max_speed_of_spawn(bool gravity, float jitter)
+ * pushes up: 5.4 m/s at the top of the column, 4.5 with the fast preset's 4
+ * substeps), then scattered over 0.4 m (what a user spawning a pile does),
+ * with and without gravity. */
+static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 {
 	tb_world_def wd = tb_default_world_def();
 	if (!gravity) wd.gravity = tb_vec2_zero;
@@ -273,7 +279,11 @@ static float max_speed_of_spawn(bool gravity, float jitter)
 	float max_speed = 0.0f;
 	for (int i = 0; i < 15 * 60; ++i) {
 		tb_world_step(w, DT);
-		for (int j = 0; j < N; ++j) max_speed = fmaxf(max_speed, tb_length(tb_body_get_linear_velocity(w, ids[j])));
+		for (int j = 0; j < N; ++j) {
+			tb_vec2 v = tb_body_get_linear_velocity(w, ids[j]);
+			max_speed = fmaxf(max_speed, tb_length(v));
+			*max_up = fmaxf(*max_up, v.y);
+		}
 	}
 	tb_destroy_world(w);
 	return max_speed;
@@ -282,14 +292,19 @@ static float max_speed_of_spawn(bool gravity, float jitter)
 static void test_overlapping_push_out(void **state)
 {
 	(void)state;
-	float coincident = max_speed_of_spawn(false, 0.0f);
-	float scattered = max_speed_of_spawn(false, 0.4f);
-	float pile = max_speed_of_spawn(true, 0.4f);
-	print_message("# push-out: coincident %.3f m/s, scattered %.3f m/s, scattered with gravity %.3f m/s\n",
-	              coincident, scattered, pile);
-	assert_true(coincident < 5.0f);
+	float up[3] = {0.0f, 0.0f, 0.0f};
+	float coincident = max_speed_of_spawn(false, 0.0f, up + 0);
+	float scattered = max_speed_of_spawn(false, 0.4f, up + 1);
+	float pile = max_speed_of_spawn(true, 0.4f, up + 2);
+	print_message("# push-out: coincident %.3f m/s, scattered %.3f m/s, scattered with gravity %.3f m/s "
+	              "(upwards %.3f m/s)\n",
+	              coincident, scattered, pile, up[2]);
+	assert_true(coincident < 6.0f);
 	assert_true(scattered < 2.0f);
-	assert_true(pile < 3.0f);
+	/* with gravity the fastest box is one falling back onto the pile; what the
+	 * push-out gives is the upward speed */
+	assert_true(pile < 4.0f);
+	assert_true(up[2] < 2.0f);
 }
 
 /* A settled stack of six with a heavy box at `heavy_index`; destroying it must
@@ -317,11 +332,13 @@ static void check_remove_heavy(int heavy_index)
 	}
 	print_message("# remove heavy #%d: max upward speed %.4f m/s\n", heavy_index, max_up);
 	/* The boxes under a 100 kg box are compressed (soft contacts) and spring
-	 * back when it goes: a known limitation, see the heavy-on-light note. The
-	 * stale warm-start impulses that carried its weight are dropped on destroy
-	 * (they used to double the kick, 3.5 m/s); nothing may leave faster than
-	 * the push-out cap. */
+	 * back when it goes: 0.79 m/s when it was on top (1.56 with the fast
+	 * preset). The stale warm-start impulses that carried its weight are
+	 * dropped on destroy (they used to double the kick, 3.5 m/s). Removed from
+	 * lower down, the boxes above fall a metre and land (2.2-2.5 m/s is their
+	 * hop, see the README); nothing may leave faster than the push-out cap. */
 	assert_true(max_up < tb_world_get_def(w).max_contact_push_speed);
+	if (heavy_index == N - 1) assert_true(max_up < 1.0f);
 	/* the rest is a stack of five again: box j ends at 0.5 + its new level */
 	for (int j = 0, level = 0; j < N; ++j) {
 		if (j == heavy_index) continue;
@@ -356,50 +373,51 @@ static void test_offset_tower_20(void **state)
 	float settle;
 	float worst = run_settle_then_watch(w, ids[N - 1], ids, N, 10 * 60, &slept, &settle);
 	print_message("# offset tower: settled %.5f m, then top moved at most %.5f m\n", settle, worst);
-	assert_true(settle < 0.15f);
+	assert_true(settle < 0.05f);
 	assert_true(worst < 0.05f);
 	for (int i = 0; i < N; ++i) assert_near(tb_body_get_angle(w, ids[i]), 0.0f, 0.02f);
 	tb_destroy_world(w);
 }
 
-/* The issue's numbers taken literally, from the moment of creation: with the
- * stiff preset the top of a 10-box stack and of a 20-row pyramid never moves
- * 1 cm in 30 s, both fall asleep, a light box under a 100x heavier one sags
- * less than 1 cm, and the stack under a removed 100x box comes back up slower
- * than 1 m/s. Measured: 8.2 mm, 7.7 mm, 5.6 mm and 0.79 m/s, so the stack's
- * margin is thin; runs are bit-identical, so it cannot flicker. With the
- * default (4 substeps, 30 Hz) every one of them fails (32 mm, 31 mm, 22 mm and
- * 1.56 m/s, see the tests above), which is why the README documents the preset. */
-static void test_stiff_preset(void **state)
+/* The fast preset (4 substeps, 30 Hz: about 0.75x the solver time) still
+ * stands and sleeps, it only settles deeper: the 10-box stack and the pyramid
+ * 3.2 and 3.1 cm, the light box under a 100x heavier one 2.2 cm. Once settled,
+ * nothing moves. */
+static void test_fast_preset(void **state)
 {
 	(void)state;
 	int slept;
+	float settle;
 	{
-		tb_world *w = new_stiff_world();
+		tb_world *w = new_fast_world();
 		make_ground(w);
 		tb_body_id ids[10];
-		for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
-		float worst = run_watch(w, ids[9], ids, 10, 30 * 60, &slept);
-		print_message("# stiff 10-stack: top moved at most %.5f m from creation, asleep after step %d\n", worst, slept);
-		assert_true(worst < 0.01f);
+		make_stack_10(w, ids);
+		float worst = run_settle_then_watch(w, ids[9], ids, 10, 30 * 60, &slept, &settle);
+		print_message("# fast 10-stack: settled %.5f m, then top moved at most %.5f m, asleep after step %d\n", settle,
+		              worst, slept);
+		assert_true(settle < 0.04f);
+		assert_true(worst < 0.001f);
 		assert_true(slept >= 0);
 		assert_int_equal(count_awake(w, ids, 10), 0);
 		tb_destroy_world(w);
 	}
 	{
-		tb_world *w = new_stiff_world();
+		tb_world *w = new_fast_world();
 		make_ground(w);
 		tb_body_id ids[PYRAMID_COUNT];
 		make_pyramid_20(w, ids);
-		float worst = run_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept);
-		print_message("# stiff pyramid: top moved at most %.5f m from creation, asleep after step %d\n", worst, slept);
-		assert_true(worst < 0.01f);
+		float worst = run_settle_then_watch(w, ids[PYRAMID_COUNT - 1], ids, PYRAMID_COUNT, 30 * 60, &slept, &settle);
+		print_message("# fast pyramid: settled %.5f m, then top moved at most %.5f m, asleep after step %d\n", settle,
+		              worst, slept);
+		assert_true(settle < 0.04f);
+		assert_true(worst < 0.001f);
 		assert_true(slept >= 0);
 		assert_int_equal(count_awake(w, ids, PYRAMID_COUNT), 0);
 		tb_destroy_world(w);
 	}
 	{
-		tb_world *w = new_stiff_world();
+		tb_world *w = new_fast_world();
 		tb_body_id a, b;
 		tb_body_id top = make_heavy_on_light(w, 100.0f, &a, &b);
 		float sag = 0.0f;
@@ -408,26 +426,9 @@ static void test_stiff_preset(void **state)
 			float y = tb_body_get_position(w, top).y;
 			if (1.0f - y > sag) sag = 1.0f - y;
 		}
-		print_message("# stiff heavy on light 100:1: sag %.5f m\n", sag);
-		assert_true(sag < 0.01f);
+		print_message("# fast heavy on light 100:1: sag %.5f m\n", sag);
+		assert_true(sag < 0.03f);
 		assert_near(tb_body_get_angle(w, top), 0.0f, 0.01f);
-		tb_destroy_world(w);
-	}
-	{
-		tb_world *w = new_stiff_world();
-		make_ground(w);
-		tb_body_id ids[6];
-		for (int i = 0; i < 6; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, i == 5 ? 100.0f : 1.0f);
-		for (int i = 0; i < 4 * 60; ++i) tb_world_step(w, DT);
-		tb_destroy_body(w, ids[5]);
-		float max_up = 0.0f;
-		for (int i = 0; i < 3 * 60; ++i) {
-			tb_world_step(w, DT);
-			for (int j = 0; j < 5; ++j) max_up = fmaxf(max_up, tb_body_get_linear_velocity(w, ids[j]).y);
-		}
-		print_message("# stiff remove heavy top: max upward speed %.4f m/s\n", max_up);
-		assert_true(max_up < 1.0f);
-		for (int j = 0; j < 5; ++j) assert_near(tb_body_get_position(w, ids[j]).y, 0.5f + (float)j, 0.02f);
 		tb_destroy_world(w);
 	}
 }
@@ -464,7 +465,7 @@ int main(void)
 		cmocka_unit_test(test_remove_heavy_body),
 		cmocka_unit_test(test_offset_tower_20),
 		cmocka_unit_test(test_sleeping_stack_wakes),
-		cmocka_unit_test(test_stiff_preset),
+		cmocka_unit_test(test_fast_preset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

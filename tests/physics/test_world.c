@@ -83,8 +83,8 @@ static void test_default_defs(void **state)
 	tb_world_def wd = tb_default_world_def();
 	assert_near(wd.gravity.x, 0.0f, 0.0f);
 	assert_near(wd.gravity.y, -10.0f, 0.0f);
-	assert_int_equal(wd.substeps, 4);
-	assert_near(wd.contact_hertz, 30.0f, 0.0f);
+	assert_int_equal(wd.substeps, 8);
+	assert_near(wd.contact_hertz, 60.0f, 0.0f);
 	assert_near(wd.contact_damping_ratio, 10.0f, 0.0f);
 	assert_near(wd.joint_hertz, 60.0f, 0.0f);
 	assert_true(wd.joint_damping_ratio > 0.0f);
@@ -131,7 +131,7 @@ static void test_default_defs(void **state)
 	tb_world *w = tb_create_world(&wd);
 	assert_non_null(w);
 	tb_world_def got = tb_world_get_def(w);
-	assert_int_equal(got.substeps, 4);
+	assert_int_equal(got.substeps, 8);
 	assert_near(got.gravity.y, -10.0f, 0.0f);
 	tb_counters c = tb_world_get_counters(w);
 	assert_int_equal(c.body_count, 0);

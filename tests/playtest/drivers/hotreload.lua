@@ -38,9 +38,9 @@ local CASES = {
     after = function(ex) return math.abs(drive.speed(ex.state.ball) - 21) < 0.1 end,
   },
   stacking = {
-    from = "local SUBSTEPS = 4", to = "local SUBSTEPS = 8",
-    before = function(ex, w) return w.substeps == 4 end,
-    after = function(ex, w) return w.substeps == 8 end,
+    from = "local SUBSTEPS = 8", to = "local SUBSTEPS = 4",
+    before = function(ex, w) return w.substeps == 8 end,
+    after = function(ex, w) return w.substeps == 4 end,
   },
   joints = {
     from = "local MOTOR_SPEED = 12 ", to = "local MOTOR_SPEED = 5 ",

@@ -3,7 +3,8 @@
 --     box of it is asleep within 5 s;
 --  2. R, S (sleeping off so nothing can hide by sleeping), 3 s: drift A;
 --  3. R, W (warm starting off), 3 s: drift B. B must be measurably more:
---     over 10 cm and over five times A.
+--     over 3 cm and over ten times A (measured 4.5 cm against 2 mm at the
+--     default 8 substeps; 9 cm at 4).
 local drive = require "drive"
 
 local ex = drive.example("stacking")
@@ -53,7 +54,7 @@ return drive.wrap(ex, {
         else
           local a, b = drift[2], drift[3]
           if a > 0.05 then drive.fail("with warm starting the top box moved %.3f m", a) end
-          if b < 0.1 or b < 5 * a then drive.fail("warm starting off moved %.4f m, on %.4f m: no clear difference", b, a) end
+          if b < 0.03 or b < 10 * a then drive.fail("warm starting off moved %.4f m, on %.4f m: no clear difference", b, a) end
           drive.pass("top box drift in 3 s: %.4f m warm, %.4f m cold", a, b)
         end
       end
