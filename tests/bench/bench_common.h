@@ -71,7 +71,7 @@ typedef struct bench_params {
 	int awake_steps;
 	int base;      /* large_pyramid base */
 	int use_hash;  /* chipmunk: 1 spatial hash, 0 bounding-box tree, -1 the engine's choice per scene */
-	/* -1: the fair defaults (tumble 4 substeps, Box2D 8 velocity iterations,
+	/* -1: the fair defaults (tumble 8 substeps, Box2D 8 velocity iterations,
 	 * Chipmunk 10 iterations); otherwise that engine's own knob, for experiments. */
 	int iterations;
 	int sleep;     /* 1 (default): sleeping on in every engine; 0: off (--no-sleep) */

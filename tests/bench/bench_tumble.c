@@ -1,5 +1,5 @@
 /* tumble benchmarks: the scenes of bench_common.h built with tumble's physics.h.
- * World defaults (4 substeps, sleeping on, continuous on), as a user gets them. */
+ * World defaults (8 substeps, 60 Hz contacts, sleeping on, continuous on), as a user gets them. */
 #include "bench_common.h"
 #include "physics.h"
 

@@ -104,7 +104,7 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 echo "tumble benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "CPU: ${cpu:-unknown} ($(nproc 2>/dev/null || echo '?') cores visible), load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 echo "NOTE: numbers come from one noisy shared machine; ms are the thread's CPU time per step,"
-echo "      single-threaded, dt = 1/60 s. tumble: 4 substeps; Box2D 2.4: 8 velocity / 3 position"
+echo "      single-threaded, dt = 1/60 s. tumble: 8 substeps; Box2D 2.4: 8 velocity / 3 position"
 echo "      iterations; Chipmunk 7: 10 iterations, spatial hash. Ratios move by ~10-20% run to run."
 for pkg in libbox2d-dev libchipmunk-dev; do
 	v=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) && echo "      $pkg $v (Debian's release build)"
