@@ -7,6 +7,11 @@
 
 CC      ?= cc
 CXX     ?= c++
+# A sanitized build gets a folder of its own unless told otherwise, so its
+# objects are never mixed with (or silently reused from) the plain build's.
+ifdef SANITIZE
+BUILD   ?= build/asan
+endif
 BUILD   ?= build
 PKGS    := lua5.4 sdl2
 PREFIX  ?= /usr/local
@@ -53,21 +58,24 @@ CTEST_BIN := $(CTEST_SRC:tests/physics/%.c=$(BUILD)/tests/%)
 .PHONY: all run test test-suites bench clean install deps format
 all: $(BIN) $(SO)
 
+# The rooms' doors: the engine sees its public headers (include/) and its own
+# folder; the binding and the host see include/ only, so an engine-internal
+# header (world.h, solver.h) is not one #include away from them.
 $(BUILD)/src/physics/%.o: src/physics/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Iinclude -c $< -o $@
 
 $(BUILD)/src/lua/%.o: src/lua/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Isrc/physics -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Iinclude -c $< -o $@
 
 $(BUILD)/src/host/%.o: src/host/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Isrc/physics -Isrc/lua -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Iinclude -c $< -o $@
 
 $(BUILD)/src/main.o: src/main.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Isrc/physics -Isrc/lua -Isrc/host -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Iinclude -c $< -o $@
 
 $(PHYS_LIB): $(PHYS_OBJ)
 	@mkdir -p $(dir $@)
@@ -82,7 +90,7 @@ $(SO): $(LUA_OBJ) $(PHYS_LIB)
 
 $(BUILD)/tests/%: tests/physics/%.c $(PHYS_LIB) tests/physics/test_util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isrc/physics $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
 	  $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
 deps:
@@ -115,7 +123,7 @@ install: all
 	cp -r lua examples $(DESTDIR)$(PREFIX)/share/tumble/
 
 format:
-	clang-format -i $(PHYS_SRC) $(LUA_SRC) $(HOST_SRC) $(MAIN_SRC) src/*/*.h
+	clang-format -i $(PHYS_SRC) $(LUA_SRC) $(HOST_SRC) $(MAIN_SRC) src/*/*.h include/tumble/*.h
 
 clean:
 	rm -rf build tumble tumble.so

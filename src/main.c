@@ -7,8 +7,8 @@
 #include <SDL.h>
 #include <lua.h>
 
-#include "app.h"
-#include "tumble_lua.h"
+#include "host/app.h"
+#include "tumble/tumble_lua.h"
 
 static void usage(FILE *out)
 {
@@ -121,8 +121,8 @@ int main(int argc, char **argv)
 		{"quiet", no_argument, NULL, OPT_QUIET},
 		{NULL, 0, NULL, 0},
 	};
-	tb_app_options o;
-	tb_app_default_options(&o);
+	th_app_options o;
+	th_app_default_options(&o);
 	long long v;
 	double d;
 	int c;
@@ -191,5 +191,5 @@ int main(int argc, char **argv)
 		if (o.mem_limit_mb == 0) o.mem_limit_mb = 256;
 		if (o.instr_limit == 0) o.instr_limit = 100000000LL;
 	}
-	return tb_app_run(&o);
+	return th_app_run(&o);
 }

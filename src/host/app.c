@@ -3,7 +3,7 @@
  * accumulator, routes input events (live or replayed) to the host keys, the
  * overlay, the mouse drag and the level, and reports the run's outcome. */
 #include "host.h"
-#include "tumble_lua.h"
+#include "tumble/tumble_lua.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,7 +17,7 @@
 
 static const float time_scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
 
-void tb_app_default_options(tb_app_options *o)
+void th_app_default_options(th_app_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->frames = 0;
@@ -28,21 +28,21 @@ void tb_app_default_options(tb_app_options *o)
 	o->height = 720;
 }
 
-double tb_host_now_ms(void)
+double th_host_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
 }
 
-float tb_host_time_scale(const tb_host *h)
+float th_host_time_scale(const th_host *h)
 {
 	return time_scales[h->slowmo % 4];
 }
 
 /* ---------------- errors ---------------- */
 
-void tb_host_set_error(tb_host *h, const char *phase, const char *message, bool runtime)
+void th_host_set_error(th_host *h, const char *phase, const char *message, bool runtime)
 {
 	if (message == NULL) message = "(no message)";
 	size_t size = strlen(phase) + strlen(message) + 64;
@@ -68,19 +68,19 @@ void tb_host_set_error(tb_host *h, const char *phase, const char *message, bool 
 	}
 }
 
-void tb_host_clear_error(tb_host *h)
+void th_host_clear_error(th_host *h)
 {
 	free(h->error);
 	h->error = NULL;
 }
 
-void tb_host_toggle_pause(tb_host *h)
+void th_host_toggle_pause(th_host *h)
 {
 	if (h->faulted) {
 		/* resume after an error: the user chose to carry on */
 		h->faulted = false;
 		h->draw_faulted = false;
-		tb_host_clear_error(h);
+		th_host_clear_error(h);
 		return;
 	}
 	h->paused = !h->paused;
@@ -103,7 +103,7 @@ static bool pick_fn(tb_shape_id shape, void *context)
 	return false;
 }
 
-static void drag_end(tb_host *h)
+static void drag_end(th_host *h)
 {
 	if (!h->drag.active) return;
 	if (h->world != NULL) {
@@ -113,10 +113,10 @@ static void drag_end(tb_host *h)
 	memset(&h->drag, 0, sizeof(h->drag));
 }
 
-static bool drag_begin(tb_host *h, int px, int py)
+static bool drag_begin(th_host *h, int px, int py)
 {
 	if (h->world == NULL || h->drag.active) return false;
-	tb_vec2 p = tb_camera_to_world(&h->camera, px, py);
+	tb_vec2 p = th_camera_to_world(&h->camera, px, py);
 	pick pk = {h->world, tb_null_body_id};
 	tb_world_query_point(h->world, p, tb_default_query_filter(), pick_fn, &pk);
 	if (TB_IS_NULL(pk.body)) return false;
@@ -147,7 +147,7 @@ static bool drag_begin(tb_host *h, int px, int py)
 	return true;
 }
 
-static void drag_update(tb_host *h)
+static void drag_update(th_host *h)
 {
 	if (!h->drag.active) return;
 	if (h->world == NULL || !tb_joint_is_valid(h->world, h->drag.joint) || !tb_body_is_valid(h->world, h->drag.body)) {
@@ -157,31 +157,31 @@ static void drag_update(tb_host *h)
 		return;
 	}
 	tb_joint_def jd = tb_joint_get_def(h->world, h->drag.joint);
-	jd.target = tb_camera_to_world(&h->camera, h->input.mouse_x, h->input.mouse_y);
+	jd.target = th_camera_to_world(&h->camera, h->input.mouse_x, h->input.mouse_y);
 	tb_joint_set_def(h->world, h->drag.joint, &jd);
 }
 
 /* ---------------- events ---------------- */
 
-static void restart(tb_host *h)
+static void restart(th_host *h)
 {
 	drag_end(h);
-	tb_level_stop(h);
-	tb_host_clear_error(h);
+	th_level_stop(h);
+	th_host_clear_error(h);
 	h->paused = false;
 	h->single_steps = 0;
-	if (tb_level_start(h)) fprintf(stderr, "tumble: restarted the level\n");
+	if (th_level_start(h)) fprintf(stderr, "tumble: restarted the level\n");
 }
 
 /* Keys the host keeps for itself; true if it took the key. */
-static bool host_key(tb_host *h, const char *key)
+static bool host_key(th_host *h, const char *key)
 {
 	if (strcmp(key, "escape") == 0) {
 		h->quit = true;
 	} else if (strcmp(key, "f1") == 0) {
 		h->overlay.visible = !h->overlay.visible;
 	} else if (strcmp(key, "f2") == 0) {
-		tb_host_toggle_pause(h);
+		th_host_toggle_pause(h);
 	} else if (strcmp(key, "f3") == 0) {
 		h->paused = true;
 		h->single_steps += 1;
@@ -190,38 +190,38 @@ static bool host_key(tb_host *h, const char *key)
 	} else if (strcmp(key, "f5") == 0) {
 		restart(h);
 	} else if (key[0] == 'f' && key[1] >= '6' && key[1] <= '9' && key[2] == '\0') {
-		tb_overlay_toggle_layer(h, key[1] - '6');
+		th_overlay_toggle_layer(h, key[1] - '6');
 	} else if (strcmp(key, "f10") == 0) {
-		tb_overlay_toggle_layer(h, TB_LAYER_MASS);
+		th_overlay_toggle_layer(h, TH_LAYER_MASS);
 	} else {
 		return false;
 	}
 	return true;
 }
 
-static bool level_listens(tb_host *h)
+static bool level_listens(th_host *h)
 {
 	return h->level_ok && !h->faulted && h->L != NULL;
 }
 
-static void call_mouse(tb_host *h, const char *name, const tb_event *ev)
+static void call_mouse(th_host *h, const char *name, const th_event *ev)
 {
-	if (!level_listens(h) || !tb_level_push_callback(h, name)) return;
-	tb_vec2 p = tb_camera_to_world(&h->camera, ev->x, ev->y);
+	if (!level_listens(h) || !th_level_push_callback(h, name)) return;
+	tb_vec2 p = th_camera_to_world(&h->camera, ev->x, ev->y);
 	lua_pushnumber(h->L, p.x);
 	lua_pushnumber(h->L, p.y);
-	lua_pushstring(h->L, tb_mouse_button_name(ev->button));
-	tb_level_pcall(h, name, 3);
+	lua_pushstring(h->L, th_mouse_button_name(ev->button));
+	th_level_pcall(h, name, 3);
 }
 
-void tb_host_handle_event(tb_host *h, const tb_event *ev)
+void th_host_handle_event(th_host *h, const th_event *ev)
 {
-	tb_input_record_event(&h->input, ev);
+	th_input_record_event(&h->input, ev);
 	lua_State *L = h->L;
 	switch (ev->type) {
-	case TB_EV_KEY_DOWN:
-	case TB_EV_KEY_UP: {
-		bool down = ev->type == TB_EV_KEY_DOWN;
+	case TH_EV_KEY_DOWN:
+	case TH_EV_KEY_UP: {
+		bool down = ev->type == TH_EV_KEY_DOWN;
 		bool reserved = (ev->name[0] == 'f' && ev->name[1] >= '1' && ev->name[1] <= '9' &&
 		                 (ev->name[2] == '\0' || (ev->name[1] == '1' && ev->name[2] == '0' && ev->name[3] == '\0'))) ||
 		                strcmp(ev->name, "escape") == 0;
@@ -229,109 +229,109 @@ void tb_host_handle_event(tb_host *h, const tb_event *ev)
 			if (down) host_key(h, ev->name);
 			return;
 		}
-		tb_input_apply(h, ev);
+		th_input_apply(h, ev);
 		const char *cb = down ? "keypressed" : "keyreleased";
-		if (level_listens(h) && tb_level_push_callback(h, cb)) {
+		if (level_listens(h) && th_level_push_callback(h, cb)) {
 			lua_pushstring(L, ev->name);
-			tb_level_pcall(h, cb, 1);
+			th_level_pcall(h, cb, 1);
 		}
 		break;
 	}
-	case TB_EV_MOUSE_DOWN:
+	case TH_EV_MOUSE_DOWN:
 		h->input.mouse_x = ev->x;
 		h->input.mouse_y = ev->y;
 		if (h->overlay.visible && ev->button == 1) {
-			if (tb_overlay_click(h, ev->x, ev->y)) return;
+			if (th_overlay_click(h, ev->x, ev->y)) return;
 			if (drag_begin(h, ev->x, ev->y)) return;
 		}
-		tb_input_apply(h, ev);
+		th_input_apply(h, ev);
 		call_mouse(h, "mousepressed", ev);
 		break;
-	case TB_EV_MOUSE_UP:
+	case TH_EV_MOUSE_UP:
 		if (h->drag.active && ev->button == 1) {
 			h->input.mouse_x = ev->x;
 			h->input.mouse_y = ev->y;
 			drag_end(h);
 			return;
 		}
-		if (ev->button >= 1 && ev->button < TB_MOUSE_BUTTONS && !h->input.mouse_down[ev->button]) {
+		if (ev->button >= 1 && ev->button < TH_MOUSE_BUTTONS && !h->input.mouse_down[ev->button]) {
 			/* the press went to the overlay: so does the release */
 			h->input.mouse_x = ev->x;
 			h->input.mouse_y = ev->y;
 			return;
 		}
-		tb_input_apply(h, ev);
+		th_input_apply(h, ev);
 		call_mouse(h, "mousereleased", ev);
 		break;
-	case TB_EV_MOUSE_MOVE:
-		tb_input_apply(h, ev);
-		if (level_listens(h) && tb_level_push_callback(h, "mousemoved")) {
-			tb_vec2 p = tb_camera_to_world(&h->camera, ev->x, ev->y);
+	case TH_EV_MOUSE_MOVE:
+		th_input_apply(h, ev);
+		if (level_listens(h) && th_level_push_callback(h, "mousemoved")) {
+			tb_vec2 p = th_camera_to_world(&h->camera, ev->x, ev->y);
 			lua_pushnumber(L, p.x);
 			lua_pushnumber(L, p.y);
 			lua_pushnumber(L, ev->dx / h->camera.scale);
 			lua_pushnumber(L, -ev->dy / h->camera.scale);
-			tb_level_pcall(h, "mousemoved", 4);
+			th_level_pcall(h, "mousemoved", 4);
 		}
 		break;
-	case TB_EV_WHEEL:
-		tb_input_apply(h, ev);
-		if (level_listens(h) && tb_level_push_callback(h, "wheelmoved")) {
+	case TH_EV_WHEEL:
+		th_input_apply(h, ev);
+		if (level_listens(h) && th_level_push_callback(h, "wheelmoved")) {
 			lua_pushnumber(L, ev->wheel_x);
 			lua_pushnumber(L, ev->wheel_y);
-			tb_level_pcall(h, "wheelmoved", 2);
+			th_level_pcall(h, "wheelmoved", 2);
 		}
 		break;
-	case TB_EV_PAD_DOWN:
-	case TB_EV_PAD_UP: {
-		tb_input_apply(h, ev);
-		const char *cb = ev->type == TB_EV_PAD_DOWN ? "gamepadpressed" : "gamepadreleased";
-		if (level_listens(h) && tb_level_push_callback(h, cb)) {
+	case TH_EV_PAD_DOWN:
+	case TH_EV_PAD_UP: {
+		th_input_apply(h, ev);
+		const char *cb = ev->type == TH_EV_PAD_DOWN ? "gamepadpressed" : "gamepadreleased";
+		if (level_listens(h) && th_level_push_callback(h, cb)) {
 			lua_pushstring(L, ev->name);
-			tb_level_pcall(h, cb, 1);
+			th_level_pcall(h, cb, 1);
 		}
 		break;
 	}
-	case TB_EV_PAD_AXIS:
-		tb_input_apply(h, ev);
-		if (level_listens(h) && tb_level_push_callback(h, "gamepadaxis")) {
+	case TH_EV_PAD_AXIS:
+		th_input_apply(h, ev);
+		if (level_listens(h) && th_level_push_callback(h, "gamepadaxis")) {
 			lua_pushstring(L, ev->name);
 			lua_pushnumber(L, ev->value);
-			tb_level_pcall(h, "gamepadaxis", 2);
+			th_level_pcall(h, "gamepadaxis", 2);
 		}
 		break;
-	case TB_EV_PAD_CONNECT: tb_input_apply(h, ev); break;
-	case TB_EV_RESIZE:
+	case TH_EV_PAD_CONNECT: th_input_apply(h, ev); break;
+	case TH_EV_RESIZE:
 		h->camera.view_w = ev->x;
 		h->camera.view_h = ev->y;
 		break;
-	case TB_EV_QUIT: h->quit = true; break;
+	case TH_EV_QUIT: h->quit = true; break;
 	}
 }
 
 /* SDL event to host event; false for events the host does not record. */
-static bool translate(const SDL_Event *e, tb_event *ev, SDL_GameController **pad, SDL_Renderer *renderer)
+static bool translate(const SDL_Event *e, th_event *ev, SDL_GameController **pad, SDL_Renderer *renderer)
 {
 	memset(ev, 0, sizeof(*ev));
 	switch (e->type) {
-	case SDL_QUIT: ev->type = TB_EV_QUIT; return true;
+	case SDL_QUIT: ev->type = TH_EV_QUIT; return true;
 	case SDL_KEYDOWN:
 	case SDL_KEYUP:
 		if (e->key.repeat) return false;
-		tb_key_name_normalize(ev->name, sizeof(ev->name), SDL_GetKeyName(e->key.keysym.sym));
+		th_key_name_normalize(ev->name, sizeof(ev->name), SDL_GetKeyName(e->key.keysym.sym));
 		if (ev->name[0] == '\0') return false;
-		ev->type = e->type == SDL_KEYDOWN ? TB_EV_KEY_DOWN : TB_EV_KEY_UP;
+		ev->type = e->type == SDL_KEYDOWN ? TH_EV_KEY_DOWN : TH_EV_KEY_UP;
 		return true;
 	case SDL_MOUSEBUTTONDOWN:
 	case SDL_MOUSEBUTTONUP:
-		if (e->button.button < 1 || e->button.button >= TB_MOUSE_BUTTONS) return false;
-		ev->type = e->type == SDL_MOUSEBUTTONDOWN ? TB_EV_MOUSE_DOWN : TB_EV_MOUSE_UP;
+		if (e->button.button < 1 || e->button.button >= TH_MOUSE_BUTTONS) return false;
+		ev->type = e->type == SDL_MOUSEBUTTONDOWN ? TH_EV_MOUSE_DOWN : TH_EV_MOUSE_UP;
 		ev->button = e->button.button;
 		ev->x = e->button.x;
 		ev->y = e->button.y;
 		return true;
 	case SDL_MOUSEMOTION:
-		ev->type = TB_EV_MOUSE_MOVE;
+		ev->type = TH_EV_MOUSE_MOVE;
 		ev->x = e->motion.x;
 		ev->y = e->motion.y;
 		ev->dx = e->motion.xrel;
@@ -339,7 +339,7 @@ static bool translate(const SDL_Event *e, tb_event *ev, SDL_GameController **pad
 		return true;
 	case SDL_MOUSEWHEEL: {
 		float flip = e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -1.0f : 1.0f;
-		ev->type = TB_EV_WHEEL;
+		ev->type = TH_EV_WHEEL;
 		ev->wheel_x = flip * e->wheel.preciseX;
 		ev->wheel_y = flip * e->wheel.preciseY;
 		return true;
@@ -348,28 +348,28 @@ static bool translate(const SDL_Event *e, tb_event *ev, SDL_GameController **pad
 		if (*pad != NULL) return false;
 		*pad = SDL_GameControllerOpen(e->cdevice.which);
 		if (*pad == NULL) return false;
-		ev->type = TB_EV_PAD_CONNECT;
+		ev->type = TH_EV_PAD_CONNECT;
 		ev->button = 1;
 		return true;
 	case SDL_CONTROLLERDEVICEREMOVED:
 		if (*pad == NULL || SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(*pad)) != e->cdevice.which) return false;
 		SDL_GameControllerClose(*pad);
 		*pad = NULL;
-		ev->type = TB_EV_PAD_CONNECT;
+		ev->type = TH_EV_PAD_CONNECT;
 		ev->button = 0;
 		return true;
 	case SDL_CONTROLLERBUTTONDOWN:
 	case SDL_CONTROLLERBUTTONUP: {
 		const char *name = SDL_GameControllerGetStringForButton((SDL_GameControllerButton)e->cbutton.button);
 		if (name == NULL) return false;
-		ev->type = e->type == SDL_CONTROLLERBUTTONDOWN ? TB_EV_PAD_DOWN : TB_EV_PAD_UP;
+		ev->type = e->type == SDL_CONTROLLERBUTTONDOWN ? TH_EV_PAD_DOWN : TH_EV_PAD_UP;
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
 		return true;
 	}
 	case SDL_CONTROLLERAXISMOTION: {
 		const char *name = SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)e->caxis.axis);
 		if (name == NULL) return false;
-		ev->type = TB_EV_PAD_AXIS;
+		ev->type = TH_EV_PAD_AXIS;
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
 		float v = (float)e->caxis.value / 32767.0f;
 		ev->value = v < -1.0f ? -1.0f : v;
@@ -377,7 +377,7 @@ static bool translate(const SDL_Event *e, tb_event *ev, SDL_GameController **pad
 	}
 	case SDL_WINDOWEVENT:
 		if (e->window.event != SDL_WINDOWEVENT_SIZE_CHANGED) return false;
-		ev->type = TB_EV_RESIZE;
+		ev->type = TH_EV_RESIZE;
 		SDL_GetRendererOutputSize(renderer, &ev->x, &ev->y);
 		return ev->x > 0 && ev->y > 0;
 	default: return false;
@@ -386,21 +386,21 @@ static bool translate(const SDL_Event *e, tb_event *ev, SDL_GameController **pad
 
 /* ---------------- stepping ---------------- */
 
-static void run_step(tb_host *h)
+static void run_step(th_host *h)
 {
-	double t0 = tb_host_now_ms();
-	bool ok = tb_level_update(h);
+	double t0 = th_host_now_ms();
+	bool ok = th_level_update(h);
 	if ((!ok && h->faulted) || h->fatal) return;
-	double t1 = tb_host_now_ms();
+	double t1 = th_host_now_ms();
 	drag_update(h);
 	/* after update, so a teleport made there is not smeared over a frame */
-	tb_render_snapshot(h);
-	tb_level_step_world(h);
+	th_render_snapshot(h);
+	th_level_step_world(h);
 	h->frame += 1;
-	tb_level_set_frame(h);
-	tb_input_end_step(&h->input);
-	tb_camera_sync(h);
-	tb_overlay_after_step(h, t1 - t0, tb_host_now_ms() - t1);
+	th_level_set_frame(h);
+	th_input_end_step(&h->input);
+	th_camera_sync(h);
+	th_overlay_after_step(h, t1 - t0, th_host_now_ms() - t1);
 }
 
 /* ---------------- files and paths ---------------- */
@@ -438,9 +438,9 @@ static char *find_root(void)
 	return NULL;
 }
 
-static bool resolve_level(tb_host *h)
+static bool resolve_level(th_host *h)
 {
-	const tb_app_options *o = h->opt;
+	const th_app_options *o = h->opt;
 	const char *path = o->level_path;
 	char fallback[PATH_MAX + 64];
 	if (path == NULL && !o->builtin_demo && h->root != NULL) {
@@ -464,18 +464,18 @@ static bool resolve_level(tb_host *h)
 
 /* ---------------- screenshots ---------------- */
 
-static bool screenshot(tb_host *h, const char *path, float alpha)
+static bool screenshot(th_host *h, const char *path, float alpha)
 {
 	SDL_Surface *surface =
 		SDL_CreateRGBSurfaceWithFormat(0, h->camera.view_w, h->camera.view_h, 32, SDL_PIXELFORMAT_ARGB8888);
 	if (surface == NULL) return false;
-	tb_target t;
+	th_target t;
 	bool ok = false;
-	if (tb_target_init_surface(&t, surface)) {
-		tb_render_frame(h, &t, alpha);
+	if (th_target_init_surface(&t, surface)) {
+		th_render_frame(h, &t, alpha);
 		SDL_RenderPresent(t.renderer);
 		ok = SDL_SaveBMP(surface, path) == 0;
-		tb_target_free(&t);
+		th_target_free(&t);
 	}
 	SDL_FreeSurface(surface);
 	if (!ok) fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path, SDL_GetError());
@@ -484,7 +484,7 @@ static bool screenshot(tb_host *h, const char *path, float alpha)
 
 /* ---------------- the run ---------------- */
 
-static void print_summary(tb_host *h, double seconds)
+static void print_summary(th_host *h, double seconds)
 {
 	tb_counters c = {0};
 	uint64_t hash = 0;
@@ -497,10 +497,10 @@ static void print_summary(tb_host *h, double seconds)
 	fflush(stdout);
 }
 
-int tb_app_run(const tb_app_options *opt)
+int th_app_run(const th_app_options *opt)
 {
-	tb_host host;
-	tb_host *h = &host;
+	th_host host;
+	th_host *h = &host;
 	memset(h, 0, sizeof(*h));
 	h->opt = opt;
 	h->tumble_ref = h->world_ref = h->level_ref = h->camera_ref = h->modules_ref = LUA_NOREF;
@@ -510,8 +510,8 @@ int tb_app_run(const tb_app_options *opt)
 	h->camera.view_w = opt->width;
 	h->camera.view_h = opt->height;
 	h->overlay.visible = opt->overlay;
-	tb_render_init(&h->render);
-	tb_watch_init(&h->watch);
+	th_render_init(&h->render);
+	th_watch_init(&h->watch);
 	h->root = find_root();
 	h->watch_enabled = opt->watch < 0 ? !opt->headless : opt->watch > 0;
 	if (!resolve_level(h)) {
@@ -523,14 +523,14 @@ int tb_app_run(const tb_app_options *opt)
 	long frames = opt->frames > 0 ? opt->frames : (headless ? 600 : 0);
 	SDL_Window *window = NULL;
 	SDL_GameController *pad = NULL;
-	tb_target target;
+	th_target target;
 	memset(&target, 0, sizeof(target));
 	bool vsync = false;
 
 	if (opt->replay_path != NULL) {
 		int w = h->camera.view_w, hh = h->camera.view_h;
 		errno = 0;
-		if (!tb_input_replay_open(h, opt->replay_path, &w, &hh)) {
+		if (!th_input_replay_open(h, opt->replay_path, &w, &hh)) {
 			if (errno != 0) fprintf(stderr, "tumble: cannot open replay %s: %s\n", opt->replay_path, strerror(errno));
 			free(h->root);
 			return 2;
@@ -573,7 +573,7 @@ int tb_app_run(const tb_app_options *opt)
 		if (opt->replay_path == NULL) flags |= SDL_WINDOW_RESIZABLE;
 		window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, h->camera.view_w,
 		                          h->camera.view_h, flags);
-		if (window == NULL || !tb_target_init_window(&target, window)) {
+		if (window == NULL || !th_target_init_window(&target, window)) {
 			fprintf(stderr, "tumble: cannot open a window: %s (use --headless without a display)\n", SDL_GetError());
 			if (window != NULL) SDL_DestroyWindow(window);
 			SDL_Quit();
@@ -586,45 +586,45 @@ int tb_app_run(const tb_app_options *opt)
 			h->camera.view_h = target.height;
 		}
 	}
-	if (opt->record_path != NULL && !tb_input_record_open(h, opt->record_path)) {
+	if (opt->record_path != NULL && !th_input_record_open(h, opt->record_path)) {
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
 		h->fatal = true;
 	}
 
 	h->input.mouse_x = h->camera.view_w / 2;
 	h->input.mouse_y = h->camera.view_h / 2;
-	double started = tb_host_now_ms();
-	if (!h->fatal && !tb_level_start(h) && headless) h->fatal = true;
+	double started = th_host_now_ms();
+	if (!h->fatal && !th_level_start(h) && headless) h->fatal = true;
 
-	double last = tb_host_now_ms(), acc = 0.0, next_poll = last;
+	double last = th_host_now_ms(), acc = 0.0, next_poll = last;
 	bool shot_taken = false;
 	while (!h->quit && !h->fatal && !h->exit_requested && (frames == 0 || h->render_frame < frames)) {
-		double now = tb_host_now_ms();
+		double now = th_host_now_ms();
 		double frame_ms = now - last;
 		last = now;
-		tb_overlay_frame_time(h, frame_ms);
-		tb_camera_sync(h);
+		th_overlay_frame_time(h, frame_ms);
+		th_camera_sync(h);
 
 		if (window != NULL) {
 			SDL_Event e;
 			while (SDL_PollEvent(&e)) {
-				tb_event ev;
+				th_event ev;
 				if (!translate(&e, &ev, &pad, target.renderer)) continue;
-				if (ev.type == TB_EV_RESIZE) {
+				if (ev.type == TH_EV_RESIZE) {
 					target.width = ev.x;
 					target.height = ev.y;
 				}
 				if (h->input.replay != NULL && !h->input.replay_done) {
 					/* while replaying, live input only closes the window */
-					if (ev.type == TB_EV_QUIT) h->quit = true;
+					if (ev.type == TH_EV_QUIT) h->quit = true;
 					continue;
 				}
-				tb_host_handle_event(h, &ev);
+				th_host_handle_event(h, &ev);
 			}
 		}
 
 		int steps = -1;
-		if (h->input.replay != NULL && !tb_input_replay_frame(h, &steps)) steps = -1;
+		if (h->input.replay != NULL && !th_input_replay_frame(h, &steps)) steps = -1;
 		float alpha = 1.0f;
 		if (steps < 0) {
 			if (headless && !opt->realtime) {
@@ -633,14 +633,14 @@ int tb_app_run(const tb_app_options *opt)
 				/* Real time drives the accumulator; a frame longer than 1/4 s is
 				 * treated as a hitch, not as time to catch up on. */
 				double dt = fmin(frame_ms / 1000.0, 0.25);
-				acc += dt * tb_host_time_scale(h);
+				acc += dt * th_host_time_scale(h);
 				steps = 0;
-				while (acc >= TB_HOST_DT && steps < TB_HOST_MAX_CATCH_UP) {
-					acc -= TB_HOST_DT;
+				while (acc >= TH_HOST_DT && steps < TH_HOST_MAX_CATCH_UP) {
+					acc -= TH_HOST_DT;
 					steps += 1;
 				}
-				if (acc >= TB_HOST_DT) acc = fmod(acc, TB_HOST_DT);
-				alpha = (float)(acc / TB_HOST_DT);
+				if (acc >= TH_HOST_DT) acc = fmod(acc, TH_HOST_DT);
+				alpha = (float)(acc / TH_HOST_DT);
 			}
 			if (h->paused || h->faulted) {
 				steps = 0;
@@ -657,15 +657,15 @@ int tb_app_run(const tb_app_options *opt)
 			if (h->faulted) break;
 			run_step(h);
 		}
-		tb_input_record_frame(&h->input, ran);
+		th_input_record_frame(&h->input, ran);
 
 		if (h->watch_enabled && h->L != NULL && !h->fatal) {
-			double t = tb_host_now_ms();
+			double t = th_host_now_ms();
 			if (opt->watch_poll_ms <= 0 || t >= next_poll) {
 				next_poll = t + opt->watch_poll_ms;
-				if (tb_watch_poll(&h->watch)) {
+				if (th_watch_poll(&h->watch)) {
 					drag_end(h);
-					if (tb_level_reload(h)) fprintf(stderr, "tumble: reloaded at frame %lld\n", h->frame);
+					if (th_level_reload(h)) fprintf(stderr, "tumble: reloaded at frame %lld\n", h->frame);
 					fflush(stderr);
 				}
 			}
@@ -676,11 +676,11 @@ int tb_app_run(const tb_app_options *opt)
 		bool shoot = opt->screenshot != NULL && !shot_taken &&
 		             (h->render_frame == opt->screenshot_frame || (opt->screenshot_frame < 0 && last_frame));
 		if (window != NULL) {
-			tb_render_frame(h, &target, alpha);
+			th_render_frame(h, &target, alpha);
 			SDL_RenderPresent(target.renderer);
 		} else if (!shoot && !h->fatal) {
 			/* no picture, but draw still runs so its errors surface headless too */
-			tb_level_draw(h);
+			th_level_draw(h);
 		}
 		if (shoot) {
 			screenshot(h, opt->screenshot, alpha);
@@ -690,13 +690,13 @@ int tb_app_run(const tb_app_options *opt)
 		/* Without vsync, pace at 60 Hz; with it, still never spin faster than
 		 * 300 Hz (some drivers claim vsync and do not wait). */
 		if (window != NULL || (headless && opt->realtime)) {
-			double period = window != NULL && vsync ? 1000.0 / 300.0 : 1000.0 / TB_HOST_HZ;
-			double left = last + period - tb_host_now_ms();
+			double period = window != NULL && vsync ? 1000.0 / 300.0 : 1000.0 / TH_HOST_HZ;
+			double left = last + period - th_host_now_ms();
 			if (left > 1.0) SDL_Delay((Uint32)left);
 		}
 	}
 	if (opt->screenshot != NULL && !shot_taken && h->L != NULL) screenshot(h, opt->screenshot, 1.0f);
-	double seconds = (tb_host_now_ms() - started) / 1000.0;
+	double seconds = (th_host_now_ms() - started) / 1000.0;
 
 	int status = 0;
 	if (h->fatal) {
@@ -712,13 +712,13 @@ int tb_app_run(const tb_app_options *opt)
 	/* scripted runs (headless, or a window with --frames) report how they ended */
 	if ((headless || opt->frames > 0) && !opt->quiet && !h->fatal) print_summary(h, seconds);
 
-	tb_input_record_close(&h->input);
-	tb_input_replay_close(&h->input);
+	th_input_record_close(&h->input);
+	th_input_replay_close(&h->input);
 	drag_end(h);
-	tb_level_stop(h);
-	tb_render_free(&h->render);
-	tb_watch_free(&h->watch);
-	tb_target_free(&target);
+	th_level_stop(h);
+	th_render_free(&h->render);
+	th_watch_free(&h->watch);
+	th_target_free(&target);
 	if (pad != NULL) SDL_GameControllerClose(pad);
 	if (window != NULL) SDL_DestroyWindow(window);
 	SDL_Quit();

@@ -1,10 +1,10 @@
 /* tumble host: command-line options and the application entry point. */
-#ifndef TB_HOST_APP_H
-#define TB_HOST_APP_H
+#ifndef TH_HOST_APP_H
+#define TH_HOST_APP_H
 
 #include <stdbool.h>
 
-typedef struct tb_app_options {
+typedef struct th_app_options {
 	const char *level_path;   /* NULL: the default level */
 	bool builtin_demo;        /* run the demo scene embedded in the binary */
 	bool headless;            /* no window, no video driver */
@@ -23,10 +23,10 @@ typedef struct tb_app_options {
 	bool overlay;             /* start with the dev overlay open */
 	bool quiet;               /* headless: no summary line */
 	int width, height;        /* window or offscreen view size */
-} tb_app_options;
+} th_app_options;
 
-void tb_app_default_options(tb_app_options *options);
+void th_app_default_options(th_app_options *options);
 /* Runs the application; returns the process exit status. */
-int tb_app_run(const tb_app_options *options);
+int th_app_run(const th_app_options *options);
 
 #endif

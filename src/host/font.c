@@ -6,7 +6,7 @@
 #define FONT_FIRST 32
 #define FONT_COUNT 95
 
-static const unsigned char tb_glyphs[FONT_COUNT][TB_FONT_GLYPH_H] = {
+static const unsigned char th_glyphs[FONT_COUNT][TH_FONT_GLYPH_H] = {
 	{0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, /*   */
 	{0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04, 0x00}, /* ! */
 	{0x0A, 0x0A, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x00}, /* " */
@@ -104,20 +104,20 @@ static const unsigned char tb_glyphs[FONT_COUNT][TB_FONT_GLYPH_H] = {
 	{0x00, 0x00, 0x08, 0x15, 0x02, 0x00, 0x00, 0x00}, /* ~ */
 };
 
-SDL_Texture *tb_font_create_texture(SDL_Renderer *renderer)
+SDL_Texture *th_font_create_texture(SDL_Renderer *renderer)
 {
 	/* Glyphs side by side in one row; one texture keeps every string a single
 	 * batch of copies instead of a rectangle per pixel. */
-	int w = FONT_COUNT * TB_FONT_GLYPH_W, h = TB_FONT_GLYPH_H;
+	int w = FONT_COUNT * TH_FONT_GLYPH_W, h = TH_FONT_GLYPH_H;
 	SDL_Surface *surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
 	if (surface == NULL) return NULL;
 	SDL_LockSurface(surface);
 	for (int g = 0; g < FONT_COUNT; ++g) {
-		for (int row = 0; row < TB_FONT_GLYPH_H; ++row) {
+		for (int row = 0; row < TH_FONT_GLYPH_H; ++row) {
 			Uint32 *line = (Uint32 *)((Uint8 *)surface->pixels + row * surface->pitch);
-			for (int col = 0; col < TB_FONT_GLYPH_W; ++col) {
-				int on = (tb_glyphs[g][row] >> (TB_FONT_GLYPH_W - 1 - col)) & 1;
-				line[g * TB_FONT_GLYPH_W + col] = on ? 0xFFFFFFFFu : 0x00FFFFFFu;
+			for (int col = 0; col < TH_FONT_GLYPH_W; ++col) {
+				int on = (th_glyphs[g][row] >> (TH_FONT_GLYPH_W - 1 - col)) & 1;
+				line[g * TH_FONT_GLYPH_W + col] = on ? 0xFFFFFFFFu : 0x00FFFFFFu;
 			}
 		}
 	}
@@ -128,7 +128,7 @@ SDL_Texture *tb_font_create_texture(SDL_Renderer *renderer)
 	return texture;
 }
 
-void tb_font_draw_n(SDL_Renderer *renderer, SDL_Texture *font, float x, float y, int scale, const char *text,
+void th_font_draw_n(SDL_Renderer *renderer, SDL_Texture *font, float x, float y, int scale, const char *text,
                     int len, SDL_Color color)
 {
 	if (font == NULL || text == NULL) return;
@@ -141,34 +141,34 @@ void tb_font_draw_n(SDL_Renderer *renderer, SDL_Texture *font, float x, float y,
 		unsigned char c = (unsigned char)text[i];
 		if (c == '\n') {
 			cx = x;
-			cy += (float)(TB_FONT_LINE * scale);
+			cy += (float)(TH_FONT_LINE * scale);
 			column = 0;
 			continue;
 		}
 		if (c == '\t') {
 			int next = (column / 4 + 1) * 4;
-			cx += (float)((next - column) * TB_FONT_ADVANCE * scale);
+			cx += (float)((next - column) * TH_FONT_ADVANCE * scale);
 			column = next;
 			continue;
 		}
 		if (c < FONT_FIRST || c >= FONT_FIRST + FONT_COUNT) c = '?';
 		if (c != ' ') {
-			SDL_Rect src = {(c - FONT_FIRST) * TB_FONT_GLYPH_W, 0, TB_FONT_GLYPH_W, TB_FONT_GLYPH_H};
-			SDL_FRect dst = {cx, cy, (float)(TB_FONT_GLYPH_W * scale), (float)(TB_FONT_GLYPH_H * scale)};
+			SDL_Rect src = {(c - FONT_FIRST) * TH_FONT_GLYPH_W, 0, TH_FONT_GLYPH_W, TH_FONT_GLYPH_H};
+			SDL_FRect dst = {cx, cy, (float)(TH_FONT_GLYPH_W * scale), (float)(TH_FONT_GLYPH_H * scale)};
 			SDL_RenderCopyF(renderer, font, &src, &dst);
 		}
-		cx += (float)(TB_FONT_ADVANCE * scale);
+		cx += (float)(TH_FONT_ADVANCE * scale);
 		column += 1;
 	}
 }
 
-void tb_font_draw(SDL_Renderer *renderer, SDL_Texture *font, float x, float y, int scale, const char *text,
+void th_font_draw(SDL_Renderer *renderer, SDL_Texture *font, float x, float y, int scale, const char *text,
                   SDL_Color color)
 {
-	tb_font_draw_n(renderer, font, x, y, scale, text, text != NULL ? (int)SDL_strlen(text) : 0, color);
+	th_font_draw_n(renderer, font, x, y, scale, text, text != NULL ? (int)SDL_strlen(text) : 0, color);
 }
 
-void tb_font_measure(const char *text, int scale, int *width, int *height)
+void th_font_measure(const char *text, int scale, int *width, int *height)
 {
 	int columns = 0, widest = 0, lines = 1;
 	if (scale < 1) scale = 1;
@@ -181,6 +181,6 @@ void tb_font_measure(const char *text, int scale, int *width, int *height)
 		columns = *p == '\t' ? (columns / 4 + 1) * 4 : columns + 1;
 		if (columns > widest) widest = columns;
 	}
-	if (width != NULL) *width = widest * TB_FONT_ADVANCE * scale;
-	if (height != NULL) *height = lines * TB_FONT_LINE * scale;
+	if (width != NULL) *width = widest * TH_FONT_ADVANCE * scale;
+	if (height != NULL) *height = lines * TH_FONT_LINE * scale;
 }

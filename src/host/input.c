@@ -18,20 +18,20 @@
 
 #define RECORD_MAGIC "tumble-input 1"
 
-void tb_key_name_normalize(char *dst, size_t size, const char *src)
+void th_key_name_normalize(char *dst, size_t size, const char *src)
 {
 	size_t i = 0;
 	for (; src[i] != '\0' && i + 1 < size; ++i) dst[i] = (char)tolower((unsigned char)src[i]);
 	dst[i] = '\0';
 }
 
-const char *tb_mouse_button_name(int button)
+const char *th_mouse_button_name(int button)
 {
 	static const char *names[] = {"?", "left", "middle", "right", "x1", "x2"};
-	return button >= 1 && button < TB_MOUSE_BUTTONS ? names[button] : "?";
+	return button >= 1 && button < TH_MOUSE_BUTTONS ? names[button] : "?";
 }
 
-void tb_input_reset(tb_input *in)
+void th_input_reset(th_input *in)
 {
 	in->key_count = 0;
 	memset(in->mouse_down, 0, sizeof(in->mouse_down));
@@ -44,67 +44,67 @@ void tb_input_reset(tb_input *in)
 	in->wheel_x = in->wheel_y = 0.0f;
 }
 
-static tb_key_state *find_key(tb_input *in, const char *name, bool create)
+static th_key_state *find_key(th_input *in, const char *name, bool create)
 {
 	for (int i = 0; i < in->key_count; ++i) {
 		if (strcmp(in->keys[i].name, name) == 0) return &in->keys[i];
 	}
-	if (!create || in->key_count == TB_MAX_KEYS) return NULL;
-	tb_key_state *k = &in->keys[in->key_count++];
+	if (!create || in->key_count == TH_MAX_KEYS) return NULL;
+	th_key_state *k = &in->keys[in->key_count++];
 	memset(k, 0, sizeof(*k));
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	return k;
 }
 
-void tb_input_apply(tb_host *h, const tb_event *ev)
+void th_input_apply(th_host *h, const th_event *ev)
 {
-	tb_input *in = &h->input;
+	th_input *in = &h->input;
 	switch (ev->type) {
-	case TB_EV_KEY_DOWN: {
-		tb_key_state *k = find_key(in, ev->name, true);
+	case TH_EV_KEY_DOWN: {
+		th_key_state *k = find_key(in, ev->name, true);
 		if (k != NULL && !k->down) {
 			k->down = true;
 			k->pressed = true;
 		}
 		break;
 	}
-	case TB_EV_KEY_UP: {
-		tb_key_state *k = find_key(in, ev->name, false);
+	case TH_EV_KEY_UP: {
+		th_key_state *k = find_key(in, ev->name, false);
 		if (k != NULL && k->down) {
 			k->down = false;
 			k->released = true;
 		}
 		break;
 	}
-	case TB_EV_MOUSE_DOWN:
+	case TH_EV_MOUSE_DOWN:
 		in->mouse_x = ev->x;
 		in->mouse_y = ev->y;
-		if (ev->button >= 1 && ev->button < TB_MOUSE_BUTTONS && !in->mouse_down[ev->button]) {
+		if (ev->button >= 1 && ev->button < TH_MOUSE_BUTTONS && !in->mouse_down[ev->button]) {
 			in->mouse_down[ev->button] = true;
 			in->mouse_pressed[ev->button] = true;
 		}
 		break;
-	case TB_EV_MOUSE_UP:
+	case TH_EV_MOUSE_UP:
 		in->mouse_x = ev->x;
 		in->mouse_y = ev->y;
-		if (ev->button >= 1 && ev->button < TB_MOUSE_BUTTONS && in->mouse_down[ev->button]) {
+		if (ev->button >= 1 && ev->button < TH_MOUSE_BUTTONS && in->mouse_down[ev->button]) {
 			in->mouse_down[ev->button] = false;
 			in->mouse_released[ev->button] = true;
 		}
 		break;
-	case TB_EV_MOUSE_MOVE:
+	case TH_EV_MOUSE_MOVE:
 		in->mouse_x = ev->x;
 		in->mouse_y = ev->y;
 		break;
-	case TB_EV_WHEEL:
+	case TH_EV_WHEEL:
 		in->wheel_x += ev->wheel_x;
 		in->wheel_y += ev->wheel_y;
 		break;
-	case TB_EV_PAD_DOWN:
-	case TB_EV_PAD_UP: {
+	case TH_EV_PAD_DOWN:
+	case TH_EV_PAD_UP: {
 		int b = SDL_GameControllerGetButtonFromString(ev->name);
-		if (b < 0 || b >= TB_PAD_BUTTONS) break;
-		bool down = ev->type == TB_EV_PAD_DOWN;
+		if (b < 0 || b >= TH_PAD_BUTTONS) break;
+		bool down = ev->type == TH_EV_PAD_DOWN;
 		if (in->pad_down[b] != down) {
 			in->pad_down[b] = down;
 			if (down) {
@@ -115,12 +115,12 @@ void tb_input_apply(tb_host *h, const tb_event *ev)
 		}
 		break;
 	}
-	case TB_EV_PAD_AXIS: {
+	case TH_EV_PAD_AXIS: {
 		int a = SDL_GameControllerGetAxisFromString(ev->name);
-		if (a >= 0 && a < TB_PAD_AXES) in->pad_axis[a] = ev->value;
+		if (a >= 0 && a < TH_PAD_AXES) in->pad_axis[a] = ev->value;
 		break;
 	}
-	case TB_EV_PAD_CONNECT:
+	case TH_EV_PAD_CONNECT:
 		in->pad_connected = ev->button != 0;
 		if (!in->pad_connected) {
 			memset(in->pad_down, 0, sizeof(in->pad_down));
@@ -132,11 +132,11 @@ void tb_input_apply(tb_host *h, const tb_event *ev)
 	}
 }
 
-void tb_input_end_step(tb_input *in)
+void th_input_end_step(th_input *in)
 {
 	int kept = 0;
 	for (int i = 0; i < in->key_count; ++i) {
-		tb_key_state k = in->keys[i];
+		th_key_state k = in->keys[i];
 		if (!k.down) continue;
 		k.pressed = k.released = false;
 		in->keys[kept++] = k;
@@ -151,7 +151,7 @@ void tb_input_end_step(tb_input *in)
 
 /* ---------------- Lua: tumble.input ---------------- */
 
-static tb_host *host_up(lua_State *L)
+static th_host *host_up(lua_State *L)
 {
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
@@ -159,7 +159,7 @@ static tb_host *host_up(lua_State *L)
 static const char *check_key(lua_State *L, int arg, char *buf, size_t size)
 {
 	const char *name = luaL_checkstring(L, arg);
-	tb_key_name_normalize(buf, size, name);
+	th_key_name_normalize(buf, size, name);
 	/* Catch typos: a name SDL does not know can never be down. */
 	if (SDL_GetKeyFromName(buf) == SDLK_UNKNOWN) {
 		luaL_argerror(L, arg, lua_pushfstring(L, "unknown key name '%s'", name));
@@ -169,10 +169,10 @@ static const char *check_key(lua_State *L, int arg, char *buf, size_t size)
 
 static int input_key_query(lua_State *L, int which)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	char buf[32];
 	const char *name = check_key(L, 1, buf, sizeof(buf));
-	tb_key_state *k = find_key(&h->input, name, false);
+	th_key_state *k = find_key(&h->input, name, false);
 	bool v = false;
 	if (k != NULL) v = which == 0 ? k->down : which == 1 ? k->pressed : k->released;
 	lua_pushboolean(L, v);
@@ -187,13 +187,13 @@ static int check_button(lua_State *L, int arg)
 {
 	if (lua_type(L, arg) == LUA_TSTRING) {
 		const char *s = lua_tostring(L, arg);
-		for (int b = 1; b < TB_MOUSE_BUTTONS; ++b) {
-			if (strcmp(s, tb_mouse_button_name(b)) == 0) return b;
+		for (int b = 1; b < TH_MOUSE_BUTTONS; ++b) {
+			if (strcmp(s, th_mouse_button_name(b)) == 0) return b;
 		}
 		return luaL_argerror(L, arg, "mouse button expected ('left', 'middle', 'right', 'x1', 'x2' or 1..5)");
 	}
 	lua_Integer b = luaL_optinteger(L, arg, 1);
-	luaL_argcheck(L, b >= 1 && b < TB_MOUSE_BUTTONS, arg, "mouse button out of range 1..5");
+	luaL_argcheck(L, b >= 1 && b < TH_MOUSE_BUTTONS, arg, "mouse button out of range 1..5");
 	return (int)b;
 }
 
@@ -217,8 +217,8 @@ static int input_mouse_released(lua_State *L)
 
 static int input_mouse(lua_State *L)
 {
-	tb_host *h = host_up(L);
-	tb_vec2 p = tb_camera_to_world(&h->camera, h->input.mouse_x, h->input.mouse_y);
+	th_host *h = host_up(L);
+	tb_vec2 p = th_camera_to_world(&h->camera, h->input.mouse_x, h->input.mouse_y);
 	lua_pushnumber(L, p.x);
 	lua_pushnumber(L, p.y);
 	return 2;
@@ -226,7 +226,7 @@ static int input_mouse(lua_State *L)
 
 static int input_mouse_screen(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	lua_pushinteger(L, h->input.mouse_x);
 	lua_pushinteger(L, h->input.mouse_y);
 	return 2;
@@ -234,7 +234,7 @@ static int input_mouse_screen(lua_State *L)
 
 static int input_wheel(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	lua_pushnumber(L, h->input.wheel_x);
 	lua_pushnumber(L, h->input.wheel_y);
 	return 2;
@@ -250,7 +250,7 @@ static int check_pad_button(lua_State *L, int arg)
 {
 	const char *name = luaL_checkstring(L, arg);
 	int b = SDL_GameControllerGetButtonFromString(name);
-	if (b < 0 || b >= TB_PAD_BUTTONS) {
+	if (b < 0 || b >= TH_PAD_BUTTONS) {
 		luaL_argerror(L, arg, lua_pushfstring(L, "unknown gamepad button '%s'", name));
 	}
 	return b;
@@ -278,12 +278,12 @@ static int input_axis(lua_State *L)
 {
 	const char *name = luaL_checkstring(L, 1);
 	int a = SDL_GameControllerGetAxisFromString(name);
-	if (a < 0 || a >= TB_PAD_AXES) return luaL_argerror(L, 1, lua_pushfstring(L, "unknown gamepad axis '%s'", name));
+	if (a < 0 || a >= TH_PAD_AXES) return luaL_argerror(L, 1, lua_pushfstring(L, "unknown gamepad axis '%s'", name));
 	lua_pushnumber(L, host_up(L)->input.pad_axis[a]);
 	return 1;
 }
 
-void tb_input_open_lua(tb_host *h, lua_State *L)
+void th_input_open_lua(th_host *h, lua_State *L)
 {
 	static const luaL_Reg fns[] = {
 		{"down", input_down},
@@ -311,9 +311,9 @@ void tb_input_open_lua(tb_host *h, lua_State *L)
 
 /* ---------------- recording ---------------- */
 
-bool tb_input_record_open(tb_host *h, const char *path)
+bool th_input_record_open(th_host *h, const char *path)
 {
-	tb_input *in = &h->input;
+	th_input *in = &h->input;
 	in->record = fopen(path, "w");
 	if (in->record == NULL) return false;
 	fprintf(in->record, "%s\nview %d %d\n", RECORD_MAGIC, h->camera.view_w, h->camera.view_h);
@@ -322,7 +322,7 @@ bool tb_input_record_open(tb_host *h, const char *path)
 	return true;
 }
 
-static void record_flush_run(tb_input *in)
+static void record_flush_run(th_input *in)
 {
 	if (in->record_run > 0) {
 		if (in->record_run == 1) {
@@ -334,28 +334,28 @@ static void record_flush_run(tb_input *in)
 	in->record_run = 0;
 }
 
-void tb_input_record_event(tb_input *in, const tb_event *ev)
+void th_input_record_event(th_input *in, const th_event *ev)
 {
 	FILE *f = in->record;
 	if (f == NULL) return;
 	record_flush_run(in);
 	switch (ev->type) {
-	case TB_EV_KEY_DOWN: fprintf(f, "kd %s\n", ev->name); break;
-	case TB_EV_KEY_UP: fprintf(f, "ku %s\n", ev->name); break;
-	case TB_EV_MOUSE_DOWN: fprintf(f, "md %d %d %d\n", ev->button, ev->x, ev->y); break;
-	case TB_EV_MOUSE_UP: fprintf(f, "mu %d %d %d\n", ev->button, ev->x, ev->y); break;
-	case TB_EV_MOUSE_MOVE: fprintf(f, "mm %d %d %d %d\n", ev->x, ev->y, ev->dx, ev->dy); break;
-	case TB_EV_WHEEL: fprintf(f, "mw %.9g %.9g\n", ev->wheel_x, ev->wheel_y); break;
-	case TB_EV_PAD_DOWN: fprintf(f, "pd %s\n", ev->name); break;
-	case TB_EV_PAD_UP: fprintf(f, "pu %s\n", ev->name); break;
-	case TB_EV_PAD_AXIS: fprintf(f, "pa %s %.9g\n", ev->name, ev->value); break;
-	case TB_EV_PAD_CONNECT: fprintf(f, "pc %d\n", ev->button); break;
-	case TB_EV_RESIZE: fprintf(f, "vw %d %d\n", ev->x, ev->y); break;
-	case TB_EV_QUIT: fprintf(f, "quit\n"); break;
+	case TH_EV_KEY_DOWN: fprintf(f, "kd %s\n", ev->name); break;
+	case TH_EV_KEY_UP: fprintf(f, "ku %s\n", ev->name); break;
+	case TH_EV_MOUSE_DOWN: fprintf(f, "md %d %d %d\n", ev->button, ev->x, ev->y); break;
+	case TH_EV_MOUSE_UP: fprintf(f, "mu %d %d %d\n", ev->button, ev->x, ev->y); break;
+	case TH_EV_MOUSE_MOVE: fprintf(f, "mm %d %d %d %d\n", ev->x, ev->y, ev->dx, ev->dy); break;
+	case TH_EV_WHEEL: fprintf(f, "mw %.9g %.9g\n", ev->wheel_x, ev->wheel_y); break;
+	case TH_EV_PAD_DOWN: fprintf(f, "pd %s\n", ev->name); break;
+	case TH_EV_PAD_UP: fprintf(f, "pu %s\n", ev->name); break;
+	case TH_EV_PAD_AXIS: fprintf(f, "pa %s %.9g\n", ev->name, ev->value); break;
+	case TH_EV_PAD_CONNECT: fprintf(f, "pc %d\n", ev->button); break;
+	case TH_EV_RESIZE: fprintf(f, "vw %d %d\n", ev->x, ev->y); break;
+	case TH_EV_QUIT: fprintf(f, "quit\n"); break;
 	}
 }
 
-void tb_input_record_frame(tb_input *in, int steps)
+void th_input_record_frame(th_input *in, int steps)
 {
 	if (in->record == NULL) return;
 	if (in->record_run > 0 && in->record_run_steps != steps) record_flush_run(in);
@@ -363,7 +363,7 @@ void tb_input_record_frame(tb_input *in, int steps)
 	in->record_run += 1;
 }
 
-void tb_input_record_close(tb_input *in)
+void th_input_record_close(th_input *in)
 {
 	if (in->record == NULL) return;
 	record_flush_run(in);
@@ -373,7 +373,7 @@ void tb_input_record_close(tb_input *in)
 
 /* ---------------- replay ---------------- */
 
-static bool read_line(tb_input *in, char *buf, int size)
+static bool read_line(th_input *in, char *buf, int size)
 {
 	while (fgets(buf, size, in->replay) != NULL) {
 		in->replay_line += 1;
@@ -385,9 +385,9 @@ static bool read_line(tb_input *in, char *buf, int size)
 	return false;
 }
 
-bool tb_input_replay_open(tb_host *h, const char *path, int *view_w, int *view_h)
+bool th_input_replay_open(th_host *h, const char *path, int *view_w, int *view_h)
 {
-	tb_input *in = &h->input;
+	th_input *in = &h->input;
 	char line[256];
 	in->replay = fopen(path, "r");
 	if (in->replay == NULL) return false;
@@ -409,7 +409,7 @@ bool tb_input_replay_open(tb_host *h, const char *path, int *view_w, int *view_h
 	return true;
 }
 
-static bool parse_event(const char *line, tb_event *ev)
+static bool parse_event(const char *line, th_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	char tag[8] = {0};
@@ -418,45 +418,45 @@ static bool parse_event(const char *line, tb_event *ev)
 	const char *rest = line + used;
 	if (strcmp(tag, "kd") == 0 || strcmp(tag, "ku") == 0 || strcmp(tag, "pd") == 0 || strcmp(tag, "pu") == 0) {
 		if (*rest == '\0') return false;
-		ev->type = tag[0] == 'k' ? (tag[1] == 'd' ? TB_EV_KEY_DOWN : TB_EV_KEY_UP)
-		                         : (tag[1] == 'd' ? TB_EV_PAD_DOWN : TB_EV_PAD_UP);
-		tb_key_name_normalize(ev->name, sizeof(ev->name), rest);
+		ev->type = tag[0] == 'k' ? (tag[1] == 'd' ? TH_EV_KEY_DOWN : TH_EV_KEY_UP)
+		                         : (tag[1] == 'd' ? TH_EV_PAD_DOWN : TH_EV_PAD_UP);
+		th_key_name_normalize(ev->name, sizeof(ev->name), rest);
 		return true;
 	}
 	if (strcmp(tag, "md") == 0 || strcmp(tag, "mu") == 0) {
-		ev->type = tag[1] == 'd' ? TB_EV_MOUSE_DOWN : TB_EV_MOUSE_UP;
+		ev->type = tag[1] == 'd' ? TH_EV_MOUSE_DOWN : TH_EV_MOUSE_UP;
 		return sscanf(rest, "%d %d %d", &ev->button, &ev->x, &ev->y) == 3;
 	}
 	if (strcmp(tag, "mm") == 0) {
-		ev->type = TB_EV_MOUSE_MOVE;
+		ev->type = TH_EV_MOUSE_MOVE;
 		return sscanf(rest, "%d %d %d %d", &ev->x, &ev->y, &ev->dx, &ev->dy) == 4;
 	}
 	if (strcmp(tag, "mw") == 0) {
-		ev->type = TB_EV_WHEEL;
+		ev->type = TH_EV_WHEEL;
 		return sscanf(rest, "%f %f", &ev->wheel_x, &ev->wheel_y) == 2;
 	}
 	if (strcmp(tag, "pa") == 0) {
-		ev->type = TB_EV_PAD_AXIS;
+		ev->type = TH_EV_PAD_AXIS;
 		return sscanf(rest, "%31s %f", ev->name, &ev->value) == 2;
 	}
 	if (strcmp(tag, "pc") == 0) {
-		ev->type = TB_EV_PAD_CONNECT;
+		ev->type = TH_EV_PAD_CONNECT;
 		return sscanf(rest, "%d", &ev->button) == 1;
 	}
 	if (strcmp(tag, "vw") == 0) {
-		ev->type = TB_EV_RESIZE;
+		ev->type = TH_EV_RESIZE;
 		return sscanf(rest, "%d %d", &ev->x, &ev->y) == 2 && ev->x > 0 && ev->y > 0;
 	}
 	if (strcmp(tag, "quit") == 0) {
-		ev->type = TB_EV_QUIT;
+		ev->type = TH_EV_QUIT;
 		return true;
 	}
 	return false;
 }
 
-bool tb_input_replay_frame(tb_host *h, int *steps)
+bool th_input_replay_frame(th_host *h, int *steps)
 {
-	tb_input *in = &h->input;
+	th_input *in = &h->input;
 	if (in->replay == NULL || in->replay_done) return false;
 	if (in->replay_run > 0) {
 		in->replay_run -= 1;
@@ -474,19 +474,19 @@ bool tb_input_replay_frame(tb_host *h, int *steps)
 			*steps = s;
 			return true;
 		}
-		tb_event ev;
+		th_event ev;
 		if (!parse_event(line, &ev)) {
 			fprintf(stderr, "tumble: replay line %d not understood: %s\n", in->replay_line, line);
 			in->replay_done = true;
 			return false;
 		}
-		tb_host_handle_event(h, &ev);
+		th_host_handle_event(h, &ev);
 	}
 	in->replay_done = true;
 	return false;
 }
 
-void tb_input_replay_close(tb_input *in)
+void th_input_replay_close(th_input *in)
 {
 	if (in->replay != NULL) fclose(in->replay);
 	in->replay = NULL;

@@ -3,7 +3,7 @@
  * callbacks under a traceback handler and the sandbox budget, and re-running
  * it on a hot reload while the world and its bodies stay. */
 #include "host.h"
-#include "tumble_lua.h"
+#include "tumble/tumble_lua.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +64,7 @@ static const char builtin_demo[] =
 	"\n"
 	"return level\n";
 
-const char *tb_level_builtin_source(void)
+const char *th_level_builtin_source(void)
 {
 	return builtin_demo;
 }
@@ -87,16 +87,16 @@ static int traceback(lua_State *L)
 
 /* Calls the function under nargs arguments; on failure leaves nothing on the
  * stack and, if message is given, stores the error text there (malloc'd). */
-static bool protected_call(tb_host *h, const char *phase, int nargs, int nresults, char **message)
+static bool protected_call(th_host *h, const char *phase, int nargs, int nresults, char **message)
 {
 	lua_State *L = h->L;
 	int base = lua_gettop(L) - nargs;
 	lua_pushcfunction(L, traceback);
 	lua_insert(L, base);
-	tb_sandbox_begin(L, &h->sandbox, phase);
+	th_sandbox_begin(L, &h->sandbox, phase);
 	int status = lua_pcall(L, nargs, nresults, base);
 	bool memory = h->sandbox.limit_hit;
-	tb_sandbox_end(L, &h->sandbox);
+	th_sandbox_end(L, &h->sandbox);
 	lua_remove(L, base);
 	if (status == LUA_OK) return true;
 	char buf[160];
@@ -114,7 +114,7 @@ static bool protected_call(tb_host *h, const char *phase, int nargs, int nresult
 }
 
 /* Level code may have called world:destroy(): never keep a stale pointer. */
-static void refresh_world(tb_host *h)
+static void refresh_world(th_host *h)
 {
 	if (h->world_ref == LUA_NOREF) {
 		h->world = NULL;
@@ -125,13 +125,13 @@ static void refresh_world(tb_host *h)
 	lua_pop(h->L, 1);
 }
 
-bool tb_level_pcall(tb_host *h, const char *phase, int nargs)
+bool th_level_pcall(th_host *h, const char *phase, int nargs)
 {
 	char *message = NULL;
 	bool ok = protected_call(h, phase, nargs, 0, &message);
 	refresh_world(h);
 	if (ok) return true;
-	tb_host_set_error(h, phase, message, true);
+	th_host_set_error(h, phase, message, true);
 	free(message);
 	return false;
 }
@@ -145,17 +145,17 @@ static int getfield_protected(lua_State *L)
 /* table[name] for the table on top (popped), pushing a function or nothing.
  * Protected: a level table may have an __index metamethod (inheritance), and
  * that is level code like any other. */
-static bool push_function_field(tb_host *h, const char *name)
+static bool push_function_field(th_host *h, const char *name)
 {
 	lua_State *L = h->L;
 	lua_pushcfunction(L, getfield_protected);
 	lua_insert(L, -2);
 	lua_pushstring(L, name);
-	tb_sandbox_begin(L, &h->sandbox, name);
+	th_sandbox_begin(L, &h->sandbox, name);
 	int status = lua_pcall(L, 2, 1, 0);
-	tb_sandbox_end(L, &h->sandbox);
+	th_sandbox_end(L, &h->sandbox);
 	if (status != LUA_OK) {
-		tb_host_set_error(h, name, lua_tostring(L, -1), true);
+		th_host_set_error(h, name, lua_tostring(L, -1), true);
 		lua_pop(L, 1);
 		return false;
 	}
@@ -164,14 +164,14 @@ static bool push_function_field(tb_host *h, const char *name)
 	return false;
 }
 
-bool tb_level_push_callback(tb_host *h, const char *name)
+bool th_level_push_callback(th_host *h, const char *name)
 {
 	if (h->L == NULL || h->level_ref == LUA_NOREF) return false;
 	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->level_ref);
 	return push_function_field(h, name);
 }
 
-void tb_level_push_world(tb_host *h)
+void th_level_push_world(th_host *h)
 {
 	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->world_ref);
 }
@@ -180,7 +180,7 @@ void tb_level_push_world(tb_host *h)
 
 static int host_exit(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, lua_upvalueindex(1));
+	th_host *h = lua_touserdata(L, lua_upvalueindex(1));
 	int code = 0;
 	if (lua_isboolean(L, 1)) {
 		code = lua_toboolean(L, 1) ? 0 : 1;
@@ -197,7 +197,7 @@ static int host_exit(lua_State *L)
 	return 0;
 }
 
-void tb_level_set_frame(tb_host *h)
+void th_level_set_frame(th_host *h)
 {
 	if (h->L == NULL || h->tumble_ref == LUA_NOREF) return;
 	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->tumble_ref);
@@ -207,7 +207,7 @@ void tb_level_set_frame(tb_host *h)
 	lua_pop(h->L, 1);
 }
 
-static void set_package_path(tb_host *h, lua_State *L)
+static void set_package_path(th_host *h, lua_State *L)
 {
 	lua_getglobal(L, LUA_LOADLIBNAME);
 	int package = lua_gettop(L);
@@ -237,12 +237,12 @@ static void set_package_path(tb_host *h, lua_State *L)
 /* Everything that may raise while building the state, run protected. */
 static int init_protected(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, 1);
-	tb_sandbox_open_libs(L, h->opt->sandbox);
+	th_host *h = lua_touserdata(L, 1);
+	th_sandbox_open_libs(L, h->opt->sandbox);
 	luaL_requiref(L, "tumble", luaopen_tumble, 1);
 	int tumble = lua_gettop(L);
-	tb_input_open_lua(h, L);
-	tb_render_open_lua(h, L);
+	th_input_open_lua(h, L);
+	th_render_open_lua(h, L);
 	lua_pushlightuserdata(L, h);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");
@@ -250,7 +250,7 @@ static int init_protected(lua_State *L)
 	lua_setfield(L, tumble, "headless");
 	lua_pushboolean(L, h->opt->sandbox);
 	lua_setfield(L, tumble, "sandbox");
-	lua_pushnumber(L, TB_HOST_DT);
+	lua_pushnumber(L, TH_HOST_DT);
 	lua_setfield(L, tumble, "dt");
 	lua_pushinteger(L, 0);
 	lua_setfield(L, tumble, "frame");
@@ -258,7 +258,7 @@ static int init_protected(lua_State *L)
 	h->tumble_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
 	set_package_path(h, L);
-	tb_watch_open_lua(h, L);
+	th_watch_open_lua(h, L);
 
 	lua_getfield(L, tumble, "world");
 	lua_newtable(L);
@@ -269,18 +269,18 @@ static int init_protected(lua_State *L)
 	return 0;
 }
 
-static void reset_refs(tb_host *h)
+static void reset_refs(th_host *h)
 {
 	h->tumble_ref = h->world_ref = h->level_ref = h->camera_ref = h->modules_ref = LUA_NOREF;
 }
 
 /* Loads and runs the level chunk; leaves the level table on the stack. */
-static bool run_level_chunk(tb_host *h, const char *phase, char **message)
+static bool run_level_chunk(th_host *h, const char *phase, char **message)
 {
 	lua_State *L = h->L;
 	int status;
 	if (h->level_path != NULL) {
-		tb_watch_add(&h->watch, h->level_path);
+		th_watch_add(&h->watch, h->level_path);
 		status = luaL_loadfilex(L, h->level_path, "t");
 	} else {
 		status = luaL_loadbufferx(L, builtin_demo, sizeof(builtin_demo) - 1, "=builtin demo", "t");
@@ -304,7 +304,7 @@ static bool run_level_chunk(tb_host *h, const char *phase, char **message)
 	return true;
 }
 
-bool tb_level_start(tb_host *h)
+bool th_level_start(th_host *h)
 {
 	reset_refs(h);
 	h->level_ok = false;
@@ -314,41 +314,41 @@ bool tb_level_start(tb_host *h)
 	h->sandbox.used = 0;
 	h->sandbox.limit = h->opt->mem_limit_mb > 0 ? (size_t)(h->opt->mem_limit_mb * 1024.0 * 1024.0) : 0;
 	h->sandbox.instr_limit = h->opt->instr_limit;
-	h->L = tb_sandbox_new_state(&h->sandbox);
+	h->L = th_sandbox_new_state(&h->sandbox);
 	if (h->L == NULL) {
-		tb_host_set_error(h, "start", "cannot create the Lua state", true);
+		th_host_set_error(h, "start", "cannot create the Lua state", true);
 		return false;
 	}
 	lua_State *L = h->L;
 	lua_pushcfunction(L, init_protected);
 	lua_pushlightuserdata(L, h);
 	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-		tb_host_set_error(h, "start", lua_tostring(L, -1), true);
+		th_host_set_error(h, "start", lua_tostring(L, -1), true);
 		lua_pop(L, 1);
 		return false;
 	}
-	tb_camera_sync(h);
+	th_camera_sync(h);
 
 	char *message = NULL;
 	if (!run_level_chunk(h, "main chunk", &message)) {
-		tb_host_set_error(h, "load", message, true);
+		th_host_set_error(h, "load", message, true);
 		free(message);
 		return false;
 	}
 	h->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-	tb_camera_sync(h);
-	if (tb_level_push_callback(h, "load")) {
-		tb_level_push_world(h);
-		if (!tb_level_pcall(h, "load", 1)) return false;
+	th_camera_sync(h);
+	if (th_level_push_callback(h, "load")) {
+		th_level_push_world(h);
+		if (!th_level_pcall(h, "load", 1)) return false;
 	}
-	tb_camera_sync(h);
+	th_camera_sync(h);
 	h->camera.prev_x = h->camera.x;
 	h->camera.prev_y = h->camera.y;
 	h->level_ok = true;
 	return true;
 }
 
-void tb_level_stop(tb_host *h)
+void th_level_stop(th_host *h)
 {
 	if (h->L != NULL) lua_close(h->L);
 	h->L = NULL;
@@ -356,8 +356,8 @@ void tb_level_stop(tb_host *h)
 	reset_refs(h);
 	h->level_ok = false;
 	memset(&h->drag, 0, sizeof(h->drag));
-	tb_render_reset_snapshot(h);
-	tb_input_reset(&h->input);
+	th_render_reset_snapshot(h);
+	th_input_reset(&h->input);
 	h->camera.following = false;
 }
 
@@ -395,13 +395,13 @@ static void restore_modules(lua_State *L, int saved)
 	lua_pop(L, 1);
 }
 
-bool tb_level_reload(tb_host *h)
+bool th_level_reload(th_host *h)
 {
 	if (!h->level_ok || h->L == NULL) {
 		/* Nothing good ever ran: start over with a fresh world. */
-		tb_level_stop(h);
-		tb_host_clear_error(h);
-		return tb_level_start(h);
+		th_level_stop(h);
+		th_host_clear_error(h);
+		return th_level_start(h);
 	}
 	lua_State *L = h->L;
 	int top = lua_gettop(L);
@@ -415,7 +415,7 @@ bool tb_level_reload(tb_host *h)
 	if (!run_level_chunk(h, "reload", &message)) {
 		restore_modules(L, saved);
 		lua_settop(L, top);
-		tb_host_set_error(h, "reload", message, false);
+		th_host_set_error(h, "reload", message, false);
 		free(message);
 		return false;
 	}
@@ -441,31 +441,31 @@ bool tb_level_reload(tb_host *h)
 	}
 	lua_pushvalue(L, fresh);
 	lua_rawseti(L, LUA_REGISTRYINDEX, h->level_ref);
-	tb_host_clear_error(h);
+	th_host_clear_error(h);
 	h->faulted = false;
 	h->draw_faulted = false;
-	h->reload_ms = tb_host_now_ms();
+	h->reload_ms = th_host_now_ms();
 
 	bool ok = true;
 	lua_pushvalue(L, fresh);
 	if (push_function_field(h, "reload")) {
-		tb_level_push_world(h);
+		th_level_push_world(h);
 		lua_pushvalue(L, old);
-		ok = tb_level_pcall(h, "reload", 2);
+		ok = th_level_pcall(h, "reload", 2);
 	}
 	lua_settop(L, top);
-	tb_camera_sync(h);
+	th_camera_sync(h);
 	return ok;
 }
 
 /* ---------------- per-frame calls ---------------- */
 
-bool tb_level_update(tb_host *h)
+bool th_level_update(th_host *h)
 {
-	if (!h->level_ok || !tb_level_push_callback(h, "update")) return true;
-	lua_pushnumber(h->L, TB_HOST_DT);
-	tb_level_push_world(h);
-	return tb_level_pcall(h, "update", 2);
+	if (!h->level_ok || !th_level_push_callback(h, "update")) return true;
+	lua_pushnumber(h->L, TH_HOST_DT);
+	th_level_push_world(h);
+	return th_level_pcall(h, "update", 2);
 }
 
 static int step_trampoline(lua_State *L)
@@ -478,21 +478,21 @@ static int step_trampoline(lua_State *L)
 	return 0;
 }
 
-bool tb_level_step_world(tb_host *h)
+bool th_level_step_world(th_host *h)
 {
 	if (h->L == NULL || h->world_ref == LUA_NOREF) return false;
 	lua_pushcfunction(h->L, step_trampoline);
-	tb_level_push_world(h);
-	lua_pushnumber(h->L, TB_HOST_DT);
-	return tb_level_pcall(h, "world:step (event handlers)", 2);
+	th_level_push_world(h);
+	lua_pushnumber(h->L, TH_HOST_DT);
+	return th_level_pcall(h, "world:step (event handlers)", 2);
 }
 
-void tb_level_draw(tb_host *h)
+void th_level_draw(th_host *h)
 {
-	if (!h->level_ok || h->draw_faulted || !tb_level_push_callback(h, "draw")) return;
+	if (!h->level_ok || h->draw_faulted || !th_level_push_callback(h, "draw")) return;
 	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->tumble_ref);
 	lua_pushliteral(h->L, "gfx");
 	lua_rawget(h->L, -2);
 	lua_remove(h->L, -2);
-	if (!tb_level_pcall(h, "draw", 1)) h->draw_faulted = true;
+	if (!th_level_pcall(h, "draw", 1)) h->draw_faulted = true;
 }

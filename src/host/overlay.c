@@ -4,7 +4,7 @@
  * traceback until the level is fixed. */
 #include "host.h"
 #include "font.h"
-#include "tumble_lua.h"
+#include "tumble/tumble_lua.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include <lauxlib.h>
 
 #define TEXT_SCALE 2
-#define LINE_H (TB_FONT_LINE * TEXT_SCALE)
-#define CHAR_W (TB_FONT_ADVANCE * TEXT_SCALE)
+#define LINE_H (TH_FONT_LINE * TEXT_SCALE)
+#define CHAR_W (TH_FONT_ADVANCE * TEXT_SCALE)
 #define PAD 10
 #define RIGHT_W 316
 
@@ -48,10 +48,10 @@ typedef struct item {
 	bool toggle, on;
 } item;
 
-static const char *layer_names[TB_LAYER_COUNT] = {"shapes", "joints", "contacts", "AABBs", "centres of mass"};
+static const char *layer_names[TH_LAYER_COUNT] = {"shapes", "joints", "contacts", "AABBs", "centres of mass"};
 
 /* The right panel's widgets; drawing and clicking share this layout. */
-static int layout(tb_host *h, int view_w, item *items)
+static int layout(th_host *h, int view_w, item *items)
 {
 	int n = 0;
 	int x = view_w - RIGHT_W, y = PAD + PAD + LINE_H + 4;
@@ -65,7 +65,7 @@ static int layout(tb_host *h, int view_w, item *items)
 		it->on = (state);                                                                                          \
 		snprintf(it->label, sizeof(it->label), __VA_ARGS__);                                                       \
 		int wlabel = 0;                                                                                            \
-		tb_font_measure(it->label, TEXT_SCALE, &wlabel, NULL);                                                     \
+		th_font_measure(it->label, TEXT_SCALE, &wlabel, NULL);                                                     \
 		it->rect = (SDL_Rect){x, y, wlabel + ((is_toggle) ? 4 * CHAR_W : 0) + 8, LINE_H + 2};                      \
 	} while (0)
 
@@ -102,7 +102,7 @@ static int layout(tb_host *h, int view_w, item *items)
 	ADD(ACT_HERTZ_UP, false, false, "[+] contact %g Hz", def.contact_hertz);
 	x = view_w - RIGHT_W;
 	y += LINE_H + 14 + LINE_H;
-	for (int i = 0; i < TB_LAYER_COUNT; ++i) {
+	for (int i = 0; i < TH_LAYER_COUNT; ++i) {
 		ADD(ACT_LAYER_FIRST + i, true, h->render.layers[i], "%s F%d", layer_names[i], 6 + i);
 		y += LINE_H + 2;
 	}
@@ -110,19 +110,19 @@ static int layout(tb_host *h, int view_w, item *items)
 	return n;
 }
 
-void tb_overlay_toggle_layer(tb_host *h, int layer)
+void th_overlay_toggle_layer(th_host *h, int layer)
 {
-	if (layer >= 0 && layer < TB_LAYER_COUNT) h->render.layers[layer] = !h->render.layers[layer];
+	if (layer >= 0 && layer < TH_LAYER_COUNT) h->render.layers[layer] = !h->render.layers[layer];
 }
 
-static void apply_action(tb_host *h, int act)
+static void apply_action(th_host *h, int act)
 {
 	if (act >= ACT_LAYER_FIRST) {
-		tb_overlay_toggle_layer(h, act - ACT_LAYER_FIRST);
+		th_overlay_toggle_layer(h, act - ACT_LAYER_FIRST);
 		return;
 	}
 	switch (act) {
-	case ACT_PAUSE: tb_host_toggle_pause(h); return;
+	case ACT_PAUSE: th_host_toggle_pause(h); return;
 	case ACT_STEP:
 		h->paused = true;
 		h->single_steps += 1;
@@ -156,9 +156,9 @@ static void apply_action(tb_host *h, int act)
 	tb_world_set_def(h->world, &def);
 }
 
-bool tb_overlay_click(tb_host *h, int x, int y)
+bool th_overlay_click(th_host *h, int x, int y)
 {
-	item items[TB_OVERLAY_MAX_ITEMS];
+	item items[TH_OVERLAY_MAX_ITEMS];
 	int n = layout(h, h->camera.view_w, items);
 	for (int i = 0; i < n; ++i) {
 		SDL_Point p = {x, y};
@@ -171,9 +171,9 @@ bool tb_overlay_click(tb_host *h, int x, int y)
 	return x >= h->camera.view_w - RIGHT_W - PAD && y <= PAD + 16 * (LINE_H + 2) + 3 * LINE_H;
 }
 
-void tb_overlay_frame_time(tb_host *h, double frame_ms)
+void th_overlay_frame_time(th_host *h, double frame_ms)
 {
-	tb_overlay *o = &h->overlay;
+	th_overlay *o = &h->overlay;
 	o->frame_ms = frame_ms;
 	o->fps_accum_ms += frame_ms;
 	o->fps_frames += 1;
@@ -184,41 +184,41 @@ void tb_overlay_frame_time(tb_host *h, double frame_ms)
 	}
 }
 
-void tb_overlay_after_step(tb_host *h, double update_ms, double step_ms)
+void th_overlay_after_step(th_host *h, double update_ms, double step_ms)
 {
-	tb_overlay *o = &h->overlay;
+	th_overlay *o = &h->overlay;
 	o->update_ms = update_ms;
 	o->step_ms = step_ms;
 	if (h->world == NULL) return;
 	o->profile = tb_world_get_profile(h->world);
 	o->counters = tb_world_get_counters(h->world);
-	tb_level_push_world(h);
+	th_level_push_world(h);
 	o->dispatch_ms = tumble_lua_last_dispatch_ms(h->L, lua_gettop(h->L));
 	lua_pop(h->L, 1);
 	o->step_history[o->history_pos] = o->profile.step;
-	o->history_pos = (o->history_pos + 1) % TB_OVERLAY_HISTORY;
+	o->history_pos = (o->history_pos + 1) % TH_OVERLAY_HISTORY;
 }
 
-static void text(tb_target *t, int x, int y, SDL_Color c, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void text(tb_target *t, int x, int y, SDL_Color c, const char *fmt, ...)
+static void text(th_target *t, int x, int y, SDL_Color c, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void text(th_target *t, int x, int y, SDL_Color c, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	tb_render_text(t, (float)x, (float)y, TEXT_SCALE, buf, c);
+	th_render_text(t, (float)x, (float)y, TEXT_SCALE, buf, c);
 }
 
-static void draw_stats(tb_host *h, tb_target *t)
+static void draw_stats(th_host *h, th_target *t)
 {
-	tb_overlay *o = &h->overlay;
+	th_overlay *o = &h->overlay;
 	const tb_profile *p = &o->profile;
 	const tb_counters *c = &o->counters;
 	int w = 51 * CHAR_W + 2 * PAD, x = PAD + PAD, y = PAD + PAD;
 	int lines = 12;
 	int graph_h = 48;
-	tb_render_fill_rect(t->renderer, PAD, PAD, (float)w, (float)(lines * LINE_H + graph_h + 3 * PAD), panel_bg);
+	th_render_fill_rect(t->renderer, PAD, PAD, (float)w, (float)(lines * LINE_H + graph_h + 3 * PAD), panel_bg);
 
 	text(t, x, y, accent_color, "tumble %s", TUMBLE_VERSION);
 	if (h->opt->headless) {
@@ -269,31 +269,31 @@ static void draw_stats(tb_host *h, tb_target *t)
 
 	/* step time history; the scale adapts to the worst recent step */
 	float worst = 1.0f;
-	for (int i = 0; i < TB_OVERLAY_HISTORY; ++i) worst = fmaxf(worst, o->step_history[i]);
-	float bar_w = (float)(w - 2 * PAD) / TB_OVERLAY_HISTORY;
-	tb_render_fill_rect(t->renderer, (float)x, (float)y, (float)(w - 2 * PAD), (float)graph_h,
+	for (int i = 0; i < TH_OVERLAY_HISTORY; ++i) worst = fmaxf(worst, o->step_history[i]);
+	float bar_w = (float)(w - 2 * PAD) / TH_OVERLAY_HISTORY;
+	th_render_fill_rect(t->renderer, (float)x, (float)y, (float)(w - 2 * PAD), (float)graph_h,
 	                    (SDL_Color){255, 255, 255, 18});
-	for (int i = 0; i < TB_OVERLAY_HISTORY; ++i) {
-		float v = o->step_history[(o->history_pos + i) % TB_OVERLAY_HISTORY];
+	for (int i = 0; i < TH_OVERLAY_HISTORY; ++i) {
+		float v = o->step_history[(o->history_pos + i) % TH_OVERLAY_HISTORY];
 		float bh = (float)graph_h * v / worst;
-		tb_render_fill_rect(t->renderer, (float)x + i * bar_w, (float)(y + graph_h) - bh, fmaxf(bar_w - 1.0f, 1.0f), bh,
+		th_render_fill_rect(t->renderer, (float)x + i * bar_w, (float)(y + graph_h) - bh, fmaxf(bar_w - 1.0f, 1.0f), bh,
 		                    (SDL_Color){110, 190, 250, 220});
 	}
 	char scale_label[32];
 	snprintf(scale_label, sizeof(scale_label), "%.1f ms", worst);
-	tb_render_text(t, (float)(x + 4), (float)(y + 2), 1, "step time", dim_color);
+	th_render_text(t, (float)(x + 4), (float)(y + 2), 1, "step time", dim_color);
 	int lw = 0;
-	tb_font_measure(scale_label, 1, &lw, NULL);
-	tb_render_text(t, (float)(x + w - 2 * PAD - lw - 4), (float)(y + 2), 1, scale_label, dim_color);
+	th_font_measure(scale_label, 1, &lw, NULL);
+	th_render_text(t, (float)(x + w - 2 * PAD - lw - 4), (float)(y + 2), 1, scale_label, dim_color);
 }
 
-static void draw_settings(tb_host *h, tb_target *t)
+static void draw_settings(th_host *h, th_target *t)
 {
-	item items[TB_OVERLAY_MAX_ITEMS];
+	item items[TH_OVERLAY_MAX_ITEMS];
 	int n = layout(h, t->width, items);
 	int x0 = t->width - RIGHT_W - PAD;
 	int bottom = items[n - 1].rect.y + items[n - 1].rect.h + PAD;
-	tb_render_fill_rect(t->renderer, (float)x0, PAD, (float)RIGHT_W, (float)(bottom - PAD), panel_bg);
+	th_render_fill_rect(t->renderer, (float)x0, PAD, (float)RIGHT_W, (float)(bottom - PAD), panel_bg);
 	text(t, x0 + PAD, PAD + PAD, accent_color, "controls (click)");
 	text(t, x0 + PAD, items[3].rect.y - LINE_H - 2, dim_color, "world settings");
 	text(t, x0 + PAD, items[ACT_LAYER_FIRST].rect.y - LINE_H - 2, dim_color, "draw layers");
@@ -302,7 +302,7 @@ static void draw_settings(tb_host *h, tb_target *t)
 		item *it = &items[i];
 		SDL_Point mp = {mx, my};
 		if (SDL_PointInRect(&mp, &it->rect)) {
-			tb_render_fill_rect(t->renderer, (float)it->rect.x - 3, (float)it->rect.y - 1, (float)it->rect.w,
+			th_render_fill_rect(t->renderer, (float)it->rect.x - 3, (float)it->rect.y - 1, (float)it->rect.w,
 			                    (float)it->rect.h, (SDL_Color){255, 255, 255, 30});
 		}
 		if (it->toggle) {
@@ -314,7 +314,7 @@ static void draw_settings(tb_host *h, tb_target *t)
 	}
 }
 
-void tb_overlay_draw(tb_host *h, tb_target *t)
+void th_overlay_draw(th_host *h, th_target *t)
 {
 	if (!h->overlay.visible) {
 		if (h->error != NULL) return; /* the error panel says it all and has the corner */
@@ -322,24 +322,24 @@ void tb_overlay_draw(tb_host *h, tb_target *t)
 		const char *hint = h->faulted ? "HALTED  (F2 resume)" : h->paused ? "PAUSED  (F2 resume)" : "F1 dev overlay";
 		SDL_Color c = h->faulted || h->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
 		int w = 0;
-		tb_font_measure(hint, TEXT_SCALE, &w, NULL);
-		tb_render_text(t, (float)(t->width - w - PAD), (float)(t->height - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
+		th_font_measure(hint, TEXT_SCALE, &w, NULL);
+		th_render_text(t, (float)(t->width - w - PAD), (float)(t->height - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
 		return;
 	}
-	double t0 = tb_host_now_ms();
+	double t0 = th_host_now_ms();
 	draw_stats(h, t);
 	draw_settings(h, t);
 	const char *help = "F1 overlay  F2 pause  F3 step  F4 slow  F5 restart  F6-F10 layers  "
 	                   "mouse: drag  Esc quit";
 	int hw = 0;
-	tb_font_measure(help, 1, &hw, NULL);
+	th_font_measure(help, 1, &hw, NULL);
 	int scale = hw * 2 + 2 * PAD <= t->width ? 2 : 1;
-	tb_font_measure(help, scale, &hw, NULL);
-	float y = (float)(t->height - TB_FONT_LINE * scale - 2 * PAD);
-	tb_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(t->height) - y + 4,
+	th_font_measure(help, scale, &hw, NULL);
+	float y = (float)(t->height - TH_FONT_LINE * scale - 2 * PAD);
+	th_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(t->height) - y + 4,
 	                    (SDL_Color){8, 10, 14, 240});
-	tb_render_text(t, (float)PAD, y + 2, scale, help, dim_color);
-	h->overlay.draw_ms = tb_host_now_ms() - t0;
+	th_render_text(t, (float)PAD, y + 2, scale, help, dim_color);
+	h->overlay.draw_ms = th_host_now_ms() - t0;
 }
 
 /* Splits text into lines of at most cols characters (tabs become two spaces). */
@@ -390,11 +390,11 @@ static char *strip_prefix(const char *text, const char *dir)
 	return out;
 }
 
-void tb_overlay_draw_error(tb_host *h, tb_target *t)
+void th_overlay_draw_error(th_host *h, th_target *t)
 {
 	if (h->error == NULL) return;
 	int scale = t->width >= 900 ? 2 : 1;
-	int cols = (t->width - 4 * PAD) / (TB_FONT_ADVANCE * scale);
+	int cols = (t->width - 4 * PAD) / (TH_FONT_ADVANCE * scale);
 	if (cols < 20) cols = 20;
 	/* paths relative to the level's directory: shorter lines, same meaning */
 	char *shown = strip_prefix(h->error, h->level_dir);
@@ -406,7 +406,7 @@ void tb_overlay_draw_error(tb_host *h, tb_target *t)
 	}
 	int lines = wrap_lines(shown != NULL ? shown : h->error, cols, wrapped, (int)size);
 	free(shown);
-	int line_h = TB_FONT_LINE * scale;
+	int line_h = TH_FONT_LINE * scale;
 	int max_lines = (t->height / 2) / line_h;
 	if (lines > max_lines) {
 		/* keep the head: the message and the innermost frames matter most */
@@ -422,17 +422,17 @@ void tb_overlay_draw_error(tb_host *h, tb_target *t)
 	                              : "fix the file and save to reload  -  F5 restart";
 	int panel_h = (lines + 2) * line_h + 3 * PAD;
 	int y = t->height - panel_h - PAD;
-	if (h->overlay.visible) y -= TB_FONT_LINE * 2 + 2 * PAD;
+	if (h->overlay.visible) y -= TH_FONT_LINE * 2 + 2 * PAD;
 	if (y < PAD) y = PAD;
-	tb_render_fill_rect(t->renderer, PAD, (float)y, (float)(t->width - 2 * PAD), (float)panel_h,
+	th_render_fill_rect(t->renderer, PAD, (float)y, (float)(t->width - 2 * PAD), (float)panel_h,
 	                    (SDL_Color){70, 12, 16, 235});
-	tb_render_fill_rect(t->renderer, PAD, (float)y, 4.0f, (float)panel_h, (SDL_Color){255, 80, 80, 255});
+	th_render_fill_rect(t->renderer, PAD, (float)y, 4.0f, (float)panel_h, (SDL_Color){255, 80, 80, 255});
 	const char *title = h->faulted ? "Lua error - simulation halted"
 	                    : strncmp(h->error, "reload failed", 13) == 0 ? "Reload failed" : "Lua error";
-	tb_render_text(t, 2 * PAD, (float)(y + PAD), scale, title, (SDL_Color){255, 120, 110, 255});
+	th_render_text(t, 2 * PAD, (float)(y + PAD), scale, title, (SDL_Color){255, 120, 110, 255});
 	int hint_w = 0;
-	tb_font_measure(hint, scale, &hint_w, NULL);
-	tb_render_text(t, (float)(t->width - 2 * PAD - hint_w), (float)(y + PAD), scale, hint, dim_color);
-	tb_render_text(t, 2 * PAD, (float)(y + PAD + 2 * line_h), scale, wrapped, (SDL_Color){255, 236, 230, 255});
+	th_font_measure(hint, scale, &hint_w, NULL);
+	th_render_text(t, (float)(t->width - 2 * PAD - hint_w), (float)(y + PAD), scale, hint, dim_color);
+	th_render_text(t, 2 * PAD, (float)(y + PAD + 2 * line_h), scale, wrapped, (SDL_Color){255, 236, 230, 255});
 	free(wrapped);
 }

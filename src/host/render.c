@@ -6,7 +6,7 @@
  * one. Contacts and AABBs are per-step data and come from tb_world_draw. */
 #include "host.h"
 #include "font.h"
-#include "tumble_lua.h"
+#include "tumble/tumble_lua.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,16 +47,16 @@ static bool grow(void **ptr, int *capacity, int needed, size_t size)
 	return true;
 }
 
-void tb_render_init(tb_render *r)
+void th_render_init(th_render *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->color = (SDL_Color){255, 255, 255, 255};
 	r->alpha = 1.0f;
-	r->layers[TB_LAYER_SHAPES] = true;
-	r->layers[TB_LAYER_JOINTS] = true;
+	r->layers[TH_LAYER_SHAPES] = true;
+	r->layers[TH_LAYER_JOINTS] = true;
 }
 
-void tb_render_free(tb_render *r)
+void th_render_free(th_render *r)
 {
 	free(r->snap);
 	free(r->bodies);
@@ -69,7 +69,7 @@ void tb_render_free(tb_render *r)
 }
 
 /* Body ids in slot order into r->bodies; returns the count. */
-static int collect_bodies(tb_render *r, tb_world *world)
+static int collect_bodies(th_render *r, tb_world *world)
 {
 	int n = tb_world_get_bodies(world, r->bodies, r->body_cap);
 	if (n > r->body_cap) {
@@ -79,7 +79,7 @@ static int collect_bodies(tb_render *r, tb_world *world)
 	return n;
 }
 
-static int collect_shapes(tb_render *r, tb_world *world, tb_body_id body)
+static int collect_shapes(th_render *r, tb_world *world, tb_body_id body)
 {
 	int n = tb_body_get_shapes(world, body, r->shapes, r->shape_cap);
 	if (n > r->shape_cap) {
@@ -91,16 +91,16 @@ static int collect_shapes(tb_render *r, tb_world *world, tb_body_id body)
 
 /* ---------------- interpolation ---------------- */
 
-void tb_render_reset_snapshot(tb_host *h)
+void th_render_reset_snapshot(th_host *h)
 {
 	free(h->render.snap);
 	h->render.snap = NULL;
 	h->render.snap_cap = 0;
 }
 
-void tb_render_snapshot(tb_host *h)
+void th_render_snapshot(th_host *h)
 {
-	tb_render *r = &h->render;
+	th_render *r = &h->render;
 	h->camera.prev_x = h->camera.x;
 	h->camera.prev_y = h->camera.y;
 	if (h->world == NULL) return;
@@ -109,23 +109,23 @@ void tb_render_snapshot(tb_host *h)
 		int slot = r->bodies[i].index1 - 1;
 		if (slot >= r->snap_cap) {
 			int old = r->snap_cap;
-			if (!grow((void **)&r->snap, &r->snap_cap, slot + 1, sizeof(tb_body_snapshot))) return;
-			memset(r->snap + old, 0, (size_t)(r->snap_cap - old) * sizeof(tb_body_snapshot));
+			if (!grow((void **)&r->snap, &r->snap_cap, slot + 1, sizeof(th_body_snapshot))) return;
+			memset(r->snap + old, 0, (size_t)(r->snap_cap - old) * sizeof(th_body_snapshot));
 		}
-		tb_body_snapshot *s = &r->snap[slot];
+		th_body_snapshot *s = &r->snap[slot];
 		s->xf = tb_body_get_transform(h->world, r->bodies[i]);
 		s->generation = r->bodies[i].generation;
 		s->stamp = h->frame + 1;
 	}
 }
 
-static tb_transform body_transform(tb_host *h, tb_body_id id)
+static tb_transform body_transform(th_host *h, tb_body_id id)
 {
 	tb_transform xf = tb_body_get_transform(h->world, id);
-	tb_render *r = &h->render;
+	th_render *r = &h->render;
 	int slot = id.index1 - 1;
 	if (r->alpha >= 1.0f || slot >= r->snap_cap) return xf;
-	const tb_body_snapshot *s = &r->snap[slot];
+	const th_body_snapshot *s = &r->snap[slot];
 	/* Only a snapshot taken just before the latest step, of this very body. */
 	if (s->stamp != h->frame || s->generation != id.generation) return xf;
 	float a = r->alpha;
@@ -145,14 +145,14 @@ static tb_transform body_transform(tb_host *h, tb_body_id id)
 
 /* ---------------- camera ---------------- */
 
-tb_vec2 tb_camera_to_world(const tb_camera *c, double px, double py)
+tb_vec2 th_camera_to_world(const th_camera *c, double px, double py)
 {
 	double x = c->x + (px - 0.5 * c->view_w) / c->scale;
 	double y = c->y - (py - 0.5 * c->view_h) / c->scale;
 	return tb_v2((float)x, (float)y);
 }
 
-static SDL_FPoint to_screen(const tb_render *r, const tb_target *t, tb_vec2 p)
+static SDL_FPoint to_screen(const th_render *r, const th_target *t, tb_vec2 p)
 {
 	SDL_FPoint s;
 	s.x = (float)(0.5 * t->width + (p.x - r->cam_x) * r->scale);
@@ -173,7 +173,7 @@ static bool read_number(lua_State *L, int table, const char *key, double *out)
 
 /* tumble.camera, or the host's original table if the level replaced it with
  * something that is not a table. */
-static void push_camera_table(lua_State *L, tb_host *h)
+static void push_camera_table(lua_State *L, th_host *h)
 {
 	lua_rawgeti(L, LUA_REGISTRYINDEX, h->tumble_ref);
 	if (lua_istable(L, -1)) {
@@ -188,8 +188,8 @@ static void push_camera_table(lua_State *L, tb_host *h)
 
 static int camera_sync_protected(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, 1);
-	tb_camera *c = &h->camera;
+	th_host *h = lua_touserdata(L, 1);
+	th_camera *c = &h->camera;
 	push_camera_table(L, h);
 	int t = lua_gettop(L);
 	double v;
@@ -222,22 +222,22 @@ static int camera_sync_protected(lua_State *L)
 
 static int camera_unfollow_protected(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, 1);
+	th_host *h = lua_touserdata(L, 1);
 	push_camera_table(L, h);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "target");
 	return 0;
 }
 
-void tb_camera_sync(tb_host *h)
+void th_camera_sync(th_host *h)
 {
 	lua_State *L = h->L;
 	if (L == NULL || h->camera_ref == LUA_NOREF) return;
-	tb_sandbox_begin(L, &h->sandbox, "camera");
+	th_sandbox_begin(L, &h->sandbox, "camera");
 	lua_pushcfunction(L, camera_sync_protected);
 	lua_pushlightuserdata(L, h);
 	int status = lua_pcall(L, 1, 0, 0);
-	tb_sandbox_end(L, &h->sandbox);
+	th_sandbox_end(L, &h->sandbox);
 	if (status != LUA_OK) {
 		/* Typically the followed body was destroyed: stop following it. */
 		lua_pop(L, 1);
@@ -252,14 +252,14 @@ void tb_camera_sync(tb_host *h)
 	}
 }
 
-static tb_host *host_up(lua_State *L)
+static th_host *host_up(lua_State *L)
 {
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
 static int camera_follow(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	push_camera_table(L, h);
 	if (lua_isnoneornil(L, 1)) {
 		lua_pushnil(L);
@@ -282,8 +282,8 @@ static int camera_follow(lua_State *L)
 
 static int camera_to_world(lua_State *L)
 {
-	tb_host *h = host_up(L);
-	tb_vec2 p = tb_camera_to_world(&h->camera, luaL_checknumber(L, 1), luaL_checknumber(L, 2));
+	th_host *h = host_up(L);
+	tb_vec2 p = th_camera_to_world(&h->camera, luaL_checknumber(L, 1), luaL_checknumber(L, 2));
 	lua_pushnumber(L, p.x);
 	lua_pushnumber(L, p.y);
 	return 2;
@@ -291,8 +291,8 @@ static int camera_to_world(lua_State *L)
 
 static int camera_to_screen(lua_State *L)
 {
-	tb_host *h = host_up(L);
-	tb_camera *c = &h->camera;
+	th_host *h = host_up(L);
+	th_camera *c = &h->camera;
 	double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
 	lua_pushnumber(L, 0.5 * c->view_w + (x - c->x) * c->scale);
 	lua_pushnumber(L, 0.5 * c->view_h - (y - c->y) * c->scale);
@@ -301,31 +301,31 @@ static int camera_to_screen(lua_State *L)
 
 /* ---------------- targets ---------------- */
 
-bool tb_target_init_window(tb_target *t, SDL_Window *window)
+bool th_target_init_window(th_target *t, SDL_Window *window)
 {
 	memset(t, 0, sizeof(*t));
 	t->renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
 	if (t->renderer == NULL) t->renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
 	if (t->renderer == NULL) return false;
 	SDL_SetRenderDrawBlendMode(t->renderer, SDL_BLENDMODE_BLEND);
-	t->font = tb_font_create_texture(t->renderer);
+	t->font = th_font_create_texture(t->renderer);
 	SDL_GetRendererOutputSize(t->renderer, &t->width, &t->height);
 	return true;
 }
 
-bool tb_target_init_surface(tb_target *t, SDL_Surface *surface)
+bool th_target_init_surface(th_target *t, SDL_Surface *surface)
 {
 	memset(t, 0, sizeof(*t));
 	t->renderer = SDL_CreateSoftwareRenderer(surface);
 	if (t->renderer == NULL) return false;
 	SDL_SetRenderDrawBlendMode(t->renderer, SDL_BLENDMODE_BLEND);
-	t->font = tb_font_create_texture(t->renderer);
+	t->font = th_font_create_texture(t->renderer);
 	t->width = surface->w;
 	t->height = surface->h;
 	return true;
 }
 
-void tb_target_free(tb_target *t)
+void th_target_free(th_target *t)
 {
 	if (t->font != NULL) SDL_DestroyTexture(t->font);
 	if (t->renderer != NULL) SDL_DestroyRenderer(t->renderer);
@@ -339,23 +339,23 @@ static void set_color(SDL_Renderer *sr, SDL_Color c)
 	SDL_SetRenderDrawColor(sr, c.r, c.g, c.b, c.a);
 }
 
-void tb_render_fill_rect(SDL_Renderer *sr, float x, float y, float w, float h, SDL_Color c)
+void th_render_fill_rect(SDL_Renderer *sr, float x, float y, float w, float h, SDL_Color c)
 {
 	SDL_FRect rect = {x, y, w, h};
 	set_color(sr, c);
 	SDL_RenderFillRectF(sr, &rect);
 }
 
-void tb_render_text(tb_target *t, float x, float y, int scale, const char *text, SDL_Color c)
+void th_render_text(th_target *t, float x, float y, int scale, const char *text, SDL_Color c)
 {
 	/* A drop shadow keeps text readable over any shape. */
 	SDL_Color shadow = {0, 0, 0, (Uint8)(c.a * 3 / 4)};
-	tb_font_draw(t->renderer, t->font, x + (float)scale, y + (float)scale, scale, text, shadow);
-	tb_font_draw(t->renderer, t->font, x, y, scale, text, c);
+	th_font_draw(t->renderer, t->font, x + (float)scale, y + (float)scale, scale, text, shadow);
+	th_font_draw(t->renderer, t->font, x, y, scale, text, c);
 }
 
 /* Convex fan fill of pts[0..n) in one colour. */
-static void fill_convex(tb_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, SDL_Color c)
+static void fill_convex(th_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, SDL_Color c)
 {
 	if (n < 3) return;
 	if (!grow((void **)&r->verts, &r->vert_cap, n, sizeof(SDL_Vertex))) return;
@@ -382,7 +382,7 @@ static void stroke(SDL_Renderer *sr, const SDL_FPoint *pts, int n, bool closed, 
 }
 
 /* A line of some pixel width, as a quad. */
-static void thick_line(tb_render *r, SDL_Renderer *sr, SDL_FPoint a, SDL_FPoint b, float width, SDL_Color c)
+static void thick_line(th_render *r, SDL_Renderer *sr, SDL_FPoint a, SDL_FPoint b, float width, SDL_Color c)
 {
 	float dx = b.x - a.x, dy = b.y - a.y;
 	float len = sqrtf(dx * dx + dy * dy);
@@ -396,7 +396,7 @@ static void thick_line(tb_render *r, SDL_Renderer *sr, SDL_FPoint a, SDL_FPoint 
 	fill_convex(r, sr, q, 4, c);
 }
 
-static SDL_FPoint *point_buffer(tb_render *r, int n)
+static SDL_FPoint *point_buffer(th_render *r, int n)
 {
 	if (!grow((void **)&r->points, &r->point_cap, n, sizeof(SDL_FPoint))) return NULL;
 	return r->points;
@@ -410,14 +410,14 @@ static int circle_segments(float radius_px)
 
 /* World-space helpers drawing into a target. */
 typedef struct draw_ctx {
-	tb_host *h;
-	tb_target *t;
+	th_host *h;
+	th_target *t;
 } draw_ctx;
 
 static void world_circle(draw_ctx *d, tb_vec2 center, float radius, SDL_Color outline, SDL_Color fill, bool do_fill,
                          bool do_line)
 {
-	tb_render *r = &d->h->render;
+	th_render *r = &d->h->render;
 	float rpx = (float)(radius * r->scale);
 	int n = circle_segments(rpx);
 	SDL_FPoint *pts = point_buffer(r, n);
@@ -452,7 +452,7 @@ static int append_arc(draw_ctx *d, SDL_FPoint *pts, int n, tb_vec2 c, float radi
 
 static void draw_capsule_shape(draw_ctx *d, tb_vec2 p1, tb_vec2 p2, float radius, SDL_Color outline, SDL_Color fill)
 {
-	tb_render *r = &d->h->render;
+	th_render *r = &d->h->render;
 	int steps = circle_segments((float)(radius * r->scale)) / 2;
 	SDL_FPoint *pts = point_buffer(r, 2 * (steps + 1));
 	if (pts == NULL) return;
@@ -466,7 +466,7 @@ static void draw_capsule_shape(draw_ctx *d, tb_vec2 p1, tb_vec2 p2, float radius
 static void draw_polygon_shape(draw_ctx *d, const tb_polygon *poly, tb_transform xf, SDL_Color outline,
                                SDL_Color fill)
 {
-	tb_render *r = &d->h->render;
+	th_render *r = &d->h->render;
 	if (poly->radius <= 0.0f) {
 		SDL_FPoint pts[TB_MAX_POLYGON_VERTICES];
 		for (int i = 0; i < poly->count; ++i) pts[i] = to_screen(r, d->t, tb_transform_point(xf, poly->vertices[i]));
@@ -504,8 +504,8 @@ static tb_draw_state shape_state(tb_world *world, tb_body_id body, tb_shape_id s
 
 static void draw_shapes(draw_ctx *d)
 {
-	tb_host *h = d->h;
-	tb_render *r = &h->render;
+	th_host *h = d->h;
+	th_render *r = &h->render;
 	int body_count = collect_bodies(r, h->world);
 	for (int i = 0; i < body_count; ++i) {
 		tb_body_id body = r->bodies[i];
@@ -553,8 +553,8 @@ static void draw_shapes(draw_ctx *d)
 
 static void draw_joints(draw_ctx *d)
 {
-	tb_host *h = d->h;
-	tb_render *r = &h->render;
+	th_host *h = d->h;
+	th_render *r = &h->render;
 	int n = tb_world_get_joints(h->world, r->joints, r->joint_cap);
 	if (n > r->joint_cap) {
 		if (!grow((void **)&r->joints, &r->joint_cap, n, sizeof(tb_joint_id))) return;
@@ -624,8 +624,8 @@ static void draw_joints(draw_ctx *d)
 
 static void draw_centers(draw_ctx *d)
 {
-	tb_host *h = d->h;
-	tb_render *r = &h->render;
+	th_host *h = d->h;
+	th_render *r = &h->render;
 	int n = collect_bodies(r, h->world);
 	float len = (float)(12.0 / r->scale);
 	for (int i = 0; i < n; ++i) {
@@ -642,7 +642,7 @@ static void cb_contact(tb_vec2 point, tb_vec2 normal, float normal_impulse, bool
 	(void)normal_impulse;
 	draw_ctx *d = ctx;
 	SDL_FPoint p = to_screen(&d->h->render, d->t, point);
-	tb_render_fill_rect(d->t->renderer, p.x - 2.5f, p.y - 2.5f, 5.0f, 5.0f, speculative ? speculative_color : contact_color);
+	th_render_fill_rect(d->t->renderer, p.x - 2.5f, p.y - 2.5f, 5.0f, 5.0f, speculative ? speculative_color : contact_color);
 	if (!speculative) world_line(d, point, tb_mul_add(point, (float)(18.0 / d->h->render.scale), normal), normal_color);
 }
 
@@ -655,9 +655,9 @@ static void cb_aabb(tb_aabb box, bool fat, void *ctx)
 	SDL_RenderDrawRectF(d->t->renderer, &rect);
 }
 
-static void draw_grid(tb_host *h, tb_target *t)
+static void draw_grid(th_host *h, th_target *t)
 {
-	tb_render *r = &h->render;
+	th_render *r = &h->render;
 	double step = 1.0;
 	while (step * r->scale < 24.0) step *= 5.0;
 	tb_vec2 lo = tb_v2((float)(r->cam_x - 0.5 * t->width / r->scale), (float)(r->cam_y - 0.5 * t->height / r->scale));
@@ -676,10 +676,10 @@ static void draw_grid(tb_host *h, tb_target *t)
 	}
 }
 
-void tb_render_frame(tb_host *h, tb_target *t, float alpha)
+void th_render_frame(th_host *h, th_target *t, float alpha)
 {
-	tb_render *r = &h->render;
-	tb_camera *c = &h->camera;
+	th_render *r = &h->render;
+	th_camera *c = &h->camera;
 	r->alpha = alpha;
 	r->scale = c->scale;
 	if (c->following) {
@@ -697,16 +697,16 @@ void tb_render_frame(tb_host *h, tb_target *t, float alpha)
 
 	draw_ctx d = {h, t};
 	if (h->world != NULL) {
-		if (r->layers[TB_LAYER_SHAPES]) draw_shapes(&d);
-		if (r->layers[TB_LAYER_JOINTS]) draw_joints(&d);
-		if (r->layers[TB_LAYER_MASS]) draw_centers(&d);
-		if (r->layers[TB_LAYER_CONTACTS] || r->layers[TB_LAYER_AABBS]) {
+		if (r->layers[TH_LAYER_SHAPES]) draw_shapes(&d);
+		if (r->layers[TH_LAYER_JOINTS]) draw_joints(&d);
+		if (r->layers[TH_LAYER_MASS]) draw_centers(&d);
+		if (r->layers[TH_LAYER_CONTACTS] || r->layers[TH_LAYER_AABBS]) {
 			tb_debug_draw dd;
 			memset(&dd, 0, sizeof(dd));
 			dd.draw_contact = cb_contact;
 			dd.draw_aabb = cb_aabb;
-			dd.draw_contacts = r->layers[TB_LAYER_CONTACTS];
-			dd.draw_aabbs = r->layers[TB_LAYER_AABBS];
+			dd.draw_contacts = r->layers[TH_LAYER_CONTACTS];
+			dd.draw_aabbs = r->layers[TH_LAYER_AABBS];
 			dd.context = &d;
 			tb_world_draw(h->world, &dd);
 		}
@@ -714,12 +714,12 @@ void tb_render_frame(tb_host *h, tb_target *t, float alpha)
 	r->alpha = 1.0f;
 
 	r->target = t;
-	tb_level_draw(h);
+	th_level_draw(h);
 	r->target = NULL;
 	SDL_SetRenderDrawBlendMode(sr, SDL_BLENDMODE_BLEND);
 
-	tb_overlay_draw(h, t);
-	tb_overlay_draw_error(h, t);
+	th_overlay_draw(h, t);
+	th_overlay_draw_error(h, t);
 }
 
 /* ---------------- gfx: the level's own drawing, in world coordinates ---------------- */
@@ -778,7 +778,7 @@ static int check_points(lua_State *L, int arg, tb_vec2 *out, int capacity, int m
 
 static int gfx_color(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	double c[4] = {1, 1, 1, 1};
 	if (lua_istable(L, 1)) {
 		for (int i = 0; i < 4; ++i) {
@@ -801,10 +801,10 @@ static int gfx_color(lua_State *L)
 
 static int gfx_line(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	tb_vec2 pts[256];
 	int n = check_points(L, 1, pts, 256, 2);
-	tb_target *t = h->render.target;
+	th_target *t = h->render.target;
 	if (t == NULL) return 0;
 	SDL_FPoint s[256];
 	for (int i = 0; i < n; ++i) s[i] = to_screen(&h->render, t, pts[i]);
@@ -814,12 +814,12 @@ static int gfx_line(lua_State *L)
 
 static int gfx_poly(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	bool fill;
 	int arg = check_mode(L, &fill);
 	tb_vec2 pts[256];
 	int n = check_points(L, arg, pts, 256, 3);
-	tb_target *t = h->render.target;
+	th_target *t = h->render.target;
 	if (t == NULL) return 0;
 	SDL_FPoint s[256];
 	for (int i = 0; i < n; ++i) s[i] = to_screen(&h->render, t, pts[i]);
@@ -833,12 +833,12 @@ static int gfx_poly(lua_State *L)
 
 static int gfx_circle(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	bool fill;
 	int arg = check_mode(L, &fill);
 	double x = check_finite(L, arg), y = check_finite(L, arg + 1), radius = check_finite(L, arg + 2);
 	luaL_argcheck(L, radius >= 0, arg + 2, "non-negative radius expected");
-	tb_target *t = h->render.target;
+	th_target *t = h->render.target;
 	if (t == NULL) return 0;
 	draw_ctx d = {h, t};
 	world_circle(&d, tb_v2((float)x, (float)y), (float)radius, h->render.color, h->render.color, fill, !fill);
@@ -848,14 +848,14 @@ static int gfx_circle(lua_State *L)
 /* rect(mode, cx, cy, w, h [, angle]): centred, like a body's box. */
 static int gfx_rect(lua_State *L)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	bool fill;
 	int arg = check_mode(L, &fill);
 	double x = check_finite(L, arg), y = check_finite(L, arg + 1);
 	double w = check_finite(L, arg + 2), hh = check_finite(L, arg + 3);
 	double angle = luaL_optnumber(L, arg + 4, 0.0);
 	luaL_argcheck(L, isfinite(angle), arg + 4, "finite number expected");
-	tb_target *t = h->render.target;
+	th_target *t = h->render.target;
 	if (t == NULL) return 0;
 	tb_transform xf = {tb_v2((float)x, (float)y), tb_make_rot((float)angle)};
 	tb_vec2 corners[4] = {{-0.5f * (float)w, -0.5f * (float)hh},
@@ -874,7 +874,7 @@ static int gfx_rect(lua_State *L)
 
 static int text_common(lua_State *L, bool world)
 {
-	tb_host *h = host_up(L);
+	th_host *h = host_up(L);
 	lua_settop(L, 5); /* luaL_tolstring pushes: keep the optional arguments below it */
 	double x = check_finite(L, 1), y = check_finite(L, 2);
 	luaL_checkany(L, 3);
@@ -884,15 +884,15 @@ static int text_common(lua_State *L, bool world)
 	const char *align = luaL_optstring(L, 5, "left");
 	luaL_argcheck(L, strcmp(align, "left") == 0 || strcmp(align, "center") == 0 || strcmp(align, "right") == 0, 5,
 	              "'left', 'center' or 'right' expected");
-	tb_target *t = h->render.target;
+	th_target *t = h->render.target;
 	if (t == NULL) return 0;
 	SDL_FPoint p = {(float)x, (float)y};
 	if (world) p = to_screen(&h->render, t, tb_v2((float)x, (float)y));
 	int w = 0;
-	tb_font_measure(s, (int)scale, &w, NULL);
+	th_font_measure(s, (int)scale, &w, NULL);
 	if (align[0] == 'c') p.x -= 0.5f * (float)w;
 	if (align[0] == 'r') p.x -= (float)w;
-	tb_render_text(t, p.x, p.y, (int)scale, s, h->render.color);
+	th_render_text(t, p.x, p.y, (int)scale, s, h->render.color);
 	return 0;
 }
 
@@ -913,7 +913,7 @@ static int gfx_height(lua_State *L)
 	return 1;
 }
 
-void tb_render_open_lua(tb_host *h, lua_State *L)
+void th_render_open_lua(th_host *h, lua_State *L)
 {
 	static const luaL_Reg gfx[] = {
 		{"color", gfx_color},   {"line", gfx_line},   {"poly", gfx_poly},

@@ -10,7 +10,7 @@
 
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-	tb_sandbox *sb = ud;
+	th_sandbox *sb = ud;
 	/* When ptr is NULL, osize encodes the kind of object, not a size. */
 	size_t old = ptr != NULL ? osize : 0;
 	if (nsize == 0) {
@@ -37,7 +37,7 @@ static int sandbox_panic(lua_State *L)
 	return 0;
 }
 
-lua_State *tb_sandbox_new_state(tb_sandbox *sb)
+lua_State *th_sandbox_new_state(th_sandbox *sb)
 {
 	lua_State *L = lua_newstate(sandbox_alloc, sb);
 	if (L != NULL) lua_atpanic(L, sandbox_panic);
@@ -57,7 +57,7 @@ static int sandbox_load(lua_State *L)
 	return lua_gettop(L);
 }
 
-void tb_sandbox_open_libs(lua_State *L, bool strict)
+void th_sandbox_open_libs(lua_State *L, bool strict)
 {
 	if (!strict) {
 		luaL_openlibs(L);
@@ -100,7 +100,7 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar)
 	(void)ar;
 	void *ud = NULL;
 	lua_getallocf(L, &ud);
-	tb_sandbox *sb = ud;
+	th_sandbox *sb = ud;
 	if (sb == NULL || !sb->enforce || sb->instr_limit <= 0) return;
 	sb->instr_count += sb->instr_step;
 	if (sb->instr_count > sb->instr_limit) {
@@ -112,7 +112,7 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
-void tb_sandbox_begin(lua_State *L, tb_sandbox *sb, const char *phase)
+void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase)
 {
 	sb->phase = phase;
 	sb->limit_hit = false;
@@ -125,7 +125,7 @@ void tb_sandbox_begin(lua_State *L, tb_sandbox *sb, const char *phase)
 	}
 }
 
-void tb_sandbox_end(lua_State *L, tb_sandbox *sb)
+void th_sandbox_end(lua_State *L, th_sandbox *sb)
 {
 	sb->enforce = false;
 	/* The host's own Lua glue runs unhooked (and a tripped hook is disarmed). */

@@ -12,19 +12,19 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-void tb_watch_init(tb_watch *w)
+void th_watch_init(th_watch *w)
 {
 	memset(w, 0, sizeof(*w));
 }
 
-void tb_watch_free(tb_watch *w)
+void th_watch_free(th_watch *w)
 {
 	for (int i = 0; i < w->count; ++i) free(w->files[i].path);
 	free(w->files);
 	memset(w, 0, sizeof(*w));
 }
 
-static void watch_stat(tb_watch_file *f)
+static void watch_stat(th_watch_file *f)
 {
 	struct stat st;
 	if (stat(f->path, &st) != 0) {
@@ -37,7 +37,7 @@ static void watch_stat(tb_watch_file *f)
 	f->inode = st.st_ino;
 }
 
-void tb_watch_add(tb_watch *w, const char *path)
+void th_watch_add(th_watch *w, const char *path)
 {
 	char resolved[PATH_MAX];
 	if (path == NULL || realpath(path, resolved) == NULL) return;
@@ -46,12 +46,12 @@ void tb_watch_add(tb_watch *w, const char *path)
 	}
 	if (w->count == w->capacity) {
 		int capacity = w->capacity != 0 ? 2 * w->capacity : 16;
-		tb_watch_file *files = realloc(w->files, (size_t)capacity * sizeof(*files));
+		th_watch_file *files = realloc(w->files, (size_t)capacity * sizeof(*files));
 		if (files == NULL) return;
 		w->files = files;
 		w->capacity = capacity;
 	}
-	tb_watch_file *f = &w->files[w->count];
+	th_watch_file *f = &w->files[w->count];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(resolved);
 	if (f->path == NULL) return;
@@ -59,12 +59,12 @@ void tb_watch_add(tb_watch *w, const char *path)
 	w->count += 1;
 }
 
-bool tb_watch_poll(tb_watch *w)
+bool th_watch_poll(th_watch *w)
 {
 	bool changed = false;
 	for (int i = 0; i < w->count; ++i) {
-		tb_watch_file *f = &w->files[i];
-		tb_watch_file before = *f;
+		th_watch_file *f = &w->files[i];
+		th_watch_file before = *f;
 		watch_stat(f);
 		/* A file that vanished is usually mid-save: wait for it to come back. */
 		if (!f->exists) continue;
@@ -80,7 +80,7 @@ bool tb_watch_poll(tb_watch *w)
  * and (in the sandbox) the fixed search path. */
 static int watch_searcher(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, lua_upvalueindex(2));
+	th_host *h = lua_touserdata(L, lua_upvalueindex(2));
 	const char *name = luaL_checkstring(L, 1);
 	if (!lua_isnil(L, lua_upvalueindex(3))) {
 		/* The sandbox cannot widen its own search path. */
@@ -97,7 +97,7 @@ static int watch_searcher(lua_State *L)
 	lua_call(L, 1, LUA_MULTRET);
 	int results = lua_gettop(L) - base;
 	if (results >= 2 && lua_isfunction(L, base + 1) && lua_type(L, base + 2) == LUA_TSTRING) {
-		tb_watch_add(&h->watch, lua_tostring(L, base + 2));
+		th_watch_add(&h->watch, lua_tostring(L, base + 2));
 		/* Remember the module so a reload can make require run it again. */
 		lua_rawgeti(L, LUA_REGISTRYINDEX, h->modules_ref);
 		lua_pushboolean(L, 1);
@@ -109,21 +109,21 @@ static int watch_searcher(lua_State *L)
 
 static int watch_loadfile(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, lua_upvalueindex(2));
+	th_host *h = lua_touserdata(L, lua_upvalueindex(2));
 	const char *path = luaL_optstring(L, 1, NULL);
 	int n = lua_gettop(L);
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
 	lua_call(L, n, LUA_MULTRET);
-	if (path != NULL && lua_isfunction(L, 1)) tb_watch_add(&h->watch, path);
+	if (path != NULL && lua_isfunction(L, 1)) th_watch_add(&h->watch, path);
 	return lua_gettop(L);
 }
 
 static int watch_dofile(lua_State *L)
 {
-	tb_host *h = lua_touserdata(L, lua_upvalueindex(2));
+	th_host *h = lua_touserdata(L, lua_upvalueindex(2));
 	const char *path = luaL_optstring(L, 1, NULL);
-	if (path != NULL) tb_watch_add(&h->watch, path);
+	if (path != NULL) th_watch_add(&h->watch, path);
 	lua_settop(L, 1);
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
@@ -131,7 +131,7 @@ static int watch_dofile(lua_State *L)
 	return lua_gettop(L);
 }
 
-static void wrap_global(lua_State *L, tb_host *h, const char *name, lua_CFunction fn)
+static void wrap_global(lua_State *L, th_host *h, const char *name, lua_CFunction fn)
 {
 	lua_getglobal(L, name);
 	if (!lua_isfunction(L, -1)) {
@@ -143,7 +143,7 @@ static void wrap_global(lua_State *L, tb_host *h, const char *name, lua_CFunctio
 	lua_setglobal(L, name);
 }
 
-void tb_watch_open_lua(tb_host *h, lua_State *L)
+void th_watch_open_lua(th_host *h, lua_State *L)
 {
 	lua_newtable(L);
 	h->modules_ref = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -45,7 +45,7 @@ static const char *const body_options[] = {
 
 int tl_world_body(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_body_def def = tb_default_body_def();
 	bool has_user = false;
 	if (!lua_isnoneornil(L, 2)) {
@@ -88,7 +88,7 @@ int tl_world_body(lua_State *L)
 }
 
 /* Drops the Lua side of the body, its shapes and its joints, then the body. */
-void tl_destroy_body(lua_State *L, tl_world *rec, tb_body_id id)
+void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id)
 {
 	tb_world *w = rec->world;
 	int n = tb_body_get_shapes(w, id, NULL, 0);

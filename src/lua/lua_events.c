@@ -138,7 +138,7 @@ void tl_open_events(lua_State *L)
 
 /* What is running, for the error message (set before each handler call). */
 typedef struct dispatch_state {
-	tl_world *rec;
+	tl_world_record *rec;
 	int ev;
 	int32_t shape_index1; /* 0: the world:on handler */
 } dispatch_state;
@@ -182,7 +182,7 @@ static void call_handler(lua_State *L, dispatch_state *ds, int ev, int32_t shape
 
 /* Pushes the shape's handle: a cache hit without leaving the stack frame, else
  * the general path (which also makes handles for destroyed shapes). */
-static void push_shape(lua_State *L, tl_world *rec, tb_shape_id id)
+static void push_shape(lua_State *L, tl_world_record *rec, tb_shape_id id)
 {
 	if (lua_rawgeti(L, S_CACHE, id.index1) == LUA_TUSERDATA &&
 	    ((const tl_handle *)lua_touserdata(L, -1))->generation == id.generation) {
@@ -206,7 +206,7 @@ static void push_contact_copy(lua_State *L, const tl_contact *c, bool flip)
 static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_shape_id b, const tl_contact *c,
                     bool both_sides, bool stale_ok)
 {
-	tl_world *rec = ds->rec;
+	tl_world_record *rec = ds->rec;
 	tb_world *w = rec->world;
 	bool live_a = tb_shape_is_valid(w, a), live_b = tb_shape_is_valid(w, b);
 	/* a shape destroyed by an earlier handler of this batch no longer begins,
@@ -264,7 +264,7 @@ static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_
 static int dispatch_all(lua_State *L)
 {
 	dispatch_state *ds = lua_touserdata(L, S_STATE);
-	tl_world *rec = ds->rec;
+	tl_world_record *rec = ds->rec;
 	lua_settop(L, S_HANDLERS);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[TL_SHAPE]);
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_CONTACT]);
@@ -309,7 +309,7 @@ static int dispatch_all(lua_State *L)
 	return 0;
 }
 
-void tl_dispatch(lua_State *L, tl_world *rec)
+void tl_dispatch(lua_State *L, tl_world_record *rec)
 {
 	rec->last_dispatch_ms = 0.0;
 	rec->begin_count = rec->end_count = rec->hit_count = 0;

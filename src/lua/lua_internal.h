@@ -1,6 +1,6 @@
 /* tumble: what the binding's source files share (src/lua only; the host sees tumble_lua.h).
  *
- * Lifetimes. A World userdata points at a heap record (tl_world) that also every
+ * Lifetimes. A World userdata points at a heap record (tl_world_record) that also every
  * Body/Shape/Joint userdata points at, with a reference count: the record outlives
  * the World userdata, so a handle whose world was collected finds record->world
  * NULL and raises "world was destroyed" instead of touching freed memory. Handles
@@ -25,8 +25,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "physics.h"
-#include "tumble_lua.h"
+#include "tumble/physics.h"
+#include "tumble/tumble_lua.h"
 
 /* Coordinates and sizes beyond these are refused: float math on them would
  * overflow into infinities inside the engine (areas, inertias, box perimeters). */
@@ -64,7 +64,7 @@ extern char tl_mt_key[TL_TYPE_COUNT];
 #define TL_WUV_HANDLERS 4
 #define TL_WORLD_UV_COUNT 4
 
-typedef struct tl_world {
+typedef struct tl_world_record {
 	tb_world *world; /* NULL once destroyed */
 	int refs;        /* the World userdata and every handle */
 	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches */
@@ -89,15 +89,15 @@ typedef struct tl_world {
 	/* query results, reused between calls */
 	void *scratch;
 	size_t scratch_capacity;
-} tl_world;
+} tl_world_record;
 
 typedef struct tl_world_ud {
-	tl_world *rec;
+	tl_world_record *rec;
 } tl_world_ud;
 
 /* Body, Shape and Joint userdata; the type is the metatable. */
 typedef struct tl_handle {
-	tl_world *rec;
+	tl_world_record *rec;
 	int32_t index1;
 	uint32_t generation;
 } tl_handle;
@@ -125,7 +125,7 @@ void *tl_grow(lua_State *L, void *ptr, size_t elem_size, int *capacity, int need
 		if ((needed) > (cap)) (ptr) = tl_grow((L), (ptr), sizeof(*(ptr)), &(cap), (needed));               \
 	} while (0)
 /* The record's reusable scratch buffer of at least bytes. */
-void *tl_scratch(lua_State *L, tl_world *rec, size_t bytes);
+void *tl_scratch(lua_State *L, tl_world_record *rec, size_t bytes);
 
 _Noreturn void tl_bad(lua_State *L, const tl_where *w, const char *fmt, ...);
 /* The type name of the value at idx, userdata by their __name (may push it). */
@@ -172,15 +172,15 @@ void tl_set_accessors(lua_State *L, int mt, const char *const props[], const lua
 
 /* ---- records and handles ---- */
 
-tl_world *tl_record_new(lua_State *L);
+tl_world_record *tl_record_new(lua_State *L);
 /* Creates the record's weak tables (once the World userdata owns the record). */
-void tl_record_open(lua_State *L, tl_world *rec);
-void tl_record_release(tl_world *rec);
+void tl_record_open(lua_State *L, tl_world_record *rec);
+void tl_record_release(tl_world_record *rec);
 /* The live world of the World userdata at idx (errors otherwise). */
-tl_world *tl_check_world(lua_State *L, int idx);
+tl_world_record *tl_check_world(lua_State *L, int idx);
 tl_world_ud *tl_check_world_ud(lua_State *L, int idx);
 /* Pushes the World userdata of rec (error "world was destroyed" if gone). */
-void tl_push_world(lua_State *L, tl_world *rec);
+void tl_push_world(lua_State *L, tl_world_record *rec);
 
 tl_handle *tl_check_handle(lua_State *L, int idx, tl_type type);
 tl_handle *tl_to_handle(lua_State *L, int idx, tl_type type); /* NULL if not that type */
@@ -192,7 +192,7 @@ _Noreturn void tl_dead(lua_State *L, const tl_handle *h, tl_type type);
 /* tl_live for the hot property paths: inline, one engine call. */
 static inline tb_world *tl_live_body(lua_State *L, const tl_handle *h)
 {
-	tl_world *rec = h->rec;
+	tl_world_record *rec = h->rec;
 	if (rec == NULL || rec->world == NULL || !tb_body_is_valid(rec->world, (tb_body_id){h->index1, h->generation})) {
 		tl_dead(L, h, TL_BODY);
 	}
@@ -200,7 +200,7 @@ static inline tb_world *tl_live_body(lua_State *L, const tl_handle *h)
 }
 static inline tb_world *tl_live_shape(lua_State *L, const tl_handle *h)
 {
-	tl_world *rec = h->rec;
+	tl_world_record *rec = h->rec;
 	if (rec == NULL || rec->world == NULL || !tb_shape_is_valid(rec->world, (tb_shape_id){h->index1, h->generation})) {
 		tl_dead(L, h, TL_SHAPE);
 	}
@@ -215,15 +215,15 @@ static inline tb_joint_id tl_joint_id(const tl_handle *h) { return (tb_joint_id)
 
 /* Pushes the cached userdata for an id (creating and caching it if needed).
  * stale_ok pushes an uncached handle for a destroyed id instead of nil. */
-void tl_push_handle(lua_State *L, tl_world *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok);
+void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok);
 /* __eq of Body, Shape and Joint. */
 int tl_handle_eq(lua_State *L);
 /* Keeps the handle at idx alive while its engine object lives (it holds user values). */
 void tl_anchor(lua_State *L, int idx, tl_type type);
 /* The object is gone: drop the cached handle's user values and anchor. */
-void tl_forget(lua_State *L, tl_world *rec, tl_type type, int32_t index1, uint32_t generation);
+void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation);
 /* world:destroy_all(): every handle's values and anchors. */
-void tl_forget_all(lua_State *L, tl_world *rec);
+void tl_forget_all(lua_State *L, tl_world_record *rec);
 
 /* ---- per-type openers (each sets up its metatable) ---- */
 void tl_open_world(lua_State *L);
@@ -234,7 +234,7 @@ void tl_open_events(lua_State *L);
 
 /* ---- lua_body.c ---- */
 int tl_world_body(lua_State *L); /* world:body{...} */
-void tl_destroy_body(lua_State *L, tl_world *rec, tb_body_id id);
+void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id);
 
 /* ---- lua_shape.c ---- */
 extern const char *const tl_shape_kind_names[TB_SHAPE_TYPE_COUNT + 1];
@@ -251,7 +251,7 @@ int tl_world_joint(lua_State *L); /* world:joint{...} */
 
 /* ---- lua_events.c ---- */
 /* Copies the step's events and delivers them (world userdata at index 1). */
-void tl_dispatch(lua_State *L, tl_world *rec);
+void tl_dispatch(lua_State *L, tl_world_record *rec);
 int tl_collide(lua_State *L); /* tumble.collide */
 void tl_push_manifold_contact(lua_State *L, const tb_manifold *m);
 

@@ -107,7 +107,7 @@ static const char *const *const kind_options[TB_JOINT_TYPE_COUNT] = {revolute_op
 
 /* ---------------- world:joint{...} ---------------- */
 
-static tb_body_id field_body(lua_State *L, tl_world *rec, const char *name)
+static tb_body_id field_body(lua_State *L, tl_world_record *rec, const char *name)
 {
 	const tl_where *w = TL_FIELD(2, name);
 	lua_getfield(L, 2, name);
@@ -145,7 +145,7 @@ static float check_length(lua_State *L, int idx, const tl_where *w)
 
 int tl_world_joint(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	lua_getfield(L, 2, "kind");
 	int kind = tl_enum(L, -1, TL_FIELD(2, "kind"), tl_joint_kind_names);

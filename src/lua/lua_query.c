@@ -9,7 +9,7 @@
 /* Collects into the record's scratch buffer from inside engine callbacks, where a
  * Lua error must not be raised (it would unwind through the engine). */
 typedef struct collector {
-	tl_world *rec;
+	tl_world_record *rec;
 	size_t elem_size;
 	int count;
 	bool out_of_memory;
@@ -80,7 +80,7 @@ static int push_shape_array(lua_State *L, collector *c)
 /* world:query_box(x1, y1, x2, y2 [, mask]) -> { shapes } (tight boxes overlapping) */
 int tl_world_query_box(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	float x1 = tl_coord(L, 2, TL_ARG(2)), y1 = tl_coord(L, 3, TL_ARG(3));
 	float x2 = tl_coord(L, 4, TL_ARG(4)), y2 = tl_coord(L, 5, TL_ARG(5));
 	tb_query_filter f = check_mask(L, 6);
@@ -93,7 +93,7 @@ int tl_world_query_box(lua_State *L)
 /* world:query_point(x, y [, mask]) -> { shapes } (containing the point) */
 int tl_world_query_point(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	float x = tl_coord(L, 2, TL_ARG(2)), y = tl_coord(L, 3, TL_ARG(3));
 	tb_query_filter f = check_mask(L, 4);
 	collector c = {rec, sizeof(tb_shape_id), 0, false};
@@ -104,7 +104,7 @@ int tl_world_query_point(lua_State *L)
 /* world:overlap(shape [, mask]) -> { shapes } (really overlapping, itself excluded) */
 int tl_world_overlap(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_shape_id id;
 	tl_handle *h;
 	tl_check_shape(L, 2, &id, &h);
@@ -153,7 +153,7 @@ static void check_ray(lua_State *L, tb_vec2 *origin, tb_vec2 *translation)
 /* world:raycast(x1, y1, x2, y2 [, mask]) -> shape, x, y, nx, ny, fraction (nothing on a miss) */
 int tl_world_raycast(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_vec2 origin, d;
 	check_ray(L, &origin, &d);
 	tb_query_filter f = check_mask(L, 6);
@@ -179,7 +179,7 @@ static void set_num(lua_State *L, const char *k, float v)
  * sorted by fraction, then by shape id */
 int tl_world_raycast_all(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_vec2 origin, d;
 	check_ray(L, &origin, &d);
 	tb_query_filter f = check_mask(L, 6);

@@ -30,7 +30,7 @@ void *tl_grow(lua_State *L, void *ptr, size_t elem_size, int *capacity, int need
 	return p;
 }
 
-void *tl_scratch(lua_State *L, tl_world *rec, size_t bytes)
+void *tl_scratch(lua_State *L, tl_world_record *rec, size_t bytes)
 {
 	if (bytes > rec->scratch_capacity) {
 		size_t cap = rec->scratch_capacity > 0 ? rec->scratch_capacity : 1024;
@@ -323,16 +323,16 @@ void tl_set_accessors(lua_State *L, int mt, const char *const props[], const lua
 
 /* ---------------- world records ---------------- */
 
-tl_world *tl_record_new(lua_State *L)
+tl_world_record *tl_record_new(lua_State *L)
 {
-	tl_world *rec = calloc(1, sizeof *rec);
+	tl_world_record *rec = calloc(1, sizeof *rec);
 	if (rec == NULL) luaL_error(L, "not enough memory");
 	for (int k = 0; k < TL_KIND_COUNT; ++k) rec->cache[k] = LUA_NOREF;
 	rec->holder = LUA_NOREF;
 	return rec;
 }
 
-void tl_record_open(lua_State *L, tl_world *rec)
+void tl_record_open(lua_State *L, tl_world_record *rec)
 {
 	for (int k = 0; k <= TL_KIND_COUNT; ++k) {
 		lua_newtable(L);
@@ -349,7 +349,7 @@ void tl_record_open(lua_State *L, tl_world *rec)
 	}
 }
 
-void tl_record_release(tl_world *rec)
+void tl_record_release(tl_world_record *rec)
 {
 	if (rec == NULL) return;
 	rec->refs -= 1;
@@ -376,14 +376,14 @@ tl_world_ud *tl_check_world_ud(lua_State *L, int idx)
 	return NULL;
 }
 
-tl_world *tl_check_world(lua_State *L, int idx)
+tl_world_record *tl_check_world(lua_State *L, int idx)
 {
 	tl_world_ud *ud = tl_check_world_ud(L, idx);
 	if (ud->rec == NULL || ud->rec->world == NULL) luaL_error(L, "world was destroyed");
 	return ud->rec;
 }
 
-void tl_push_world(lua_State *L, tl_world *rec)
+void tl_push_world(lua_State *L, tl_world_record *rec)
 {
 	if (rec == NULL || rec->world == NULL) luaL_error(L, "world was destroyed");
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
@@ -466,13 +466,13 @@ tb_world *tl_check_joint(lua_State *L, int idx, tb_joint_id *id, tl_handle **out
 	return w;
 }
 
-static bool id_valid(tl_world *rec, tl_type type, int32_t index1, uint32_t generation)
+static bool id_valid(tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
 {
 	tl_handle h = {rec, index1, generation};
 	return tl_handle_valid(&h, type);
 }
 
-void tl_push_handle(lua_State *L, tl_world *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok)
+void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok)
 {
 	if (rec == NULL || rec->world == NULL || index1 <= 0) {
 		lua_pushnil(L);
@@ -509,7 +509,7 @@ void tl_push_handle(lua_State *L, tl_world *rec, tl_type type, int32_t index1, u
 
 /* Pushes the World userdata's user value uv, or returns false (nothing pushed)
  * if the World userdata is no longer reachable. */
-static bool push_world_uv(lua_State *L, tl_world *rec, int uv)
+static bool push_world_uv(lua_State *L, tl_world_record *rec, int uv)
 {
 	if (rec->world == NULL) return false;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
@@ -541,7 +541,7 @@ static void clear_user_values(lua_State *L, int idx, tl_type type)
 	}
 }
 
-void tl_forget(lua_State *L, tl_world *rec, tl_type type, int32_t index1, uint32_t generation)
+void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
 {
 	if (rec->world == NULL || index1 <= 0) return;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[type]);
@@ -563,7 +563,7 @@ void tl_forget(lua_State *L, tl_world *rec, tl_type type, int32_t index1, uint32
 	}
 }
 
-void tl_forget_all(lua_State *L, tl_world *rec)
+void tl_forget_all(lua_State *L, tl_world_record *rec)
 {
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
 	if (lua_rawgeti(L, -1, 1) != LUA_TUSERDATA) {

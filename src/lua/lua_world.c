@@ -99,7 +99,7 @@ static void push_setting(lua_State *L, const tb_world_def *d, int s)
 
 static void world_close(lua_State *L, tl_world_ud *ud)
 {
-	tl_world *rec = ud->rec;
+	tl_world_record *rec = ud->rec;
 	if (rec == NULL) return;
 	ud->rec = NULL;
 	if (rec->world != NULL) {
@@ -145,7 +145,7 @@ static int tumble_world(lua_State *L)
 		lua_newtable(L);
 		lua_setiuservalue(L, -2, i);
 	}
-	tl_world *rec = tl_record_new(L);
+	tl_world_record *rec = tl_record_new(L);
 	ud->rec = rec;
 	rec->refs = 1;
 	tl_record_open(L, rec);
@@ -236,7 +236,7 @@ static int world_tostring(lua_State *L)
 
 static int world_step(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	if (rec->dispatching) return luaL_error(L, "cannot step the world from inside an event handler");
 	float dt = tl_range(L, 2, TL_ARG(2), 0.0, 1.0, "[0, 1]");
 	if (tb_world_is_locked(rec->world)) return luaL_error(L, "world is locked");
@@ -267,7 +267,7 @@ typedef struct id_snapshot {
 static int snapshot_next(lua_State *L)
 {
 	id_snapshot *s = lua_touserdata(L, lua_upvalueindex(1));
-	tl_world *rec = tl_check_world(L, lua_upvalueindex(2));
+	tl_world_record *rec = tl_check_world(L, lua_upvalueindex(2));
 	while (s->next < s->count) {
 		int i = s->next++;
 		tl_push_handle(L, rec, s->type, s->index1[2 * i], (uint32_t)s->index1[2 * i + 1], false);
@@ -277,7 +277,7 @@ static int snapshot_next(lua_State *L)
 	return 0;
 }
 
-static int push_snapshot_iterator(lua_State *L, tl_world *rec, tl_type type)
+static int push_snapshot_iterator(lua_State *L, tl_world_record *rec, tl_type type)
 {
 	int n = type == TL_BODY ? tb_world_get_bodies(rec->world, NULL, 0) : tb_world_get_joints(rec->world, NULL, 0);
 	/* ids are two 32-bit words for either kind */
@@ -309,7 +309,7 @@ static int world_joints(lua_State *L)
 
 static int world_destroy_all(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tl_forget_all(L, rec);
 	tb_world_clear(rec->world);
 	return 0;
@@ -324,7 +324,7 @@ static int world_destroy(lua_State *L)
 
 static int world_hash(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%016" PRIx64, tb_world_hash(rec->world));
 	lua_pushstring(L, buf);
@@ -345,7 +345,7 @@ static void set_integer(lua_State *L, const char *name, lua_Integer v)
 
 static int world_profile(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_profile p = tb_world_get_profile(rec->world);
 	lua_createtable(L, 0, 16);
 	set_number(L, "step", p.step);
@@ -368,7 +368,7 @@ static int world_profile(lua_State *L)
 
 static int world_counters(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	tb_counters c = tb_world_get_counters(rec->world);
 	lua_createtable(L, 0, 10);
 	set_integer(L, "body_count", c.body_count);
@@ -387,7 +387,7 @@ static int world_counters(lua_State *L)
 /* world:contacts() -> array of { a = shape, b = shape, contact = Contact } (touching pairs) */
 static int world_contacts(lua_State *L)
 {
-	tl_world *rec = tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	int n = tb_world_get_contacts(rec->world, NULL, 0);
 	tb_contact_data *data = tl_scratch(L, rec, sizeof(tb_contact_data) * (size_t)(n > 0 ? n : 1));
 	n = tb_world_get_contacts(rec->world, data, n);
@@ -490,7 +490,7 @@ tb_world *tumble_lua_to_world(lua_State *L, int idx)
 	return ud->rec != NULL ? ud->rec->world : NULL;
 }
 
-static tl_world *host_record(lua_State *L, int world_idx)
+static tl_world_record *host_record(lua_State *L, int world_idx)
 {
 	if (tumble_lua_to_world(L, world_idx) == NULL) return NULL;
 	return ((tl_world_ud *)lua_touserdata(L, world_idx))->rec;
@@ -513,6 +513,6 @@ void tumble_lua_push_joint(lua_State *L, int world_idx, tb_joint_id id)
 
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx)
 {
-	tl_world *rec = host_record(L, world_idx);
+	tl_world_record *rec = host_record(L, world_idx);
 	return rec != NULL ? rec->last_dispatch_ms : 0.0;
 }

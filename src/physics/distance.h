@@ -2,7 +2,7 @@
 #ifndef TB_DISTANCE_H
 #define TB_DISTANCE_H
 
-#include "collision.h"
+#include "tumble/collision.h"
 
 /* Closest points of two segments p1-q1 and p2-q2; f1, f2 are the fractions along
  * each (exactly 0 or 1 when the closest point is an end point). */

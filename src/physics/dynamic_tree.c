@@ -6,7 +6,7 @@
  * ancestor is then refitted and rebalanced by a rotation when one child is
  * more than one level taller, which keeps the height logarithmic. Nodes live
  * in one pool that doubles when full; freed nodes go on a free list. */
-#include "collision.h"
+#include "tumble/collision.h"
 #include "core.h"
 
 #include <float.h>

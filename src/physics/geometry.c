@@ -1,6 +1,6 @@
 /* tumble physics: shape construction, validation, mass, bounds, point and ray tests.
  * Everything here works on plain values in the shape's local frame. */
-#include "collision.h"
+#include "tumble/collision.h"
 #include "core.h"
 
 #include <float.h>

@@ -7,7 +7,7 @@
  * Capsules and segments are two-vertex polygons with a radius. Chain segments
  * are one-sided and use their ghost vertices to refuse normals that belong to
  * a neighbouring link, so nothing snags on the seams (after Box2D v3). */
-#include "collision.h"
+#include "tumble/collision.h"
 #include "core.h"
 #include "distance.h"
 

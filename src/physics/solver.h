@@ -9,7 +9,7 @@
 #define TB_SOLVER_H
 
 #include <stdint.h>
-#include "physics.h"
+#include "tumble/physics.h"
 
 /* Per awake body, contiguous, streamed by every solver loop. 32 bytes. */
 typedef struct tb_body_state {

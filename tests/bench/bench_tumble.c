@@ -1,7 +1,7 @@
 /* tumble benchmarks: the scenes of bench_common.h built with tumble's physics.h.
  * World defaults (8 substeps, 60 Hz contacts, sleeping on, continuous on), as a user gets them. */
 #include "bench_common.h"
-#include "physics.h"
+#include "tumble/physics.h"
 
 static tb_world *s_world;
 static tb_body_id *s_bodies; /* every body, creation order */

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "physics.h"
+#include "tumble/physics.h"
 
 /* Fails with both numbers printed when |a - b| > tol. */
 #define assert_near(a, b, tol)                                                                             \
