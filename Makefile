@@ -4,6 +4,8 @@
 #   make test     every suite: C unit tests, busted specs, playtests, and the
 #                 same again under AddressSanitizer + UBSan; ends "N passed, N failed"
 #   make bench    benchmarks (not part of test), against Box2D/Chipmunk if installed
+#   make install  tumble, tumble.so and levelkit under PREFIX (default /usr/local),
+#                 staged under DESTDIR if given; make uninstall removes them
 
 CC      ?= cc
 CXX     ?= c++
@@ -13,8 +15,14 @@ ifdef SANITIZE
 BUILD   ?= build/asan
 endif
 BUILD   ?= build
-PKGS    := lua5.4 sdl2
+PKGS    := lua5.4 sdl2 SDL2_image SDL2_mixer
 PREFIX  ?= /usr/local
+# Where lua5.4 looks by default (Debian's package.path/cpath list PREFIX/lib/lua/5.4
+# and PREFIX/share/lua/5.4 for /usr/local and /usr), and the host's own files.
+BINDIR  ?= $(PREFIX)/bin
+LUA_CMOD_DIR ?= $(PREFIX)/lib/lua/5.4
+LUA_LMOD_DIR ?= $(PREFIX)/share/lua/5.4
+DATADIR ?= $(PREFIX)/share/tumble
 
 # -ffp-contract=off: no fused multiply-add, so results do not depend on how the
 # compiler contracted an expression (determinism across builds of one source).
@@ -33,6 +41,9 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+ifdef LUA_INCDIR
+LUA_CFLAGS := -I$(LUA_INCDIR)
+endif
 
 PHYS_SRC := $(wildcard src/physics/*.c)
 LUA_SRC  := $(wildcard src/lua/*.c)
@@ -55,7 +66,7 @@ endif
 CTEST_SRC := $(wildcard tests/physics/test_*.c)
 CTEST_BIN := $(CTEST_SRC:tests/physics/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-suites bench clean install deps format
+.PHONY: all run test test-suites bench clean install uninstall rock install-rock deps format
 all: $(BIN) $(SO)
 
 # The rooms' doors: the engine sees its public headers (include/) and its own
@@ -116,11 +127,32 @@ bench: $(PHYS_LIB) $(SO)
 	@echo; echo "Lua binding (10,000 bodies):"
 	@LUA_CPATH="$(CURDIR)/?.so;;" lua5.4 tests/bench/lua_binding_bench.lua
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/lua/5.4 $(DESTDIR)$(PREFIX)/share/tumble
-	install -m 755 tumble $(DESTDIR)$(PREFIX)/bin/tumble
-	install -m 644 tumble.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/tumble.so
-	cp -r lua examples $(DESTDIR)$(PREFIX)/share/tumble/
+# The host finds its lua/ folder (levelkit) at $(DATADIR)/lua, next to
+# ../share/tumble from the binary; plain lua5.4 finds tumble.so and levelkit on
+# its default paths.
+INSTALL_FILES := $(BINDIR)/tumble $(LUA_CMOD_DIR)/tumble.so $(LUA_LMOD_DIR)/levelkit.lua \
+                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md
+install: $(BIN) $(SO)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR) \
+	  $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR)/examples
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tumble
+	install -m 644 $(SO) $(DESTDIR)$(LUA_CMOD_DIR)/tumble.so
+	install -m 644 lua/levelkit.lua $(DESTDIR)$(LUA_LMOD_DIR)/levelkit.lua
+	install -m 644 lua/levelkit.lua lua/tumble.d.lua lua/REFERENCE.md $(DESTDIR)$(DATADIR)/lua/
+	cp -R examples/. $(DESTDIR)$(DATADIR)/examples/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	rm -rf $(DESTDIR)$(DATADIR)/examples
+	-rmdir $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR) 2>/dev/null
+
+# For `luarocks make` (tumble-*.rockspec): the module alone, no SDL; LuaRocks
+# passes LUA_INCDIR, and LIBDIR/LUADIR to install into its tree.
+rock: $(SO)
+install-rock: $(SO)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LUADIR)
+	install -m 644 $(SO) $(DESTDIR)$(LIBDIR)/tumble.so
+	install -m 644 lua/levelkit.lua $(DESTDIR)$(LUADIR)/levelkit.lua
 
 format:
 	clang-format -i $(PHYS_SRC) $(LUA_SRC) $(HOST_SRC) $(MAIN_SRC) src/*/*.h include/tumble/*.h
