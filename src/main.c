@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	        "      --demo               run the built-in demo scene\n"
 	        "      --headless           no window and no video driver\n"
 	        "      --frames N           stop after N frames (headless default 600)\n"
-	        "      --screenshot FILE    save a frame rendered offscreen as a BMP file\n"
+	        "      --screenshot FILE    save a frame rendered offscreen: FILE.png (or .bmp)\n"
 	        "      --screenshot-frame N take it after frame N (default: the last frame)\n"
 	        "      --record FILE        write the input events of every frame to FILE\n"
 	        "      --replay FILE        play back recorded input (deterministic runs)\n"

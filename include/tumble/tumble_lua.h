@@ -25,6 +25,10 @@ void tumble_lua_push_body(lua_State *L, int world_idx, tb_body_id id);
 void tumble_lua_push_shape(lua_State *L, int world_idx, tb_shape_id id);
 void tumble_lua_push_joint(lua_State *L, int world_idx, tb_joint_id id);
 
+/* The live body behind the Body userdata at idx: true and its world and id, or
+ * false (not a Body, destroyed, or its world gone). Never raises. */
+bool tumble_lua_to_body(lua_State *L, int idx, tb_world **world, tb_body_id *id);
+
 /* Time spent dispatching events to Lua handlers in the last world:step, in ms
  * (for the host's overlay); the step itself is in tb_world_get_profile. */
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);

@@ -474,7 +474,7 @@ static bool screenshot(th_host *h, const char *path, float alpha)
 	if (th_target_init_surface(&t, surface)) {
 		th_render_frame(h, &t, alpha);
 		SDL_RenderPresent(t.renderer);
-		ok = SDL_SaveBMP(surface, path) == 0;
+		ok = th_picture_save(surface, path);
 		th_target_free(&t);
 	}
 	SDL_FreeSurface(surface);
@@ -512,8 +512,14 @@ int th_app_run(const th_app_options *opt)
 	h->overlay.visible = opt->overlay;
 	th_render_init(&h->render);
 	th_watch_init(&h->watch);
+	th_media_init(&h->media, opt->sandbox);
 	h->root = find_root();
 	h->watch_enabled = opt->watch < 0 ? !opt->headless : opt->watch > 0;
+	if (opt->screenshot != NULL && th_picture_format(opt->screenshot) == NULL) {
+		fprintf(stderr, "tumble: --screenshot writes PNG (FILE.png) or BMP (FILE.bmp), not '%s'\n", opt->screenshot);
+		free(h->root);
+		return 2;
+	}
 	if (!resolve_level(h)) {
 		free(h->root);
 		return 2;
@@ -663,6 +669,7 @@ int th_app_run(const th_app_options *opt)
 			double t = th_host_now_ms();
 			if (opt->watch_poll_ms <= 0 || t >= next_poll) {
 				next_poll = t + opt->watch_poll_ms;
+				th_image_poll(h);
 				if (th_watch_poll(&h->watch)) {
 					drag_end(h);
 					if (th_level_reload(h)) fprintf(stderr, "tumble: reloaded at frame %lld\n", h->frame);
@@ -719,6 +726,7 @@ int th_app_run(const th_app_options *opt)
 	th_render_free(&h->render);
 	th_watch_free(&h->watch);
 	th_target_free(&target);
+	th_media_close(&h->media);
 	if (pad != NULL) SDL_GameControllerClose(pad);
 	if (window != NULL) SDL_DestroyWindow(window);
 	SDL_Quit();

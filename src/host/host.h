@@ -14,6 +14,7 @@
 
 #include "tumble/physics.h"
 #include "app.h"
+#include "media.h"
 #include "sandbox.h"
 
 #define TH_HOST_HZ 60
@@ -92,6 +93,7 @@ typedef struct th_target {
 	SDL_Renderer *renderer;
 	SDL_Texture *font;
 	int width, height;
+	struct th_texture_cache *textures; /* images drawn into this target (image.c) */
 } th_target;
 
 enum { TH_LAYER_SHAPES, TH_LAYER_JOINTS, TH_LAYER_CONTACTS, TH_LAYER_AABBS, TH_LAYER_MASS, TH_LAYER_COUNT };
@@ -186,6 +188,7 @@ typedef struct th_host {
 	th_overlay overlay;
 	th_watch watch;
 	th_drag drag;
+	th_media media;        /* images and sound (media.h) */
 	long long frame;       /* completed fixed steps (tumble.frame) */
 	long long render_frame;
 	bool paused;
@@ -258,6 +261,8 @@ void th_target_free(th_target *t);
 /* Draws a whole frame into t: world, level draw, overlay and error panel. */
 void th_render_frame(th_host *h, th_target *t, float alpha);
 /* Helpers for the overlay. */
+/* A body's transform as drawn this frame (interpolated between the last two steps). */
+tb_transform th_render_body_transform(th_host *h, tb_body_id id);
 void th_render_fill_rect(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
 void th_render_text(th_target *t, float x, float y, int scale, const char *text, SDL_Color c);
 

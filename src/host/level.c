@@ -243,6 +243,7 @@ static int init_protected(lua_State *L)
 	int tumble = lua_gettop(L);
 	th_input_open_lua(h, L);
 	th_render_open_lua(h, L);
+	th_sound_open_lua(h, L);
 	lua_pushlightuserdata(L, h);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");

@@ -119,7 +119,7 @@ void th_render_snapshot(th_host *h)
 	}
 }
 
-static tb_transform body_transform(th_host *h, tb_body_id id)
+tb_transform th_render_body_transform(th_host *h, tb_body_id id)
 {
 	tb_transform xf = tb_body_get_transform(h->world, id);
 	th_render *r = &h->render;
@@ -327,6 +327,7 @@ bool th_target_init_surface(th_target *t, SDL_Surface *surface)
 
 void th_target_free(th_target *t)
 {
+	th_texture_cache_free(t);
 	if (t->font != NULL) SDL_DestroyTexture(t->font);
 	if (t->renderer != NULL) SDL_DestroyRenderer(t->renderer);
 	memset(t, 0, sizeof(*t));
@@ -509,7 +510,7 @@ static void draw_shapes(draw_ctx *d)
 	int body_count = collect_bodies(r, h->world);
 	for (int i = 0; i < body_count; ++i) {
 		tb_body_id body = r->bodies[i];
-		tb_transform xf = body_transform(h, body);
+		tb_transform xf = th_render_body_transform(h, body);
 		tb_body_type type = tb_body_get_type(h->world, body);
 		int shape_count = collect_shapes(r, h->world, body);
 		for (int j = 0; j < shape_count; ++j) {
@@ -562,7 +563,7 @@ static void draw_joints(draw_ctx *d)
 	}
 	for (int i = 0; i < n; ++i) {
 		tb_joint_def def = tb_joint_get_def(h->world, r->joints[i]);
-		tb_transform xa = body_transform(h, def.body_a), xb = body_transform(h, def.body_b);
+		tb_transform xa = th_render_body_transform(h, def.body_a), xb = th_render_body_transform(h, def.body_b);
 		tb_vec2 pa = tb_transform_point(xa, def.local_anchor_a), pb = tb_transform_point(xb, def.local_anchor_b);
 		tb_vec2 ca = tb_transform_point(xa, tb_body_get_local_center(h->world, def.body_a));
 		tb_vec2 cb = tb_transform_point(xb, tb_body_get_local_center(h->world, def.body_b));
@@ -630,7 +631,7 @@ static void draw_centers(draw_ctx *d)
 	float len = (float)(12.0 / r->scale);
 	for (int i = 0; i < n; ++i) {
 		if (tb_body_get_type(h->world, r->bodies[i]) == TB_STATIC_BODY) continue;
-		tb_transform xf = body_transform(h, r->bodies[i]);
+		tb_transform xf = th_render_body_transform(h, r->bodies[i]);
 		tb_vec2 c = tb_transform_point(xf, tb_body_get_local_center(h->world, r->bodies[i]));
 		world_line(d, c, tb_mul_add(c, len, tb_rot_x_axis(xf.q)), (SDL_Color){255, 90, 90, 255});
 		world_line(d, c, tb_mul_add(c, len, tb_rot_y_axis(xf.q)), (SDL_Color){90, 255, 90, 255});
@@ -698,6 +699,7 @@ void th_render_frame(th_host *h, th_target *t, float alpha)
 	draw_ctx d = {h, t};
 	if (h->world != NULL) {
 		if (r->layers[TH_LAYER_SHAPES]) draw_shapes(&d);
+		th_image_draw_sprites(h, t);
 		if (r->layers[TH_LAYER_JOINTS]) draw_joints(&d);
 		if (r->layers[TH_LAYER_MASS]) draw_centers(&d);
 		if (r->layers[TH_LAYER_CONTACTS] || r->layers[TH_LAYER_AABBS]) {
@@ -931,6 +933,7 @@ void th_render_open_lua(th_host *h, lua_State *L)
 	lua_newtable(L);
 	lua_pushlightuserdata(L, h);
 	luaL_setfuncs(L, gfx, 1);
+	th_image_open_lua(h, L);
 	lua_setfield(L, -2, "gfx");
 
 	lua_newtable(L);

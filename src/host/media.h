@@ -1,0 +1,87 @@
+/* tumble host: the level's media. Images (gfx.image, gfx.draw, sprite sheets,
+ * sprites attached to bodies, hot reload of image files) live in image.c;
+ * sound (tumble.sound, tumble.beep, through SDL2_mixer) in sound.c; reading
+ * asset files safely (the level's folder, regular files only, bounded size,
+ * never blocking on a FIFO) in asset.c. The rest of the host reaches them
+ * through the few calls below. */
+#ifndef TH_HOST_MEDIA_H
+#define TH_HOST_MEDIA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include <SDL.h>
+#include <lua.h>
+
+struct th_host;
+struct th_target;
+
+/* ---- asset files ---- */
+
+typedef struct th_file_stamp {
+	struct timespec mtime;
+	off_t size;
+	ino_t inode;
+} th_file_stamp;
+
+typedef struct th_asset {
+	char *path;          /* resolved (realpath), malloc'd */
+	unsigned char *data; /* the whole file, malloc'd */
+	size_t size;
+	th_file_stamp stamp;
+} th_asset;
+
+/* Reads a level's asset: a relative name is looked up in the level's folder
+ * (the working directory for the built-in demo); under --sandbox the resolved
+ * path must lie inside that folder. Only regular files of at most max_bytes
+ * are read, and a FIFO or device never blocks the host. On failure returns
+ * false with a message ("cannot open image 'x.png': ...") in err. */
+bool th_asset_read(struct th_host *h, const char *kind, const char *name, size_t max_bytes, th_asset *out, char *err,
+                   size_t err_size);
+/* Reads the file at an already resolved path again (hot reload). */
+bool th_asset_reread(const char *path, size_t max_bytes, th_asset *out);
+void th_asset_free(th_asset *a);
+/* false if the file is missing; else its stamp */
+bool th_file_stamp_read(const char *path, th_file_stamp *out);
+bool th_file_stamp_equal(const th_file_stamp *a, const th_file_stamp *b);
+
+/* ---- the host's media state (one per run; Lua states come and go) ---- */
+
+typedef struct th_media {
+	size_t image_bytes;       /* pixels held by live images */
+	size_t image_budget;      /* cap on image_bytes */
+	uint64_t next_image_key;  /* texture cache keys: one per loaded picture */
+	int audio;                /* 0 not tried yet, 1 open, -1 none (silent) */
+	bool audio_dummy;         /* opened on SDL's dummy driver (headless, no device) */
+	int audio_rate, audio_channels;
+	Uint16 audio_format;
+} th_media;
+
+void th_media_init(th_media *m, bool sandbox);
+/* Closes the audio device (at the end of the run, after the last Lua state). */
+void th_media_close(th_media *m);
+
+/* ---- images ---- */
+
+/* gfx.image, gfx.draw, gfx.sprite into the gfx table on top of the stack. */
+void th_image_open_lua(struct th_host *h, lua_State *L);
+/* Draws the sprites attached to bodies (after the debug draw, before level.draw). */
+void th_image_draw_sprites(struct th_host *h, struct th_target *t);
+/* Reloads every image whose file changed on disk; returns how many. */
+int th_image_poll(struct th_host *h);
+/* A target's textures, made on demand from images, freed with the target. */
+void th_texture_cache_free(struct th_target *t);
+
+/* Screenshots: PNG for a .png name, BMP for .bmp (any case); NULL for any
+ * other name, else the format's name. */
+const char *th_picture_format(const char *path);
+bool th_picture_save(SDL_Surface *s, const char *path);
+
+/* ---- sound ---- */
+
+/* tumble.sound and tumble.beep into the tumble table on top of the stack. */
+void th_sound_open_lua(struct th_host *h, lua_State *L);
+
+#endif

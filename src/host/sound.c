@@ -1,0 +1,552 @@
+/* tumble host: sound, through SDL2_mixer.
+ *
+ *   local click = tumble.sound("click.wav")     -- WAV or OGG (Vorbis)
+ *   click:play{ volume = 0.8, pitch = 1.5 }
+ *   tumble.beep{ freq = 660, length = 0.1, wave = "square" }
+ *
+ * The device opens on the first sound call, as 44.1 kHz 16-bit stereo (SDL
+ * converts for the hardware), so decoded chunks, pitched copies and beeps all
+ * share one sample format. Headless runs, and windowed runs that find no audio
+ * device, open SDL's dummy driver instead: files are still decoded (a broken
+ * file is the same error everywhere) and play() still works, silently. If even
+ * that fails, sounds are checked and kept but never play. No call here waits
+ * on the device: SDL mixes in its own thread.
+ *
+ * Pitch resamples the chunk (linear interpolation) into a copy kept per Sound
+ * and pitch; a few copies are kept, the oldest freed first (freeing a chunk
+ * stops the channels playing it). A Sound that is collected stops too: keep a
+ * reference to what should play to its end. */
+#include "host.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <SDL_image.h>
+#include <SDL_mixer.h>
+#include <lauxlib.h>
+
+#define SOUND_MT "tumble.Sound"
+#define RATE 44100
+#define CHANNELS 2
+#define FRAME_BYTES 4 /* S16 stereo */
+#define TH_MIX_CHANNELS 32
+#define MAX_FILE_BYTES (64u * 1024u * 1024u)
+#define MAX_SECONDS 600.0
+#define PITCH_COPIES 6
+#define BEEP_CACHE 64
+
+typedef struct pitched {
+	int key; /* pitch * 1000 */
+	Mix_Chunk *chunk;
+} pitched;
+
+typedef struct th_sound {
+	Mix_Chunk *chunk; /* NULL without audio */
+	char *name;
+	double duration;  /* s */
+	pitched copies[PITCH_COPIES];
+	int next_copy;
+} th_sound;
+
+static const char beeps_key = 'b'; /* registry: {[params] = Sound}, a bounded cache */
+
+static th_host *host_up(lua_State *L)
+{
+	return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ---------------- the device ---------------- */
+
+void th_media_init(th_media *m, bool sandbox)
+{
+	memset(m, 0, sizeof(*m));
+	m->image_budget = (size_t)(sandbox ? 256 : 1024) << 20;
+}
+
+static bool open_mixer(void)
+{
+	if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) return false;
+	if (Mix_OpenAudioDevice(RATE, AUDIO_S16SYS, CHANNELS, 1024, NULL, 0) != 0) {
+		SDL_QuitSubSystem(SDL_INIT_AUDIO);
+		return false;
+	}
+	Mix_AllocateChannels(TH_MIX_CHANNELS);
+	return true;
+}
+
+/* Opens the device on first use; false when there is no audio at all. */
+static bool audio_ready(th_host *h)
+{
+	th_media *m = &h->media;
+	if (m->audio != 0) return m->audio > 0;
+	Mix_Init(MIX_INIT_OGG);
+	bool ok = !h->opt->headless && open_mixer();
+	if (!ok) {
+		/* silence that still decodes: the dummy driver needs no device */
+		SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, "dummy", SDL_HINT_OVERRIDE);
+		ok = open_mixer();
+		m->audio_dummy = ok;
+		if (!h->opt->headless) {
+			fprintf(stderr, "tumble: no audio device, sound is silent%s\n", ok ? "" : " (and not decoded)");
+		}
+	}
+	m->audio = ok ? 1 : -1;
+	if (ok) {
+		Mix_QuerySpec(&m->audio_rate, &m->audio_format, &m->audio_channels);
+	}
+	return ok;
+}
+
+void th_media_close(th_media *m)
+{
+	if (m->audio > 0) {
+		Mix_HaltChannel(-1);
+		Mix_CloseAudio();
+		SDL_QuitSubSystem(SDL_INIT_AUDIO);
+	}
+	if (m->audio != 0) Mix_Quit();
+	IMG_Quit();
+	m->audio = 0;
+}
+
+/* ---------------- files ---------------- */
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Format and length from the file's headers, before decoding, so a small file
+ * cannot decode into gigabytes. */
+static const char *sniff(const unsigned char *d, size_t n, double *seconds)
+{
+	if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WAVE", 4) == 0) {
+		uint32_t rate = 0, channels = 0, bits = 0;
+		for (size_t i = 12; i + 8 <= n;) {
+			uint32_t size = le32(d + i + 4);
+			if (memcmp(d + i, "fmt ", 4) == 0 && i + 24 <= n) {
+				channels = le16(d + i + 10);
+				rate = le32(d + i + 12);
+				bits = le16(d + i + 22);
+			} else if (memcmp(d + i, "data", 4) == 0) {
+				if (rate == 0 || channels == 0 || bits == 0) return "a WAV file without a format chunk";
+				uint64_t available = n - (i + 8);
+				uint64_t bytes = size < available ? size : available;
+				*seconds = (double)bytes * 8.0 / ((double)channels * bits * rate);
+				return NULL;
+			}
+			if (size > n) break;
+			i += 8 + size + (size & 1);
+		}
+		return "a WAV file without audio data";
+	}
+	if (n >= 58 && memcmp(d, "OggS", 4) == 0) {
+		size_t packet = 27 + (size_t)d[26];
+		if (packet + 16 > n || memcmp(d + packet, "\x01vorbis", 7) != 0) return "an OGG file without Vorbis audio";
+		uint32_t rate = le32(d + packet + 12);
+		if (rate == 0) return "a damaged OGG file";
+		/* the last page's granule position is the stream's length in samples */
+		for (size_t i = n - 27 + 1; i-- > 0;) {
+			if (memcmp(d + i, "OggS", 4) == 0) {
+				uint64_t granule = (uint64_t)le32(d + i + 6) | (uint64_t)le32(d + i + 10) << 32;
+				*seconds = (double)granule / rate;
+				return NULL;
+			}
+			if (n - i > (1u << 20)) break;
+		}
+		return "a damaged OGG file";
+	}
+	return "not a WAV or OGG file";
+}
+
+/* ---------------- the Sound type ---------------- */
+
+static th_sound *check_sound(lua_State *L, int arg)
+{
+	return luaL_checkudata(L, arg, SOUND_MT);
+}
+
+static void free_copies(th_sound *s)
+{
+	for (int i = 0; i < PITCH_COPIES; ++i) {
+		if (s->copies[i].chunk != NULL) Mix_FreeChunk(s->copies[i].chunk);
+		s->copies[i].chunk = NULL;
+	}
+}
+
+static int sound_gc(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	free_copies(s);
+	if (s->chunk != NULL) Mix_FreeChunk(s->chunk);
+	s->chunk = NULL;
+	free(s->name);
+	s->name = NULL;
+	return 0;
+}
+
+static int sound_tostring(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	lua_pushfstring(L, "Sound(%s)", s->name != NULL ? s->name : "?");
+	return 1;
+}
+
+/* A copy of c played pitch times faster (and higher). */
+static Mix_Chunk *resample(const Mix_Chunk *c, double pitch)
+{
+	Uint32 in_frames = c->alen / FRAME_BYTES;
+	if (in_frames < 2) return NULL;
+	Uint32 out_frames = (Uint32)((in_frames - 1) / pitch) + 1;
+	Sint16 *out = SDL_malloc((size_t)out_frames * FRAME_BYTES);
+	Mix_Chunk *chunk = SDL_malloc(sizeof(Mix_Chunk));
+	if (out == NULL || chunk == NULL) {
+		SDL_free(out);
+		SDL_free(chunk);
+		return NULL;
+	}
+	const Sint16 *in = (const Sint16 *)c->abuf;
+	for (Uint32 i = 0; i < out_frames; ++i) {
+		double pos = i * pitch;
+		Uint32 j = (Uint32)pos;
+		if (j >= in_frames - 1) j = in_frames - 2;
+		double f = pos - j;
+		if (f > 1.0) f = 1.0;
+		for (int ch = 0; ch < CHANNELS; ++ch) {
+			double a = in[j * CHANNELS + ch], b = in[(j + 1) * CHANNELS + ch];
+			out[i * CHANNELS + ch] = (Sint16)lrint(a + (b - a) * f);
+		}
+	}
+	chunk->allocated = 1;
+	chunk->abuf = (Uint8 *)out;
+	chunk->alen = out_frames * FRAME_BYTES;
+	chunk->volume = MIX_MAX_VOLUME;
+	return chunk;
+}
+
+static Mix_Chunk *chunk_at_pitch(th_sound *s, double pitch)
+{
+	int key = (int)lround(pitch * 1000.0);
+	if (key == 1000) return s->chunk;
+	for (int i = 0; i < PITCH_COPIES; ++i) {
+		if (s->copies[i].chunk != NULL && s->copies[i].key == key) return s->copies[i].chunk;
+	}
+	Mix_Chunk *c = resample(s->chunk, key / 1000.0);
+	if (c == NULL) return s->chunk;
+	pitched *slot = &s->copies[s->next_copy];
+	s->next_copy = (s->next_copy + 1) % PITCH_COPIES;
+	if (slot->chunk != NULL) Mix_FreeChunk(slot->chunk);
+	slot->key = key;
+	slot->chunk = c;
+	return c;
+}
+
+static double opt_field(lua_State *L, int t, const char *name, double def, double lo, double hi)
+{
+	lua_pushstring(L, name);
+	lua_rawget(L, t);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		return def;
+	}
+	int ok = 0;
+	double v = lua_tonumberx(L, -1, &ok);
+	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
+		const char *got = lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1);
+		luaL_argerror(L, t, lua_pushfstring(L, "field '%s': number in [%f, %f] expected, got %s", name, lo, hi, got));
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+static void check_keys(lua_State *L, int t, const char *const names[], const char *valid)
+{
+	lua_pushnil(L);
+	while (lua_next(L, t) != 0) {
+		lua_pop(L, 1);
+		bool known = false;
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			for (int i = 0; names[i] != NULL && !known; ++i) known = strcmp(lua_tostring(L, -1), names[i]) == 0;
+		}
+		if (!known) {
+			const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
+			luaL_argerror(L, t, lua_pushfstring(L, "unknown option '%s'; valid options: %s", key, valid));
+		}
+	}
+}
+
+static void play(th_sound *s, double volume, double pitch, bool loop)
+{
+	if (s->chunk == NULL) return;
+	Mix_Chunk *c = chunk_at_pitch(s, pitch);
+	int ch = Mix_PlayChannel(-1, c, loop ? -1 : 0);
+	if (ch >= 0) Mix_Volume(ch, (int)lround(volume * MIX_MAX_VOLUME));
+}
+
+/* snd:play{volume = 1, pitch = 1, loop = false} */
+static int sound_play(lua_State *L)
+{
+	static const char *const names[] = {"volume", "pitch", "loop", NULL};
+	th_sound *s = check_sound(L, 1);
+	double volume = 1.0, pitch = 1.0;
+	bool loop = false;
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		check_keys(L, 2, names, "volume, pitch, loop");
+		volume = opt_field(L, 2, "volume", 1.0, 0.0, 1.0);
+		pitch = opt_field(L, 2, "pitch", 1.0, 0.25, 4.0);
+		lua_getfield(L, 2, "loop");
+		luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 2, "field 'loop': boolean expected");
+		loop = lua_toboolean(L, -1);
+		lua_pop(L, 1);
+	}
+	play(s, volume, pitch, loop);
+	return 0;
+}
+
+static bool ours(const th_sound *s, const Mix_Chunk *c)
+{
+	if (c == NULL) return false;
+	if (c == s->chunk) return true;
+	for (int i = 0; i < PITCH_COPIES; ++i) {
+		if (s->copies[i].chunk == c) return true;
+	}
+	return false;
+}
+
+/* snd:stop(): every channel playing this sound */
+static int sound_stop(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	if (s->chunk == NULL) return 0;
+	int n = Mix_AllocateChannels(-1);
+	for (int ch = 0; ch < n; ++ch) {
+		if (Mix_Playing(ch) && ours(s, Mix_GetChunk(ch))) Mix_HaltChannel(ch);
+	}
+	return 0;
+}
+
+/* snd:playing() -> boolean (always false without audio) */
+static int sound_playing(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	bool any = false;
+	if (s->chunk != NULL) {
+		int n = Mix_AllocateChannels(-1);
+		for (int ch = 0; ch < n && !any; ++ch) any = Mix_Playing(ch) && ours(s, Mix_GetChunk(ch));
+	}
+	lua_pushboolean(L, any);
+	return 1;
+}
+
+static int sound_index(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	const char *k = luaL_checkstring(L, 2);
+	if (strcmp(k, "duration") == 0) {
+		lua_pushnumber(L, s->duration);
+	} else if (strcmp(k, "name") == 0) {
+		lua_pushstring(L, s->name);
+	} else if (strcmp(k, "play") == 0) {
+		lua_pushcfunction(L, sound_play);
+	} else if (strcmp(k, "stop") == 0) {
+		lua_pushcfunction(L, sound_stop);
+	} else if (strcmp(k, "playing") == 0) {
+		lua_pushcfunction(L, sound_playing);
+	} else {
+		lua_pushnil(L);
+	}
+	return 1;
+}
+
+static int sound_newindex(lua_State *L)
+{
+	return luaL_error(L, "Sound is read-only (cannot assign '%s')", luaL_tolstring(L, 2, NULL));
+}
+
+static th_sound *new_sound(lua_State *L, const char *name)
+{
+	th_sound *s = lua_newuserdatauv(L, sizeof(th_sound), 0);
+	memset(s, 0, sizeof(*s));
+	luaL_setmetatable(L, SOUND_MT);
+	s->name = strdup(name);
+	if (s->name == NULL) luaL_error(L, "out of memory");
+	return s;
+}
+
+/* tumble.sound(path) -> Sound */
+static int tumble_sound(lua_State *L)
+{
+	th_host *h = host_up(L);
+	size_t len = 0;
+	const char *name = luaL_checklstring(L, 1, &len);
+	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
+	th_sound *s = new_sound(L, name);
+	char err[512];
+	th_asset a;
+	if (!th_asset_read(h, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
+	double seconds = 0.0;
+	const char *why = sniff(a.data, a.size, &seconds);
+	if (why == NULL && !(seconds <= MAX_SECONDS)) why = "too long (at most 10 minutes)";
+	if (why == NULL && audio_ready(h)) {
+		SDL_RWops *rw = SDL_RWFromConstMem(a.data, (int)a.size);
+		s->chunk = rw != NULL ? Mix_LoadWAV_RW(rw, 1) : NULL;
+		if (s->chunk == NULL) why = Mix_GetError();
+	}
+	if (why != NULL) {
+		snprintf(err, sizeof(err), "cannot load sound '%.200s': %s", name, why);
+		th_asset_free(&a);
+		return luaL_error(L, "%s", err);
+	}
+	th_asset_free(&a);
+	s->duration = s->chunk != NULL ? (double)(s->chunk->alen / FRAME_BYTES) / RATE : seconds;
+	return 1;
+}
+
+/* ---------------- beeps ---------------- */
+
+static const char *const waves[] = {"sine", "square", "triangle", "saw", "noise", NULL};
+
+static Mix_Chunk *synth(double freq, double to, double length, int wave, double volume)
+{
+	Uint32 frames = (Uint32)(length * RATE);
+	if (frames < 2) frames = 2;
+	Sint16 *out = SDL_malloc((size_t)frames * FRAME_BYTES);
+	Mix_Chunk *chunk = SDL_malloc(sizeof(Mix_Chunk));
+	if (out == NULL || chunk == NULL) {
+		SDL_free(out);
+		SDL_free(chunk);
+		return NULL;
+	}
+	double phase = 0.0;
+	uint32_t noise = 0x12345678u;
+	double noise_value = 0.0;
+	Uint32 attack = RATE / 200;                 /* 5 ms: no click at the start */
+	Uint32 release = (Uint32)(frames * 0.35);   /* fade out over the last third */
+	for (Uint32 i = 0; i < frames; ++i) {
+		double t = (double)i / frames;
+		double f = freq + (to - freq) * t;
+		double v;
+		switch (wave) {
+		case 0: v = sin(2.0 * M_PI * phase); break;
+		case 1: v = phase < 0.5 ? 0.6 : -0.6; break;
+		case 2: v = phase < 0.5 ? 4.0 * phase - 1.0 : 3.0 - 4.0 * phase; break;
+		case 3: v = 0.7 * (2.0 * phase - 1.0); break;
+		default: v = noise_value; break;
+		}
+		double before = phase;
+		phase += f / RATE;
+		phase -= floor(phase);
+		if (wave == 4 && phase < before) {
+			/* noise holds one random value per period: freq sets its colour */
+			noise ^= noise << 13;
+			noise ^= noise >> 17;
+			noise ^= noise << 5;
+			noise_value = (noise / 4294967295.0) * 1.2 - 0.6;
+		}
+		double env = 1.0;
+		if (i < attack) env = (double)i / attack;
+		if (i >= frames - release) env *= (double)(frames - i) / release;
+		Sint16 sample = (Sint16)lrint(v * env * volume * 0.5 * 32767.0);
+		out[2 * i] = out[2 * i + 1] = sample;
+	}
+	chunk->allocated = 1;
+	chunk->abuf = (Uint8 *)out;
+	chunk->alen = frames * FRAME_BYTES;
+	chunk->volume = MIX_MAX_VOLUME;
+	return chunk;
+}
+
+/* tumble.beep{freq = 440, to = freq, length = 0.15, wave = "square", volume = 0.5} -> Sound (playing) */
+static int tumble_beep(lua_State *L)
+{
+	static const char *const names[] = {"freq", "to", "length", "wave", "volume", NULL};
+	th_host *h = host_up(L);
+	if (lua_isnoneornil(L, 1)) lua_newtable(L);
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	check_keys(L, 1, names, "freq, to, length, wave, volume");
+	double freq = opt_field(L, 1, "freq", 440.0, 20.0, 20000.0);
+	double to = opt_field(L, 1, "to", freq, 20.0, 20000.0);
+	double length = opt_field(L, 1, "length", 0.15, 0.005, 5.0);
+	double volume = opt_field(L, 1, "volume", 0.5, 0.0, 1.0);
+	lua_getfield(L, 1, "wave");
+	int wave = 1;
+	if (!lua_isnil(L, -1)) {
+		const char *w = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+		for (wave = 0; waves[wave] != NULL && strcmp(waves[wave], w) != 0; ++wave) {
+		}
+		if (waves[wave] == NULL) {
+			luaL_argerror(L, 1, "field 'wave': one of 'sine', 'square', 'triangle', 'saw', 'noise' expected");
+		}
+	}
+	lua_pop(L, 1);
+	/* the same beep again reuses its sound */
+	char key[128];
+	snprintf(key, sizeof(key), "%s %.6g %.6g %.6g %.6g", waves[wave], freq, to, length, volume);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &beeps_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &beeps_key);
+	}
+	int cache = lua_gettop(L);
+	if (lua_getfield(L, cache, key) == LUA_TUSERDATA) {
+		play(check_sound(L, -1), 1.0, 1.0, false);
+		return 1;
+	}
+	lua_pop(L, 1);
+	lua_getfield(L, cache, "n");
+	lua_Integer n = lua_tointeger(L, -1);
+	lua_pop(L, 1);
+	if (n >= BEEP_CACHE) {
+		/* full: start a new cache; the old beeps are collected when unused */
+		lua_newtable(L);
+		lua_replace(L, cache);
+		lua_pushvalue(L, cache);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &beeps_key);
+		n = 0;
+	}
+	char name[160];
+	snprintf(name, sizeof(name), "beep %s", key);
+	th_sound *s = new_sound(L, name);
+	s->duration = length;
+	if (audio_ready(h)) {
+		s->chunk = synth(freq, to, length, wave, volume);
+		if (s->chunk == NULL) return luaL_error(L, "out of memory");
+		s->duration = (double)(s->chunk->alen / FRAME_BYTES) / RATE;
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, cache, key);
+	lua_pushinteger(L, n + 1);
+	lua_setfield(L, cache, "n");
+	play(s, 1.0, 1.0, false);
+	return 1;
+}
+
+/* ---------------- registration ---------------- */
+
+void th_sound_open_lua(th_host *h, lua_State *L)
+{
+	static const luaL_Reg meta[] = {
+		{"__index", sound_index},
+		{"__newindex", sound_newindex},
+		{"__gc", sound_gc},
+		{"__tostring", sound_tostring},
+		{NULL, NULL},
+	};
+	/* tumble table on top */
+	if (luaL_newmetatable(L, SOUND_MT)) luaL_setfuncs(L, meta, 0);
+	lua_pop(L, 1);
+	lua_pushlightuserdata(L, h);
+	lua_pushcclosure(L, tumble_sound, 1);
+	lua_setfield(L, -2, "sound");
+	lua_pushlightuserdata(L, h);
+	lua_pushcclosure(L, tumble_beep, 1);
+	lua_setfield(L, -2, "beep");
+}
