@@ -104,6 +104,12 @@ $(BUILD)/tests/%: tests/physics/%.c $(PHYS_LIB) tests/physics/test_util.h
 	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
 	  $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
+# The playtests' screenshot reader (SDL2_image, independent of the host's writer).
+PNG_PROBE := $(BUILD)/tests/png_probe
+$(PNG_PROBE): tests/playtest/png_probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) $< -o $@ $(LDFLAGS_SAN) $(PKG_LIBS)
+
 deps:
 	@bash .ci/install-deps
 
@@ -113,7 +119,7 @@ run: deps
 	 else echo "no display: running the default level headless"; ./tumble --headless --frames 600; fi
 
 # One pass of every suite for the current BUILD; results appended to $(BUILD)/results.
-test-suites: all $(CTEST_BIN)
+test-suites: all $(CTEST_BIN) $(PNG_PROBE)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run_suites.sh
 
 test: deps

@@ -22,6 +22,7 @@ else
   BIN="$ROOT/tumble"; SO_DIR="$ROOT"; PRELOAD=""; LABEL="plain"
 fi
 export TUMBLE_BIN="$BIN" TUMBLE_SO_DIR="$SO_DIR" TUMBLE_ROOT="$ROOT" TUMBLE_SANITIZE="$SANITIZE"
+export TUMBLE_PNG_PROBE="$ROOT/$BUILD/tests/png_probe"
 
 # count_tap NAME LOGFILE EXITCODE
 count_tap() {

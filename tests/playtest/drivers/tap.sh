@@ -8,6 +8,8 @@ TUMBLE_BIN=${TUMBLE_BIN:-$TUMBLE_ROOT/tumble}
 case $TUMBLE_BIN in /*) ;; *) TUMBLE_BIN="$PWD/$TUMBLE_BIN" ;; esac
 export TUMBLE_ROOT TUMBLE_BIN
 DRIVERS="$TUMBLE_ROOT/tests/playtest/drivers"
+# the screenshot reader (make build/tests/png_probe)
+PNG_PROBE=${TUMBLE_PNG_PROBE:-$TUMBLE_ROOT/build/tests/png_probe}
 TAP_N=0
 TAP_FAILED=0
 TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tumble-playtest.XXXXXX")
