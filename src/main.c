@@ -176,6 +176,7 @@ int main(int argc, char **argv)
 			}
 			o.width = w;
 			o.height = h;
+			o.size_set = true;
 			break;
 		}
 		case OPT_QUIET: o.quiet = true; break;

@@ -193,6 +193,9 @@ static bool host_key(th_host *h, const char *key)
 		th_overlay_toggle_layer(h, key[1] - '6');
 	} else if (strcmp(key, "f10") == 0) {
 		th_overlay_toggle_layer(h, TH_LAYER_MASS);
+	} else if (strcmp(key, "f11") == 0) {
+		/* a replay's view size is fixed: it does not go fullscreen */
+		if (h->input.replay == NULL) h->toggle_fullscreen = !h->toggle_fullscreen;
 	} else {
 		return false;
 	}
@@ -223,7 +226,8 @@ void th_host_handle_event(th_host *h, const th_event *ev)
 	case TH_EV_KEY_UP: {
 		bool down = ev->type == TH_EV_KEY_DOWN;
 		bool reserved = (ev->name[0] == 'f' && ev->name[1] >= '1' && ev->name[1] <= '9' &&
-		                 (ev->name[2] == '\0' || (ev->name[1] == '1' && ev->name[2] == '0' && ev->name[3] == '\0'))) ||
+		                 (ev->name[2] == '\0' ||
+		                  (ev->name[1] == '1' && (ev->name[2] == '0' || ev->name[2] == '1') && ev->name[3] == '\0'))) ||
 		                strcmp(ev->name, "escape") == 0;
 		if (reserved) {
 			if (down) host_key(h, ev->name);
@@ -302,8 +306,20 @@ void th_host_handle_event(th_host *h, const th_event *ev)
 		break;
 	case TH_EV_PAD_CONNECT: th_input_apply(h, ev); break;
 	case TH_EV_RESIZE:
+		if (h->camera.view_w == ev->x && h->camera.view_h == ev->y) break;
 		h->camera.view_w = ev->x;
 		h->camera.view_h = ev->y;
+		if (level_listens(h) && th_level_push_callback(h, "resize")) {
+			lua_pushinteger(L, ev->x);
+			lua_pushinteger(L, ev->y);
+			th_level_pcall(h, "resize", 2);
+		}
+		break;
+	case TH_EV_TEXT:
+		if (level_listens(h) && th_level_push_callback(h, "textinput")) {
+			lua_pushstring(L, ev->name);
+			th_level_pcall(h, "textinput", 1);
+		}
 		break;
 	case TH_EV_QUIT: h->quit = true; break;
 	}
@@ -375,12 +391,62 @@ static bool translate(const SDL_Event *e, th_event *ev, SDL_GameController **pad
 		ev->value = v < -1.0f ? -1.0f : v;
 		return true;
 	}
+	case SDL_TEXTINPUT:
+		ev->type = TH_EV_TEXT;
+		snprintf(ev->name, sizeof(ev->name), "%s", e->text.text);
+		return ev->name[0] != '\0';
 	case SDL_WINDOWEVENT:
 		if (e->window.event != SDL_WINDOWEVENT_SIZE_CHANGED) return false;
 		ev->type = TH_EV_RESIZE;
 		SDL_GetRendererOutputSize(renderer, &ev->x, &ev->y);
 		return ev->x > 0 && ev->y > 0;
 	default: return false;
+	}
+}
+
+/* ---------------- the level's conf and the window ---------------- */
+
+/* What level.conf asks of the view: title, size, fullscreen, resizable. The
+ * command line wins (--size), and a replay keeps its recorded view. Headless,
+ * the size change goes through the event path, so a recording holds it. */
+static void apply_conf(th_host *h, SDL_Window *window)
+{
+	const th_level_conf *c = &h->conf;
+	const th_app_options *o = h->opt;
+	h->conf_changed = false;
+	if (!c->present) return;
+	bool replaying = o->replay_path != NULL;
+	int w = c->width > 0 ? c->width : h->camera.view_w;
+	int hh = c->height > 0 ? c->height : h->camera.view_h;
+	bool resize = !o->size_set && (c->width > 0 || c->height > 0);
+	if (window == NULL) {
+		if (resize) {
+			th_event ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = TH_EV_RESIZE;
+			ev.x = w;
+			ev.y = hh;
+			th_host_handle_event(h, &ev);
+		}
+		return;
+	}
+	if (c->title[0] != '\0') SDL_SetWindowTitle(window, c->title);
+	if (replaying) return;
+	SDL_SetWindowResizable(window, c->resizable ? SDL_TRUE : SDL_FALSE);
+	if (resize && (SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN) == 0) SDL_SetWindowSize(window, w, hh);
+	if (c->fullscreen) {
+		SDL_SetWindowFullscreen(window, SDL_WINDOW_FULLSCREEN_DESKTOP);
+		h->toggle_fullscreen = false;
+	}
+}
+
+static void toggle_fullscreen(th_host *h, SDL_Window *window)
+{
+	h->toggle_fullscreen = false;
+	if (window == NULL) return;
+	bool full = (SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN) != 0;
+	if (SDL_SetWindowFullscreen(window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP) != 0) {
+		fprintf(stderr, "tumble: cannot switch fullscreen: %s\n", SDL_GetError());
 	}
 }
 
@@ -610,6 +676,8 @@ int th_app_run(const th_app_options *opt)
 		last = now;
 		th_overlay_frame_time(h, frame_ms);
 		th_camera_sync(h);
+		if (h->conf_changed) apply_conf(h, window);
+		if (h->toggle_fullscreen) toggle_fullscreen(h, window);
 
 		if (window != NULL) {
 			SDL_Event e;

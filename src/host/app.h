@@ -23,6 +23,7 @@ typedef struct th_app_options {
 	bool overlay;             /* start with the dev overlay open */
 	bool quiet;               /* headless: no summary line */
 	int width, height;        /* window or offscreen view size */
+	bool size_set;            /* --size given: it wins over level.conf */
 } th_app_options;
 
 void th_app_default_options(th_app_options *options);

@@ -38,6 +38,7 @@ typedef enum th_event_type {
 	TH_EV_PAD_CONNECT, /* button: 1 connected, 0 removed */
 	TH_EV_RESIZE,
 	TH_EV_QUIT,
+	TH_EV_TEXT,      /* text typed (UTF-8 in name) */
 } th_event_type;
 
 typedef struct th_event {
@@ -168,6 +169,18 @@ typedef struct th_watch {
 	double last_poll_ms;
 } th_watch;
 
+/* ---- level.conf (conf.c) ---- */
+
+typedef struct th_level_conf {
+	bool present;
+	char title[256];
+	int width, height;       /* 0: not given */
+	bool fullscreen, resizable;
+	bool has_camera;
+	double camera_x, camera_y, camera_scale;
+	bool layer_set[TH_LAYER_COUNT], layers[TH_LAYER_COUNT];
+} th_level_conf;
+
 typedef struct th_host {
 	const th_app_options *opt;
 	char *root;            /* directory holding lua/ and examples/, or NULL */
@@ -189,6 +202,9 @@ typedef struct th_host {
 	th_watch watch;
 	th_drag drag;
 	th_media media;        /* images and sound (media.h) */
+	th_level_conf conf;    /* the level's conf table, read at each start */
+	bool conf_changed;     /* read since the app last applied it */
+	bool toggle_fullscreen; /* F11, for the app to apply */
 	long long frame;       /* completed fixed steps (tumble.frame) */
 	long long render_frame;
 	bool paused;
@@ -209,6 +225,10 @@ void th_host_set_error(th_host *h, const char *phase, const char *message, bool 
 void th_host_clear_error(th_host *h);
 float th_host_time_scale(const th_host *h);
 void th_host_toggle_pause(th_host *h);
+
+/* conf.c: reads level.conf from the level table at idx; applies the camera
+ * and the draw layers; false (error set) on a bad conf. */
+bool th_conf_read(th_host *h, int idx);
 
 /* level.c */
 bool th_level_start(th_host *h);

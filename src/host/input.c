@@ -352,6 +352,12 @@ void th_input_record_event(th_input *in, const th_event *ev)
 	case TH_EV_PAD_CONNECT: fprintf(f, "pc %d\n", ev->button); break;
 	case TH_EV_RESIZE: fprintf(f, "vw %d %d\n", ev->x, ev->y); break;
 	case TH_EV_QUIT: fprintf(f, "quit\n"); break;
+	case TH_EV_TEXT:
+		/* hex: typed text may hold spaces, '#' or anything else */
+		fprintf(f, "tx ");
+		for (const unsigned char *p = (const unsigned char *)ev->name; *p != '\0'; ++p) fprintf(f, "%02x", *p);
+		fprintf(f, "\n");
+		break;
 	}
 }
 
@@ -446,6 +452,18 @@ static bool parse_event(const char *line, th_event *ev)
 	if (strcmp(tag, "vw") == 0) {
 		ev->type = TH_EV_RESIZE;
 		return sscanf(rest, "%d %d", &ev->x, &ev->y) == 2 && ev->x > 0 && ev->y > 0;
+	}
+	if (strcmp(tag, "tx") == 0) {
+		ev->type = TH_EV_TEXT;
+		size_t n = strlen(rest);
+		if (n == 0 || n % 2 != 0 || n / 2 >= sizeof(ev->name)) return false;
+		for (size_t i = 0; i < n / 2; ++i) {
+			unsigned v = 0;
+			if (sscanf(rest + 2 * i, "%2x", &v) != 1 || v == 0) return false;
+			ev->name[i] = (char)v;
+		}
+		ev->name[n / 2] = '\0';
+		return true;
 	}
 	if (strcmp(tag, "quit") == 0) {
 		ev->type = TH_EV_QUIT;

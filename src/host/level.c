@@ -336,7 +336,9 @@ bool th_level_start(th_host *h)
 		free(message);
 		return false;
 	}
+	bool conf_ok = th_conf_read(h, -1);
 	h->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	if (!conf_ok) return false;
 	th_camera_sync(h);
 	if (th_level_push_callback(h, "load")) {
 		th_level_push_world(h);

@@ -1,0 +1,168 @@
+/* tumble host: level.conf, the level's own configuration, read before load.
+ *
+ *   level.conf = { title = "my level", width = 960, height = 540,
+ *                  fullscreen = false, resizable = true,
+ *                  camera = { x = 0, y = 5, scale = 40 },
+ *                  layers = { shapes = true, joints = true, contacts = false,
+ *                             aabbs = false, mass = false } }
+ *
+ * Every key is optional and an unknown one is an error (a typo should not be
+ * ignored in silence). Command-line options win over it: --size over width
+ * and height, a replay's recorded view size over both. The camera and the
+ * layers are applied here; the title, the view's size and the window's mode
+ * by the app, which owns the window (th_host.conf_changed tells it). Read on every start (F5 too), not on a hot reload:
+ * a reload must not move the camera under the player. */
+#include "host.h"
+
+#include <math.h>
+#include <string.h>
+#include <lauxlib.h>
+
+static const char *const conf_keys[] = {"title", "width", "height", "fullscreen", "resizable", "camera", "layers",
+                                        NULL};
+static const char *const camera_keys[] = {"x", "y", "scale", NULL};
+/* in TH_LAYER_* order */
+static const char *const layer_keys[] = {"shapes", "joints", "contacts", "aabbs", "mass", NULL};
+
+static void check_keys(lua_State *L, int t, const char *where, const char *const names[])
+{
+	lua_pushnil(L);
+	while (lua_next(L, t) != 0) {
+		lua_pop(L, 1);
+		bool known = false;
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			for (int i = 0; names[i] != NULL && !known; ++i) known = strcmp(lua_tostring(L, -1), names[i]) == 0;
+		}
+		if (!known) {
+			luaL_Buffer b;
+			luaL_buffinit(L, &b);
+			for (int i = 0; names[i] != NULL; ++i) {
+				if (i > 0) luaL_addstring(&b, ", ");
+				luaL_addstring(&b, names[i]);
+			}
+			luaL_pushresult(&b);
+			luaL_error(L, "%s: unknown key '%s' (valid keys: %s)", where, luaL_tolstring(L, -2, NULL),
+			           lua_tostring(L, -2));
+		}
+	}
+}
+
+/* t[key] raw; false when absent */
+static bool field(lua_State *L, int t, const char *key)
+{
+	lua_pushstring(L, key);
+	if (lua_rawget(L, t) != LUA_TNIL) return true;
+	lua_pop(L, 1);
+	return false;
+}
+
+static double number(lua_State *L, const char *where, const char *key, double lo, double hi)
+{
+	int ok = 0;
+	double v = lua_tonumberx(L, -1, &ok);
+	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
+		luaL_error(L, "%s.%s: number in [%g, %g] expected, got %s", where, key, lo, hi, luaL_tolstring(L, -1, NULL));
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+static bool boolean(lua_State *L, const char *where, const char *key)
+{
+	if (!lua_isboolean(L, -1)) luaL_error(L, "%s.%s: boolean expected, got %s", where, key, luaL_typename(L, -1));
+	bool v = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+/* level table at 1, host at 2 */
+static int read_protected(lua_State *L)
+{
+	th_host *h = lua_touserdata(L, 2);
+	th_level_conf *c = &h->conf;
+	memset(c, 0, sizeof(*c));
+	c->resizable = true;
+	lua_pushliteral(L, "conf");
+	lua_rawget(L, 1);
+	if (lua_isnil(L, -1)) return 0;
+	if (!lua_istable(L, -1)) luaL_error(L, "level.conf: table expected, got %s", luaL_typename(L, -1));
+	int t = lua_gettop(L);
+	check_keys(L, t, "level.conf", conf_keys);
+	if (field(L, t, "title")) {
+		size_t len = 0;
+		const char *s = lua_tolstring(L, -1, &len);
+		if (lua_type(L, -1) != LUA_TSTRING || len >= sizeof(c->title) || strlen(s) != len) {
+			luaL_error(L, "level.conf.title: string of at most %d bytes expected", (int)sizeof(c->title) - 1);
+		}
+		memcpy(c->title, s, len + 1);
+		lua_pop(L, 1);
+	}
+	if (field(L, t, "width")) c->width = (int)number(L, "level.conf", "width", 64, 16384);
+	if (field(L, t, "height")) c->height = (int)number(L, "level.conf", "height", 64, 16384);
+	if (field(L, t, "fullscreen")) c->fullscreen = boolean(L, "level.conf", "fullscreen");
+	if (field(L, t, "resizable")) c->resizable = boolean(L, "level.conf", "resizable");
+	if (field(L, t, "camera")) {
+		if (!lua_istable(L, -1)) luaL_error(L, "level.conf.camera: table expected, got %s", luaL_typename(L, -1));
+		int cam = lua_gettop(L);
+		check_keys(L, cam, "level.conf.camera", camera_keys);
+		c->has_camera = true;
+		c->camera_x = h->camera.x;
+		c->camera_y = h->camera.y;
+		c->camera_scale = h->camera.scale;
+		if (field(L, cam, "x")) c->camera_x = number(L, "level.conf.camera", "x", -1e6, 1e6);
+		if (field(L, cam, "y")) c->camera_y = number(L, "level.conf.camera", "y", -1e6, 1e6);
+		if (field(L, cam, "scale")) c->camera_scale = number(L, "level.conf.camera", "scale", 1e-3, 1e6);
+		lua_pop(L, 1);
+	}
+	if (field(L, t, "layers")) {
+		if (!lua_istable(L, -1)) luaL_error(L, "level.conf.layers: table expected, got %s", luaL_typename(L, -1));
+		int layers = lua_gettop(L);
+		check_keys(L, layers, "level.conf.layers", layer_keys);
+		for (int i = 0; i < TH_LAYER_COUNT; ++i) {
+			c->layer_set[i] = field(L, layers, layer_keys[i]);
+			if (c->layer_set[i]) c->layers[i] = boolean(L, "level.conf.layers", layer_keys[i]);
+		}
+		lua_pop(L, 1);
+	}
+	c->present = true;
+	return 0;
+}
+
+static int camera_protected(lua_State *L)
+{
+	th_host *h = lua_touserdata(L, 1);
+	const th_level_conf *c = &h->conf;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, h->camera_ref);
+	lua_pushnumber(L, c->camera_x);
+	lua_setfield(L, -2, "x");
+	lua_pushnumber(L, c->camera_y);
+	lua_setfield(L, -2, "y");
+	lua_pushnumber(L, c->camera_scale);
+	lua_setfield(L, -2, "scale");
+	return 0;
+}
+
+bool th_conf_read(th_host *h, int level)
+{
+	lua_State *L = h->L;
+	level = lua_absindex(L, level);
+	lua_pushcfunction(L, read_protected);
+	lua_pushvalue(L, level);
+	lua_pushlightuserdata(L, h);
+	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+		th_host_set_error(h, "level.conf", lua_tostring(L, -1), true);
+		lua_pop(L, 1);
+		return false;
+	}
+	const th_level_conf *c = &h->conf;
+	for (int i = 0; i < TH_LAYER_COUNT; ++i) {
+		if (c->layer_set[i]) h->render.layers[i] = c->layers[i];
+	}
+	if (c->has_camera) {
+		lua_pushcfunction(L, camera_protected);
+		lua_pushlightuserdata(L, h);
+		if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+	}
+	h->conf_changed = true;
+	return true;
+}
