@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # examples/forcefield.lua: the puzzle can be won, through the host's replay of
 # recorded input too; a wrong order and the field's return reset the locks;
-# the field really pushes the hero back.
+# the field really pushes the hero back; every ledge is reached the way the
+# level says; a first-time player who only follows the on-screen help wins.
 . "$(dirname "$0")/drivers/tap.sh"
 
 win="$TAP_TMP/win.replay"
@@ -21,4 +22,11 @@ check "waiting for the timeout brings the field back and resets the locks" \
   env FF_SCENARIO=timeout "$TUMBLE_BIN" --headless --frames 6000 "$DRIVERS/forcefield_pilot.lua"
 check "the field pushes the hero down (g + F/m) and stops a jump while on" \
   "$TUMBLE_BIN" --headless --frames 1000 "$DRIVERS/forcefield_field.lua"
+check "every ledge is reached as designed (floor jump to the low ledges, the platform to the middle and top ones, no bump)" \
+  "$TUMBLE_BIN" --headless --frames 3000 "$DRIVERS/forcefield_reach.lua"
+check "a first-time player reads the help at each stage (platform, switch, locks in order, reward) and wins" \
+  "$TUMBLE_BIN" --headless --frames 8000 "$DRIVERS/forcefield_firsttime.lua"
+check "the level runs with its sprites and sounds under --sandbox (assets from its own folder)" \
+  bash -c "out=\$('$TUMBLE_BIN' --headless --sandbox --frames 120 examples/forcefield.lua 2>&1); echo \"\$out\";
+    ! grep -q 'without sprites' <<< \"\$out\" && grep -q '^frames=120' <<< \"\$out\""
 tap_done

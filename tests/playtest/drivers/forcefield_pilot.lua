@@ -45,87 +45,20 @@ keys.release = function(name)
   raw_release(name)
 end
 
-local ctl = {dir = 0, jump = 0}
+local M = require("ff_moves").new(ex, keys)
+local ctl = M.ctl
+local go, wait_until, jump_to, wait_frames, lit = M.go, M.wait_until, M.jump_to, M.wait_frames, M.lit
+local elevator_low, elevator_top = M.elevator_low, M.elevator_top
 
 local function S() return ex.state end
 local function hero() return ex.state.hero end
 local function elevator() return ex.state.elevator end
 
--- ---------------------------------------------------------------- tasks
-
-local function go(x, tol)
-  tol = tol or 0.25
-  return function()
-    local h = hero()
-    local dx = x - h.x
-    if math.abs(dx) < tol then
-      ctl.dir = 0
-      return S().grounded and math.abs(h.vx) < 0.5
-    end
-    -- let go early enough to stop on the spot (ground deceleration 90 m/s^2)
-    local stop = h.vx * h.vx / (2 * 90)
-    if math.abs(dx) <= stop and dx * h.vx > 0 then ctl.dir = 0 else ctl.dir = dx > 0 and 1 or -1 end
-    return false
-  end
-end
-
-local function wait_until(pred)
-  return function()
-    ctl.dir = 0
-    return pred()
-  end
-end
-
-local function jump_to(x, hold)
-  local phase = 0
-  local airborne = 0
-  return function()
-    local h = hero()
-    if phase == 0 then
-      if keys.down["up"] then return false end -- a fresh press needs a release first
-      ctl.jump = hold or 30
-      phase = 1
-    end
-    local dx = x - h.x
-    ctl.dir = math.abs(dx) < 0.15 and 0 or (dx > 0 and 1 or -1)
-    if not S().grounded then airborne = airborne + 1 end
-    if airborne > 5 and S().grounded then
-      ctl.dir = 0
-      return true
-    end
-    return false
-  end
-end
-
-local function elevator_low()
-  local e = elevator()
-  return e.y <= L.elevator_low + 0.05 and S().elevator_dir > 0
-end
-
-local function elevator_top()
-  return elevator().y >= L.elevator_high - 0.05
-end
-
-local function lit(i)
-  return wait_until(function() return S().lit[i] end)
-end
-
-local function wait_frames(n)
-  local left = n
-  return function()
-    ctl.dir = 0
-    left = left - 1
-    return left <= 0
-  end
-end
-
 local px = L.platform_x
 -- with the field on, a jump from the top of the elevator ends in the field:
 -- jump on the way up, about level with the middle platforms
-local edge = L.elevator_w / 2 - 0.6
-local function elevator_mid()
-  return elevator().y >= L.tiers[2] - 0.5 and S().elevator_dir > 0
-end
+local edge = M.edge
+local elevator_mid = M.elevator_mid
 local route_to_switch = {
   go(-edge - 1.6), wait_until(elevator_low), jump_to(0), go(-edge),
   wait_until(elevator_mid), jump_to(-px + 1.5),
@@ -214,10 +147,7 @@ local d = drive.wrap(ex, {
     else
       ctl.dir = 0
     end
-    keys.hold("left", ctl.dir < 0)
-    keys.hold("right", ctl.dir > 0)
-    keys.hold("up", ctl.jump > 0)
-    if ctl.jump > 0 then ctl.jump = ctl.jump - 1 end
+    M.apply()
   end,
   after = function()
     keys.end_step()

@@ -17,9 +17,11 @@ local EDIT_STEP, LIMIT = 30, 240
 -- (before: true if the old value is in force, after: true for the new one)
 local CASES = {
   forcefield = {
-    from = "local ELEVATOR_SPEED = 2.5", to = "local ELEVATOR_SPEED = 5.0",
-    before = function(ex) return math.abs(ex.state.elevator.vy) == 2.5 end,
-    after = function(ex) return math.abs(ex.state.elevator.vy) == 5.0 end,
+    -- the moving platform waits at the bottom for the first 0.8 s, so the
+    -- edit is to gravity, which level.reload pushes into the world
+    from = "local GRAVITY = -20", to = "local GRAVITY = -30",
+    before = function(ex, w) return w.gravity.y == -20 end,
+    after = function(ex, w) return w.gravity.y == -30 end,
   },
   playground = {
     from = "local GRAVITY = -10", to = "local GRAVITY = -4",
