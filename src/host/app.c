@@ -563,8 +563,11 @@ static void print_summary(th_host *h, double seconds)
 	fflush(stdout);
 }
 
-int th_app_run(const th_app_options *opt)
+int th_app_run(const th_app_options *options)
 {
+	/* a copy: without a display, a screenshot run turns headless */
+	th_app_options run_options = *options;
+	th_app_options *opt = &run_options;
 	th_host host;
 	th_host *h = &host;
 	memset(h, 0, sizeof(*h));
@@ -612,7 +615,22 @@ int th_app_run(const th_app_options *opt)
 	}
 
 	/* Headless needs no SDL subsystem at all: the software renderer draws into
-	 * a plain surface. */
+	 * a plain surface. Without a display, a run that asked for a screenshot
+	 * gets it that way instead of failing. */
+	if (!headless && opt->screenshot != NULL && SDL_getenv("SDL_VIDEODRIVER") == NULL) {
+		bool display = false;
+		if (SDL_Init(SDL_INIT_VIDEO) == 0) {
+			const char *driver = SDL_GetCurrentVideoDriver();
+			display = driver != NULL && strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0;
+			SDL_Quit();
+		}
+		if (!display) {
+			fprintf(stderr, "tumble: no display: rendering offscreen, as with --headless\n");
+			headless = opt->headless = true;
+			if (opt->frames <= 0) frames = 600;
+			if (opt->watch < 0) h->watch_enabled = false;
+		}
+	}
 	if (SDL_Init(headless ? 0 : SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "tumble: SDL_Init failed: %s%s\n", SDL_GetError(),
 		        headless ? "" : " (no display? --headless runs without one)");

@@ -34,6 +34,7 @@ static void check_keys(lua_State *L, int t, const char *where, const char *const
 			for (int i = 0; names[i] != NULL && !known; ++i) known = strcmp(lua_tostring(L, -1), names[i]) == 0;
 		}
 		if (!known) {
+			const char *key = luaL_tolstring(L, -1, NULL);
 			luaL_Buffer b;
 			luaL_buffinit(L, &b);
 			for (int i = 0; names[i] != NULL; ++i) {
@@ -41,8 +42,7 @@ static void check_keys(lua_State *L, int t, const char *where, const char *const
 				luaL_addstring(&b, names[i]);
 			}
 			luaL_pushresult(&b);
-			luaL_error(L, "%s: unknown key '%s' (valid keys: %s)", where, luaL_tolstring(L, -2, NULL),
-			           lua_tostring(L, -2));
+			luaL_error(L, "%s: unknown key '%s' (valid keys: %s)", where, key, lua_tostring(L, -1));
 		}
 	}
 }
@@ -61,7 +61,9 @@ static double number(lua_State *L, const char *where, const char *key, double lo
 	int ok = 0;
 	double v = lua_tonumberx(L, -1, &ok);
 	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
-		luaL_error(L, "%s.%s: number in [%g, %g] expected, got %s", where, key, lo, hi, luaL_tolstring(L, -1, NULL));
+		char range[64];
+		snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
+		luaL_error(L, "%s.%s: number in %s expected, got %s", where, key, range, luaL_tolstring(L, -1, NULL));
 	}
 	lua_pop(L, 1);
 	return v;

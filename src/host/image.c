@@ -271,7 +271,9 @@ static double opt_number(lua_State *L, int t, const char *name, double def, doub
 	double v = lua_tonumberx(L, -1, &ok);
 	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
 		const char *got = lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1);
-		luaL_argerror(L, t, lua_pushfstring(L, "field '%s': number in [%f, %f] expected, got %s", name, lo, hi, got));
+		char range[64];
+		snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
+		luaL_argerror(L, t, lua_pushfstring(L, "field '%s': number in %s expected, got %s", name, range, got));
 	}
 	lua_pop(L, 1);
 	return v;

@@ -13,6 +13,7 @@
 #include "host.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 
@@ -458,8 +459,10 @@ static bool parse_event(const char *line, th_event *ev)
 		size_t n = strlen(rest);
 		if (n == 0 || n % 2 != 0 || n / 2 >= sizeof(ev->name)) return false;
 		for (size_t i = 0; i < n / 2; ++i) {
-			unsigned v = 0;
-			if (sscanf(rest + 2 * i, "%2x", &v) != 1 || v == 0) return false;
+			char hex[3] = {rest[2 * i], rest[2 * i + 1], '\0'};
+			if (!isxdigit((unsigned char)hex[0]) || !isxdigit((unsigned char)hex[1])) return false;
+			unsigned long v = strtoul(hex, NULL, 16);
+			if (v == 0) return false;
 			ev->name[i] = (char)v;
 		}
 		ev->name[n / 2] = '\0';
