@@ -482,4 +482,261 @@ function Joint:destroy() end
 ---@field approach_speed number|nil m/s (begin and hit events)
 ---@field point tumble.Vec2|nil   the first point
 
+-- ==== The host ==============================================================
+-- Everything below exists in the host only (`tumble level.lua`), not in
+-- tumble.so: the level's callbacks and conf, tumble.input, tumble.gfx (with
+-- images and sprites), tumble.camera, sound and the run's fields. See the
+-- "The host" part of lua/REFERENCE.md; tests/lua/host_docs_spec.lua holds
+-- this part against the host's own tables.
+
+---@class tumble
+---@field frame integer         (host) fixed steps completed since the level started
+---@field headless boolean      (host) true when running without a window
+---@field sandbox boolean       (host) true under --sandbox
+---@field dt number             (host) the fixed step, 1/60 s
+---@field input tumble.Input    (host)
+---@field gfx tumble.Gfx        (host) the same table draw(gfx) receives
+---@field camera tumble.Camera  (host)
+
+---Ends the run after this callback: exit status `code` (true = 0, false = 1,
+---default 0), and `message` printed (stdout for 0, stderr otherwise).
+---@param code? integer|boolean
+---@param message? string
+function tumble.exit(code, message) end
+
+---Loads a WAV or OGG (Vorbis) file; a relative name is looked up in the
+---level's folder. Silent, but checked, when headless or without an audio device.
+---@param path string
+---@return tumble.Sound
+function tumble.sound(path) end
+
+---@alias tumble.Wave "sine"|"square"|"triangle"|"saw"|"noise"
+
+---@class tumble.BeepOptions
+---@field freq? number           Hz, 20..20000, default 440
+---@field to? number             Hz at the end (a sweep), default freq
+---@field length? number         s, 0.005..5, default 0.15
+---@field wave? tumble.Wave      default "square"
+---@field volume? number         0..1, default 0.5
+
+---Plays a generated tone at once and returns it as a Sound (the same
+---parameters give the same, cached, Sound).
+---@param options? tumble.BeepOptions
+---@return tumble.Sound
+function tumble.beep(options) end
+
+---@class tumble.PlayOptions
+---@field volume? number   0..1, default 1
+---@field pitch? number    0.25..4, default 1 (2 = an octave up, and twice as fast)
+---@field loop? boolean    default false
+
+---@class tumble.Sound
+---@field duration number  (read-only) s
+---@field name string      (read-only) the name it was loaded by
+local Sound = {}
+---@param options? tumble.PlayOptions
+function Sound:play(options) end
+---Stops every channel playing this sound.
+function Sound:stop() end
+---@return boolean
+function Sound:playing() end
+
+-- The level: a module returning a table of callbacks, all optional.
+
+---@class tumble.ConfCamera
+---@field x? number
+---@field y? number
+---@field scale? number    pixels per metre
+
+---@class tumble.ConfLayers
+---@field shapes? boolean
+---@field joints? boolean
+---@field contacts? boolean
+---@field aabbs? boolean
+---@field mass? boolean
+
+---@class tumble.Conf
+---@field title? string              window title
+---@field width? integer             view width in pixels (--size wins)
+---@field height? integer
+---@field fullscreen? boolean
+---@field resizable? boolean         default true
+---@field camera? tumble.ConfCamera
+---@field layers? tumble.ConfLayers  debug draw layers at the start (F6-F10 toggle them)
+
+---@class tumble.Level
+---@field conf? tumble.Conf                              read before load, on every start
+---@field state? table                                   the level's mutable game state (plain data and handles)
+---@field load? fun(world: tumble.World)                 build the scene
+---@field update? fun(dt: number, world: tumble.World)   fixed 60 Hz, before each step
+---@field draw? fun(gfx: tumble.Gfx)                     after the debug draw and the sprites
+---@field keypressed? fun(key: string)
+---@field keyreleased? fun(key: string)
+---@field textinput? fun(text: string)                   typed text, UTF-8
+---@field mousepressed? fun(x: number, y: number, button: string)
+---@field mousereleased? fun(x: number, y: number, button: string)
+---@field mousemoved? fun(x: number, y: number, dx: number, dy: number)
+---@field wheelmoved? fun(x: number, y: number)
+---@field gamepadpressed? fun(button: string)
+---@field gamepadreleased? fun(button: string)
+---@field gamepadaxis? fun(axis: string, value: number)
+---@field resize? fun(width: integer, height: integer)   the view's new size in pixels
+---@field reload? fun(world: tumble.World, old: tumble.Level)  after a hot reload
+
+---Polling input; key names are SDL's, lowercased ("left", "space", "a").
+---@class tumble.Input
+tumble.input = {}
+---@param key string
+---@return boolean
+function tumble.input.down(key) end
+---Pressed since the last step.
+---@param key string
+---@return boolean
+function tumble.input.pressed(key) end
+---@param key string
+---@return boolean
+function tumble.input.released(key) end
+---The mouse in world coordinates.
+---@return number x, number y
+function tumble.input.mouse() end
+---The mouse in pixels from the top-left.
+---@return integer x, integer y
+function tumble.input.mouse_screen() end
+---@param button? string|integer "left", "middle", "right", "x1", "x2" or 1..5 (default 1)
+---@return boolean
+function tumble.input.mouse_down(button) end
+---@param button? string|integer
+---@return boolean
+function tumble.input.mouse_pressed(button) end
+---@param button? string|integer
+---@return boolean
+function tumble.input.mouse_released(button) end
+---Wheel motion since the last step.
+---@return number x, number y
+function tumble.input.wheel() end
+---@return boolean connected
+function tumble.input.gamepad() end
+---@param button string SDL's name: "a", "b", "x", "y", "start", "dpup", ...
+---@return boolean
+function tumble.input.gamepad_down(button) end
+---@param button string
+---@return boolean
+function tumble.input.gamepad_pressed(button) end
+---@param button string
+---@return boolean
+function tumble.input.gamepad_released(button) end
+---@param axis string "leftx", "lefty", "rightx", "righty", "triggerleft", "triggerright"
+---@return number value -1..1
+function tumble.input.axis(axis) end
+
+---Drawing in world units (metres, y up), in draw(gfx).
+---@class tumble.Gfx
+tumble.gfx = {}
+---@param r number|number[] 0..1, or {r, g, b [, a]}
+---@param g? number
+---@param b? number
+---@param a? number default 1
+function tumble.gfx.color(r, g, b, a) end
+---A polyline: x1, y1, x2, y2, ... or one table of them.
+function tumble.gfx.line(...) end
+---A convex polygon: [mode,] x1, y1, x2, y2, x3, y3, ... (mode "line" or "fill").
+function tumble.gfx.poly(...) end
+---@param mode? "fill"|"line"
+function tumble.gfx.circle(mode, x, y, radius) end
+---Centred at (x, y), like a body's box.
+---@param mode? "fill"|"line"
+function tumble.gfx.rect(mode, x, y, w, h, angle) end
+---Text with its top-left at a world point.
+---@param scale? integer 1..16, default 2
+---@param align? "left"|"center"|"right"
+function tumble.gfx.text(x, y, text, scale, align) end
+---Text with its top-left at a pixel (from the top-left of the view).
+---@param scale? integer
+---@param align? "left"|"center"|"right"
+function tumble.gfx.screen_text(px, py, text, scale, align) end
+---@return integer pixels
+function tumble.gfx.width() end
+---@return integer pixels
+function tumble.gfx.height() end
+
+---@class tumble.ImageOptions
+---@field frame_w? integer  sprite sheet: frame width in pixels
+---@field frame_h? integer
+---@field ppm? number       pixels per metre for the default size, default 32
+---@field filter? "linear"|"nearest"
+
+---Loads a PNG or JPEG; a relative name is looked up in the level's folder.
+---The picture reloads when its file changes.
+---@param path string
+---@param options? tumble.ImageOptions
+---@return tumble.Image
+function tumble.gfx.image(path, options) end
+
+---@class tumble.DrawOptions
+---@field w? number          metres (default: from the frame's pixels and ppm; one of w, h keeps the aspect)
+---@field h? number
+---@field angle? number      radians, counter-clockwise
+---@field sx? number         scale (negative flips)
+---@field sy? number
+---@field ox? number         origin in the frame, 0..1 from the left (default 0.5)
+---@field oy? number         0..1 from the bottom (default 0.5)
+---@field frame? integer     sprite-sheet frame, 1-based
+---@field rect? integer[]    {x, y, w, h}: a sub-rectangle in pixels
+---@field tint? number[]     {r, g, b [, a]} multiplies the pixels
+
+---Draws an image with its origin at world (x, y).
+---@param image tumble.Image
+---@param options? tumble.DrawOptions
+function tumble.gfx.draw(image, x, y, options) end
+
+---@class tumble.SpriteOptions : tumble.DrawOptions
+---@field image tumble.Image
+---@field x? number          offset in the body's frame, metres
+---@field y? number
+---@field visible? boolean   default true
+
+---Attaches an image to a body: drawn every frame at the body's (interpolated)
+---position and angle until detached (`nil`) or the body is destroyed. The
+---table is read each frame: change its fields to animate. Without `spec`,
+---returns the body's current sprite.
+---@param body tumble.Body
+---@param spec? tumble.SpriteOptions|nil
+---@return tumble.SpriteOptions|nil
+function tumble.gfx.sprite(body, spec) end
+
+---@class tumble.Image
+---@field width integer        (read-only) pixels
+---@field height integer       (read-only)
+---@field name string          (read-only) as loaded
+---@field path string          (read-only) the file, resolved
+---@field frame_w integer      (read-only) sprite-sheet frame (the whole image if not a sheet)
+---@field frame_h integer      (read-only)
+---@field frame_count integer  (read-only)
+---@field reloads integer      (read-only) times its file was reloaded
+local Image = {}
+---A pixel's colour, x and y from the top-left, from 0.
+---@return number r, number g, number b, number a
+function Image:pixel(x, y) end
+
+---The view: centre and pixels per metre; assign to move it.
+---@class tumble.Camera
+---@field x number
+---@field y number
+---@field scale number        pixels per metre
+tumble.camera = {}
+---Keeps the camera centred on a body (anything with x and y), offset by dx, dy;
+---nil stops following.
+---@param body? tumble.Body
+---@param dx? number
+---@param dy? number
+function tumble.camera.follow(body, dx, dy) end
+---@return number x, number y
+function tumble.camera.to_world(px, py) end
+---@return number px, number py
+function tumble.camera.to_screen(x, y) end
+
+---Test hook (tests/lua/host_docs_spec.lua): the names the host dispatches on.
+---@return table
+function tumble._host_introspect() end
+
 return tumble

@@ -144,6 +144,16 @@ static int camera_protected(lua_State *L)
 	return 0;
 }
 
+void th_conf_describe(lua_State *L)
+{
+	th_api_push_names(L, conf_keys);
+	lua_setfield(L, -2, "conf");
+	th_api_push_names(L, camera_keys);
+	lua_setfield(L, -2, "conf_camera");
+	th_api_push_names(L, layer_keys);
+	lua_setfield(L, -2, "conf_layers");
+}
+
 bool th_conf_read(th_host *h, int level)
 {
 	lua_State *L = h->L;

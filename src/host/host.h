@@ -125,6 +125,9 @@ typedef struct th_render {
 	int index_cap;
 	SDL_FPoint *points;
 	int point_cap;
+	/* where the level's screen_text went this frame: the overlay keeps clear */
+	SDL_Rect text_boxes[64];
+	int text_box_count;
 } th_render;
 
 /* ---- dev overlay ---- */
@@ -143,6 +146,7 @@ typedef struct th_overlay {
 	tb_counters counters;
 	double update_ms, step_ms, dispatch_ms, draw_ms;
 	tb_vec2 saved_gravity; /* restored when gravity is toggled back on */
+	int left_y, right_y;   /* tops of the panels as last drawn (below the level's text) */
 } th_overlay;
 
 /* ---- mouse drag (a mouse joint to a temporary static anchor body) ---- */
@@ -225,6 +229,18 @@ void th_host_set_error(th_host *h, const char *phase, const char *message, bool 
 void th_host_clear_error(th_host *h);
 float th_host_time_scale(const th_host *h);
 void th_host_toggle_pause(th_host *h);
+
+/* api.c: the level's callbacks by name (the host calls no other), and
+ * tumble._host_introspect for the docs spec. */
+extern const char *const th_level_callbacks[];
+bool th_level_is_callback(const char *name);
+void th_api_open_lua(th_host *h, lua_State *L);
+/* Pushes a Lua array of the NULL-terminated names. */
+void th_api_push_names(lua_State *L, const char *const names[]);
+/* Each adds its names to the table on top (image.c, sound.c, conf.c). */
+void th_image_describe(lua_State *L);
+void th_sound_describe(lua_State *L);
+void th_conf_describe(lua_State *L);
 
 /* conf.c: reads level.conf from the level table at idx; applies the camera
  * and the draw layers; false (error set) on a bad conf. */

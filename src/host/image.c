@@ -199,32 +199,38 @@ static int image_pixel(lua_State *L)
 	return 4;
 }
 
-static const char *const image_props[] = {"width", "height", "path", "frame_w", "frame_h", "frame_count",
+/* Read-only properties, in the order image_index dispatches on. */
+static const char *const image_props[] = {"width", "height", "name", "path", "frame_w", "frame_h", "frame_count",
                                           "reloads", NULL};
+static const luaL_Reg image_methods[] = {
+	{"pixel", image_pixel},
+	{NULL, NULL},
+};
 
 static int image_index(lua_State *L)
 {
 	th_image *img = check_image(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, "width") == 0) {
-		lua_pushinteger(L, img->surface->w);
-	} else if (strcmp(k, "height") == 0) {
-		lua_pushinteger(L, img->surface->h);
-	} else if (strcmp(k, "path") == 0) {
-		lua_pushstring(L, img->path);
-	} else if (strcmp(k, "frame_w") == 0) {
-		lua_pushinteger(L, img->frame_w);
-	} else if (strcmp(k, "frame_h") == 0) {
-		lua_pushinteger(L, img->frame_h);
-	} else if (strcmp(k, "frame_count") == 0) {
-		lua_pushinteger(L, img->frame_count);
-	} else if (strcmp(k, "reloads") == 0) {
-		lua_pushinteger(L, img->reloads);
-	} else if (strcmp(k, "pixel") == 0) {
-		lua_pushcfunction(L, image_pixel);
-	} else {
-		lua_pushnil(L);
+	int which = 0;
+	while (image_props[which] != NULL && strcmp(image_props[which], k) != 0) which += 1;
+	switch (which) {
+	case 0: lua_pushinteger(L, img->surface->w); return 1;
+	case 1: lua_pushinteger(L, img->surface->h); return 1;
+	case 2: lua_pushstring(L, img->name); return 1;
+	case 3: lua_pushstring(L, img->path); return 1;
+	case 4: lua_pushinteger(L, img->frame_w); return 1;
+	case 5: lua_pushinteger(L, img->frame_h); return 1;
+	case 6: lua_pushinteger(L, img->frame_count); return 1;
+	case 7: lua_pushinteger(L, img->reloads); return 1;
+	default: break;
 	}
+	for (int i = 0; image_methods[i].name != NULL; ++i) {
+		if (strcmp(image_methods[i].name, k) == 0) {
+			lua_pushcfunction(L, image_methods[i].func);
+			return 1;
+		}
+	}
+	lua_pushnil(L);
 	return 1;
 }
 
@@ -292,10 +298,12 @@ static void push_live_images(lua_State *L)
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &live_images_key);
 }
 
+static const char *const image_names[] = {"frame_w", "frame_h", "ppm", "filter", NULL};
+
 /* gfx.image(path [, {frame_w, frame_h, ppm, filter}]) -> Image */
 static int gfx_image(lua_State *L)
 {
-	static const char *const names[] = {"frame_w", "frame_h", "ppm", "filter", NULL};
+	const char *const *names = image_names;
 	th_host *h = host_up(L);
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
@@ -894,5 +902,24 @@ void th_image_open_lua(th_host *h, lua_State *L)
 	lua_pop(L, 1);
 	lua_pushlightuserdata(L, h);
 	luaL_setfuncs(L, fns, 1);
-	(void)image_props;
+}
+
+void th_image_describe(lua_State *L)
+{
+	lua_newtable(L);
+	th_api_push_names(L, image_props);
+	lua_setfield(L, -2, "properties");
+	lua_newtable(L);
+	for (int i = 0; image_methods[i].name != NULL; ++i) {
+		lua_pushstring(L, image_methods[i].name);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "methods");
+	lua_setfield(L, -2, "image");
+	th_api_push_names(L, image_names);
+	lua_setfield(L, -2, "image_options");
+	th_api_push_names(L, draw_names);
+	lua_setfield(L, -2, "draw_options");
+	th_api_push_names(L, sprite_names);
+	lua_setfield(L, -2, "sprite_options");
 }

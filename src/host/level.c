@@ -5,6 +5,7 @@
 #include "host.h"
 #include "tumble/tumble_lua.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
@@ -147,6 +148,8 @@ static int getfield_protected(lua_State *L)
  * that is level code like any other. */
 static bool push_function_field(th_host *h, const char *name)
 {
+	/* the documented list is the whole list (api.c) */
+	assert(th_level_is_callback(name));
 	lua_State *L = h->L;
 	lua_pushcfunction(L, getfield_protected);
 	lua_insert(L, -2);
@@ -244,6 +247,7 @@ static int init_protected(lua_State *L)
 	th_input_open_lua(h, L);
 	th_render_open_lua(h, L);
 	th_sound_open_lua(h, L);
+	th_api_open_lua(h, L);
 	lua_pushlightuserdata(L, h);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");

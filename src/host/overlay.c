@@ -1,7 +1,10 @@
 /* tumble host: the dev overlay (F1). Timings and counts on the left, the
  * world's settings and the draw layers as clickable toggles on the right, the
  * keys along the bottom; and the error panel that shows a Lua error with its
- * traceback until the level is fixed. */
+ * traceback until the level is fixed. The panels keep clear of the text the
+ * level put on the screen (its help and score usually sit in the corners):
+ * each goes down, or the key bar up, past the level's screen_text boxes of
+ * the frame, and where there is no room it stays put, translucent. */
 #include "host.h"
 #include "font.h"
 #include "tumble/tumble_lua.h"
@@ -17,7 +20,7 @@
 #define PAD 10
 #define RIGHT_W 316
 
-static const SDL_Color panel_bg = {8, 10, 14, 228};
+static const SDL_Color panel_bg = {8, 10, 14, 210};
 static const SDL_Color text_color = {232, 234, 240, 255};
 static const SDL_Color dim_color = {150, 156, 170, 255};
 static const SDL_Color accent_color = {255, 200, 90, 255};
@@ -50,11 +53,32 @@ typedef struct item {
 
 static const char *layer_names[TH_LAYER_COUNT] = {"shapes", "joints", "contacts", "AABBs", "centres of mass"};
 
-/* The right panel's widgets; drawing and clicking share this layout. */
-static int layout(th_host *h, int view_w, item *items)
+/* The first y >= y0 at which the rectangle (x, y, w, height) covers none of
+ * the level's screen text, if it fits above limit; else y0. */
+static int clear_y(const th_host *h, int x, int w, int y0, int height, int limit)
+{
+	const th_render *r = &h->render;
+	int y = y0;
+	for (int pass = 0; pass < r->text_box_count + 1; ++pass) {
+		SDL_Rect panel = {x, y, w, height};
+		int below = -1;
+		for (int i = 0; i < r->text_box_count; ++i) {
+			if (SDL_HasIntersection(&panel, &r->text_boxes[i])) {
+				int bottom = r->text_boxes[i].y + r->text_boxes[i].h + PAD / 2;
+				if (bottom > below) below = bottom;
+			}
+		}
+		if (below < 0) return y + height <= limit ? y : y0;
+		y = below;
+	}
+	return y0;
+}
+
+/* The right panel's widgets from its top; drawing and clicking share this. */
+static int layout(th_host *h, int view_w, int top, item *items)
 {
 	int n = 0;
-	int x = view_w - RIGHT_W, y = PAD + PAD + LINE_H + 4;
+	int x = view_w - RIGHT_W, y = top + PAD + LINE_H + 4;
 	tb_world_def def = h->world != NULL ? tb_world_get_def(h->world) : tb_default_world_def();
 
 #define ADD(act, is_toggle, state, ...)                                                                             \
@@ -159,7 +183,8 @@ static void apply_action(th_host *h, int act)
 bool th_overlay_click(th_host *h, int x, int y)
 {
 	item items[TH_OVERLAY_MAX_ITEMS];
-	int n = layout(h, h->camera.view_w, items);
+	int top = h->overlay.right_y > 0 ? h->overlay.right_y : PAD;
+	int n = layout(h, h->camera.view_w, top, items);
 	for (int i = 0; i < n; ++i) {
 		SDL_Point p = {x, y};
 		if (SDL_PointInRect(&p, &items[i].rect)) {
@@ -168,7 +193,8 @@ bool th_overlay_click(th_host *h, int x, int y)
 		}
 	}
 	/* clicks on the panels themselves do not reach the world either */
-	return x >= h->camera.view_w - RIGHT_W - PAD && y <= PAD + 16 * (LINE_H + 2) + 3 * LINE_H;
+	int bottom = items[n - 1].rect.y + items[n - 1].rect.h + PAD;
+	return x >= h->camera.view_w - RIGHT_W - PAD && y >= top && y <= bottom;
 }
 
 void th_overlay_frame_time(th_host *h, double frame_ms)
@@ -215,10 +241,14 @@ static void draw_stats(th_host *h, th_target *t)
 	th_overlay *o = &h->overlay;
 	const tb_profile *p = &o->profile;
 	const tb_counters *c = &o->counters;
-	int w = 51 * CHAR_W + 2 * PAD, x = PAD + PAD, y = PAD + PAD;
+	int w = 51 * CHAR_W + 2 * PAD;
 	int lines = 12;
 	int graph_h = 48;
-	th_render_fill_rect(t->renderer, PAD, PAD, (float)w, (float)(lines * LINE_H + graph_h + 3 * PAD), panel_bg);
+	int panel_h = lines * LINE_H + graph_h + 3 * PAD;
+	int top = clear_y(h, PAD, w, PAD, panel_h, t->height - 3 * LINE_H);
+	h->overlay.left_y = top;
+	int x = PAD + PAD, y = top + PAD;
+	th_render_fill_rect(t->renderer, PAD, (float)top, (float)w, (float)panel_h, panel_bg);
 
 	text(t, x, y, accent_color, "tumble %s", TUMBLE_VERSION);
 	if (h->opt->headless) {
@@ -290,11 +320,14 @@ static void draw_stats(th_host *h, th_target *t)
 static void draw_settings(th_host *h, th_target *t)
 {
 	item items[TH_OVERLAY_MAX_ITEMS];
-	int n = layout(h, t->width, items);
+	int n = layout(h, t->width, PAD, items);
 	int x0 = t->width - RIGHT_W - PAD;
-	int bottom = items[n - 1].rect.y + items[n - 1].rect.h + PAD;
-	th_render_fill_rect(t->renderer, (float)x0, PAD, (float)RIGHT_W, (float)(bottom - PAD), panel_bg);
-	text(t, x0 + PAD, PAD + PAD, accent_color, "controls (click)");
+	int height = items[n - 1].rect.y + items[n - 1].rect.h + PAD - PAD;
+	int top = clear_y(h, x0, RIGHT_W, PAD, height, t->height - 3 * LINE_H);
+	h->overlay.right_y = top;
+	n = layout(h, t->width, top, items);
+	th_render_fill_rect(t->renderer, (float)x0, (float)top, (float)RIGHT_W, (float)height, panel_bg);
+	text(t, x0 + PAD, top + PAD, accent_color, "controls (click)");
 	text(t, x0 + PAD, items[3].rect.y - LINE_H - 2, dim_color, "world settings");
 	text(t, x0 + PAD, items[ACT_LAYER_FIRST].rect.y - LINE_H - 2, dim_color, "draw layers");
 	int mx = h->input.mouse_x, my = h->input.mouse_y;
@@ -336,8 +369,22 @@ void th_overlay_draw(th_host *h, th_target *t)
 	int scale = hw * 2 + 2 * PAD <= t->width ? 2 : 1;
 	th_font_measure(help, scale, &hw, NULL);
 	float y = (float)(t->height - TH_FONT_LINE * scale - 2 * PAD);
-	th_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(t->height) - y + 4,
-	                    (SDL_Color){8, 10, 14, 240});
+	/* the key bar goes up past level text at the bottom (a message line) */
+	const th_render *r = &h->render;
+	for (int pass = 0; pass < r->text_box_count; ++pass) {
+		SDL_Rect bar = {0, (int)y - 4, t->width, t->height - (int)y + 4};
+		int above = -1;
+		for (int i = 0; i < r->text_box_count; ++i) {
+			if (SDL_HasIntersection(&bar, &r->text_boxes[i]) && r->text_boxes[i].y > t->height / 2) {
+				int top = r->text_boxes[i].y - TH_FONT_LINE * scale - 2 * PAD;
+				if (above < 0 || top < above) above = top;
+			}
+		}
+		if (above < 0) break;
+		y = (float)above;
+	}
+	th_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(TH_FONT_LINE * scale + 2 * PAD) + 4,
+	                    (SDL_Color){8, 10, 14, 220});
 	th_render_text(t, (float)PAD, y + 2, scale, help, dim_color);
 	h->overlay.draw_ms = th_host_now_ms() - t0;
 }

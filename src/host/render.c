@@ -716,6 +716,7 @@ void th_render_frame(th_host *h, th_target *t, float alpha)
 	r->alpha = 1.0f;
 
 	r->target = t;
+	r->text_box_count = 0;
 	th_level_draw(h);
 	r->target = NULL;
 	SDL_SetRenderDrawBlendMode(sr, SDL_BLENDMODE_BLEND);
@@ -890,10 +891,13 @@ static int text_common(lua_State *L, bool world)
 	if (t == NULL) return 0;
 	SDL_FPoint p = {(float)x, (float)y};
 	if (world) p = to_screen(&h->render, t, tb_v2((float)x, (float)y));
-	int w = 0;
-	th_font_measure(s, (int)scale, &w, NULL);
+	int w = 0, text_h = 0;
+	th_font_measure(s, (int)scale, &w, &text_h);
 	if (align[0] == 'c') p.x -= 0.5f * (float)w;
 	if (align[0] == 'r') p.x -= (float)w;
+	if (!world && h->render.text_box_count < (int)(sizeof(h->render.text_boxes) / sizeof(h->render.text_boxes[0]))) {
+		h->render.text_boxes[h->render.text_box_count++] = (SDL_Rect){(int)p.x, (int)p.y, w + (int)scale, text_h + (int)scale};
+	}
 	th_render_text(t, p.x, p.y, (int)scale, s, h->render.color);
 	return 0;
 }

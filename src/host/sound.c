@@ -290,10 +290,12 @@ static void play(th_sound *s, double volume, double pitch, bool loop)
 	if (ch >= 0) Mix_Volume(ch, (int)lround(volume * MIX_MAX_VOLUME));
 }
 
+static const char *const play_names[] = {"volume", "pitch", "loop", NULL};
+
 /* snd:play{volume = 1, pitch = 1, loop = false} */
 static int sound_play(lua_State *L)
 {
-	static const char *const names[] = {"volume", "pitch", "loop", NULL};
+	const char *const *names = play_names;
 	th_sound *s = check_sound(L, 1);
 	double volume = 1.0, pitch = 1.0;
 	bool loop = false;
@@ -346,23 +348,33 @@ static int sound_playing(lua_State *L)
 	return 1;
 }
 
+static const char *const sound_props[] = {"duration", "name", NULL};
+static const luaL_Reg sound_methods[] = {
+	{"play", sound_play},
+	{"stop", sound_stop},
+	{"playing", sound_playing},
+	{NULL, NULL},
+};
+
 static int sound_index(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, "duration") == 0) {
+	if (strcmp(k, sound_props[0]) == 0) {
 		lua_pushnumber(L, s->duration);
-	} else if (strcmp(k, "name") == 0) {
-		lua_pushstring(L, s->name);
-	} else if (strcmp(k, "play") == 0) {
-		lua_pushcfunction(L, sound_play);
-	} else if (strcmp(k, "stop") == 0) {
-		lua_pushcfunction(L, sound_stop);
-	} else if (strcmp(k, "playing") == 0) {
-		lua_pushcfunction(L, sound_playing);
-	} else {
-		lua_pushnil(L);
+		return 1;
 	}
+	if (strcmp(k, sound_props[1]) == 0) {
+		lua_pushstring(L, s->name);
+		return 1;
+	}
+	for (int i = 0; sound_methods[i].name != NULL; ++i) {
+		if (strcmp(sound_methods[i].name, k) == 0) {
+			lua_pushcfunction(L, sound_methods[i].func);
+			return 1;
+		}
+	}
+	lua_pushnil(L);
 	return 1;
 }
 
@@ -465,9 +477,11 @@ static Mix_Chunk *synth(double freq, double to, double length, int wave, double 
 }
 
 /* tumble.beep{freq = 440, to = freq, length = 0.15, wave = "square", volume = 0.5} -> Sound (playing) */
+static const char *const beep_names[] = {"freq", "to", "length", "wave", "volume", NULL};
+
 static int tumble_beep(lua_State *L)
 {
-	static const char *const names[] = {"freq", "to", "length", "wave", "volume", NULL};
+	const char *const *names = beep_names;
 	th_host *h = host_up(L);
 	if (lua_isnoneornil(L, 1)) lua_newtable(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
@@ -551,4 +565,24 @@ void th_sound_open_lua(th_host *h, lua_State *L)
 	lua_pushlightuserdata(L, h);
 	lua_pushcclosure(L, tumble_beep, 1);
 	lua_setfield(L, -2, "beep");
+}
+
+void th_sound_describe(lua_State *L)
+{
+	lua_newtable(L);
+	th_api_push_names(L, sound_props);
+	lua_setfield(L, -2, "properties");
+	lua_newtable(L);
+	for (int i = 0; sound_methods[i].name != NULL; ++i) {
+		lua_pushstring(L, sound_methods[i].name);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "methods");
+	lua_setfield(L, -2, "sound");
+	th_api_push_names(L, play_names);
+	lua_setfield(L, -2, "play_options");
+	th_api_push_names(L, beep_names);
+	lua_setfield(L, -2, "beep_options");
+	th_api_push_names(L, waves);
+	lua_setfield(L, -2, "waves");
 }

@@ -40,6 +40,19 @@ printf 'tumble-input 1\ntx 6g\nF 1\n' > "$TAP_TMP/bad.replay"
 check "a malformed text line in a replay is reported, not run" \
   bash -c "'$TUMBLE_BIN' --headless --frames 5 --replay '$TAP_TMP/bad.replay' '$LEVEL' 2>&1 | grep -q 'replay line 2 not understood: tx 6g'"
 
+# ---- the dev overlay leaves the level's text readable
+OV="$TUMBLE_ROOT/tests/playtest/levels/overlay_level.lua"
+"$TUMBLE_BIN" --headless --frames 5 --screenshot "$TAP_TMP/plain.png" "$OV" > /dev/null 2>&1
+"$TUMBLE_BIN" --headless --frames 5 --overlay --screenshot "$TAP_TMP/overlay.png" "$OV" > /dev/null 2>&1
+plain=$("$PNG_PROBE" "$TAP_TMP/plain.png" count 0 0 1279 719 255 0 255 60)
+with=$("$PNG_PROBE" "$TAP_TMP/overlay.png" count 0 0 1279 719 255 0 255 60)
+# the overlay's own accent colour (its titles), to know it was drawn
+accent=$("$PNG_PROBE" "$TAP_TMP/overlay.png" count 0 0 1279 719 255 200 90 30)
+echo "# level text pixels: $plain without the overlay, $with with it; overlay titles: $accent"
+check "the overlay is drawn" test "$accent" -gt 200
+check "with the overlay open, the level's text is all still visible (top left, top right, bottom)" \
+  test "$with" -ge $((plain * 98 / 100)) -a "$plain" -gt 1000
+
 # ---- no display at all: --screenshot renders offscreen instead of failing
 env -u DISPLAY -u WAYLAND_DISPLAY "$TUMBLE_BIN" --frames 30 --screenshot "$TAP_TMP/nodisplay.png" "$LEVEL" \
   > "$out" 2>&1; rc=$?
