@@ -18,7 +18,9 @@
  * reference to what should play to its end. */
 #include "host.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <SDL_image.h>
@@ -80,7 +82,19 @@ static bool audio_ready(th_host *h)
 	th_media *m = &h->media;
 	if (m->audio != 0) return m->audio > 0;
 	Mix_Init(MIX_INIT_OGG);
-	bool ok = !h->opt->headless && open_mixer();
+	bool ok = false;
+	if (!h->opt->headless) {
+		/* ALSA's library prints a page of complaints on a machine without a
+		 * sound card; one line of ours below says it better */
+		fflush(stderr);
+		int saved = dup(2);
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (saved >= 0 && null >= 0) dup2(null, 2);
+		ok = open_mixer();
+		if (saved >= 0 && null >= 0) dup2(saved, 2);
+		if (saved >= 0) close(saved);
+		if (null >= 0) close(null);
+	}
 	if (!ok) {
 		/* silence that still decodes: the dummy driver needs no device */
 		SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, "dummy", SDL_HINT_OVERRIDE);

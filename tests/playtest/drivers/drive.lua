@@ -57,7 +57,8 @@ end
 -- A driver level around an example: callbacks forwarded, then the driver's
 -- own per-step hook (after the example's update).
 function drive.wrap(example, hooks)
-  local d = {}
+  -- the example's conf (camera, layers) is the driver's: the same picture
+  local d = { conf = example.conf }
   function d.load(world)
     if example.load then example.load(world) end
     if hooks.load then hooks.load(world) end
