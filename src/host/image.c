@@ -343,6 +343,10 @@ static int gfx_image(lua_State *L)
 		return luaL_error(L, "%s", err);
 	}
 	if (h->media.image_bytes + surface_bytes(s) > h->media.image_budget) {
+		/* images the level dropped still count until collected: collect first */
+		lua_gc(L, LUA_GCCOLLECT);
+	}
+	if (h->media.image_bytes + surface_bytes(s) > h->media.image_budget) {
 		SDL_FreeSurface(s);
 		th_asset_free(&a);
 		return luaL_error(L, "cannot load image '%s': the images' memory limit (%d MB) is reached", name,

@@ -53,6 +53,8 @@ typedef struct th_media {
 	size_t image_bytes;       /* pixels held by live images */
 	size_t image_budget;      /* cap on image_bytes */
 	uint64_t next_image_key;  /* texture cache keys: one per loaded picture */
+	size_t sound_bytes;       /* decoded audio held by live sounds */
+	size_t sound_budget;
 	int audio;                /* 0 not tried yet, 1 open, -1 none (silent) */
 	bool audio_dummy;         /* opened on SDL's dummy driver (headless, no device) */
 	int audio_rate, audio_channels;

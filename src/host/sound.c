@@ -43,6 +43,8 @@ typedef struct pitched {
 } pitched;
 
 typedef struct th_sound {
+	th_media *media;  /* for the memory budget; outlives every Lua state */
+	size_t bytes;     /* decoded audio this sound holds (chunk and copies) */
 	Mix_Chunk *chunk; /* NULL without audio */
 	char *name;
 	double duration;  /* s */
@@ -63,6 +65,27 @@ void th_media_init(th_media *m, bool sandbox)
 {
 	memset(m, 0, sizeof(*m));
 	m->image_budget = (size_t)(sandbox ? 256 : 1024) << 20;
+	m->sound_budget = (size_t)(sandbox ? 256 : 1024) << 20;
+}
+
+static void account(th_sound *s, const Mix_Chunk *c, bool add)
+{
+	if (c == NULL || s->media == NULL) return;
+	if (add) {
+		s->bytes += c->alen;
+		s->media->sound_bytes += c->alen;
+	} else {
+		s->bytes -= c->alen;
+		s->media->sound_bytes -= c->alen;
+	}
+}
+
+/* Room for bytes more decoded audio? Collects the garbage first if not. */
+static bool sound_room(lua_State *L, th_media *m, double bytes)
+{
+	if ((double)m->sound_bytes + bytes <= (double)m->sound_budget) return true;
+	lua_gc(L, LUA_GCCOLLECT);
+	return (double)m->sound_bytes + bytes <= (double)m->sound_budget;
 }
 
 static bool open_mixer(void)
@@ -188,6 +211,7 @@ static th_sound *check_sound(lua_State *L, int arg)
 static void free_copies(th_sound *s)
 {
 	for (int i = 0; i < PITCH_COPIES; ++i) {
+		account(s, s->copies[i].chunk, false);
 		if (s->copies[i].chunk != NULL) Mix_FreeChunk(s->copies[i].chunk);
 		s->copies[i].chunk = NULL;
 	}
@@ -197,6 +221,7 @@ static int sound_gc(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
 	free_copies(s);
+	account(s, s->chunk, false);
 	if (s->chunk != NULL) Mix_FreeChunk(s->chunk);
 	s->chunk = NULL;
 	free(s->name);
@@ -250,13 +275,18 @@ static Mix_Chunk *chunk_at_pitch(th_sound *s, double pitch)
 	for (int i = 0; i < PITCH_COPIES; ++i) {
 		if (s->copies[i].chunk != NULL && s->copies[i].key == key) return s->copies[i].chunk;
 	}
+	/* a copy that would break the budget plays at the original pitch instead */
+	double bytes = s->chunk->alen / (key / 1000.0);
+	if (s->media != NULL && (double)s->media->sound_bytes + bytes > (double)s->media->sound_budget) return s->chunk;
 	Mix_Chunk *c = resample(s->chunk, key / 1000.0);
 	if (c == NULL) return s->chunk;
 	pitched *slot = &s->copies[s->next_copy];
 	s->next_copy = (s->next_copy + 1) % PITCH_COPIES;
+	account(s, slot->chunk, false);
 	if (slot->chunk != NULL) Mix_FreeChunk(slot->chunk);
 	slot->key = key;
 	slot->chunk = c;
+	account(s, c, true);
 	return c;
 }
 
@@ -397,10 +427,11 @@ static int sound_newindex(lua_State *L)
 	return luaL_error(L, "Sound is read-only (cannot assign '%s')", luaL_tolstring(L, 2, NULL));
 }
 
-static th_sound *new_sound(lua_State *L, const char *name)
+static th_sound *new_sound(lua_State *L, th_media *m, const char *name)
 {
 	th_sound *s = lua_newuserdatauv(L, sizeof(th_sound), 0);
 	memset(s, 0, sizeof(*s));
+	s->media = m;
 	luaL_setmetatable(L, SOUND_MT);
 	s->name = strdup(name);
 	if (s->name == NULL) luaL_error(L, "out of memory");
@@ -414,13 +445,14 @@ static int tumble_sound(lua_State *L)
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
-	th_sound *s = new_sound(L, name);
+	th_sound *s = new_sound(L, &h->media, name);
 	char err[512];
 	th_asset a;
 	if (!th_asset_read(h, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
 	double seconds = 0.0;
 	const char *why = sniff(a.data, a.size, &seconds);
 	if (why == NULL && !(seconds <= MAX_SECONDS)) why = "too long (at most 10 minutes)";
+	if (why == NULL && !sound_room(L, &h->media, seconds * RATE * FRAME_BYTES)) why = "the sounds' memory limit is reached";
 	if (why == NULL && audio_ready(h)) {
 		SDL_RWops *rw = SDL_RWFromConstMem(a.data, (int)a.size);
 		s->chunk = rw != NULL ? Mix_LoadWAV_RW(rw, 1) : NULL;
@@ -432,6 +464,7 @@ static int tumble_sound(lua_State *L)
 		return luaL_error(L, "%s", err);
 	}
 	th_asset_free(&a);
+	account(s, s->chunk, true);
 	s->duration = s->chunk != NULL ? (double)(s->chunk->alen / FRAME_BYTES) / RATE : seconds;
 	return 1;
 }
@@ -544,11 +577,15 @@ static int tumble_beep(lua_State *L)
 	}
 	char name[160];
 	snprintf(name, sizeof(name), "beep %s", key);
-	th_sound *s = new_sound(L, name);
+	th_sound *s = new_sound(L, &h->media, name);
 	s->duration = length;
 	if (audio_ready(h)) {
+		if (!sound_room(L, &h->media, length * RATE * FRAME_BYTES)) {
+			return luaL_error(L, "beep: the sounds' memory limit is reached");
+		}
 		s->chunk = synth(freq, to, length, wave, volume);
 		if (s->chunk == NULL) return luaL_error(L, "out of memory");
+		account(s, s->chunk, true);
 		s->duration = (double)(s->chunk->alen / FRAME_BYTES) / RATE;
 	}
 	lua_pushvalue(L, -1);

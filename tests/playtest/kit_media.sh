@@ -97,6 +97,14 @@ shot2="$TAP_TMP/sheet2.png"
 holds "... and frame 2 at step 15" \
   pixels "$shot2" green 320 360
 
+# JPEG
+"$PNG_PROBE" "$media/sheet.png" jpeg "$media/sheet.jpg"
+shot="$TAP_TMP/jpeg.png"
+check "a JPEG sprite sheet loads (64x16, 4 frames)" \
+  bash -c "'$TUMBLE_BIN' --headless --size 640x480 --frames 3 --screenshot '$shot' '$media/jpeg.lua' | grep -q '^jpeg 64x16, 4 frames$'"
+holds "its frames draw red, green, blue, yellow" \
+  pixels "$shot" red 160 160 green 240 160 blue 320 160 yellow 400 160
+
 # ---- hot reload of an image file
 cp "$media/red.png" "$media/swap.png"
 shot="$TAP_TMP/before.png"

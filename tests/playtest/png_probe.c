@@ -7,6 +7,8 @@
  *                                       -> how many pixels of the rectangle
  *                                          (inclusive) are within TOL of R G B
  *   png_probe FILE diff OTHER           -> how many pixels differ
+ *   png_probe FILE jpeg OUT             -> writes the picture as a JPEG (a
+ *                                          fixture for the host's JPEG loading)
  *
  * Exit status 2 on a bad file or arguments. */
 #include <stdio.h>
@@ -58,6 +60,11 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("%ld\n", n);
+	} else if (strcmp(argv[2], "jpeg") == 0 && argc == 4) {
+		if (IMG_SaveJPG(s, argv[3], 95) != 0) {
+			fprintf(stderr, "png_probe: %s: %s\n", argv[3], IMG_GetError());
+			return 2;
+		}
 	} else if (strcmp(argv[2], "diff") == 0 && argc == 4) {
 		SDL_Surface *o = load(argv[3]);
 		if (o->w != s->w || o->h != s->h) {
