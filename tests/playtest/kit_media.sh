@@ -130,10 +130,10 @@ holds "without --watch the picture stays as loaded" \
 check "sound calls in a headless playtest neither fail nor block (300 frames, WAV, OGG, beeps)" \
   bash -c "timeout 30 '$TUMBLE_BIN' --headless --frames 400 '$media/sound.lua' | grep -q 'sound calls ok'"
 check "the same in real time (--realtime: the mixer's thread runs alongside)" \
-  bash -c "timeout 30 '$TUMBLE_BIN' --headless --realtime --frames 400 '$media/sound.lua' | grep -q 'sound calls ok'"
+  bash -c "SND_FRAMES=90 timeout 30 '$TUMBLE_BIN' --headless --realtime --frames 400 '$media/sound.lua' | grep -q 'sound calls ok'"
 if command -v xvfb-run > /dev/null 2>&1; then
   check "in a window without an audio device: silent, no error" \
-    bash -c "SDL_AUDIODRIVER=alsa AUDIODEV=/nonexistent timeout 60 xvfb-run -a -s '-screen 0 640x480x24' \
+    bash -c "SND_FRAMES=90 SDL_AUDIODRIVER=alsa AUDIODEV=/nonexistent timeout 60 xvfb-run -a -s '-screen 0 640x480x24' \
       '$TUMBLE_BIN' --frames 400 '$media/sound.lua' 2>&1 | grep -q 'sound calls ok'"
 else
   TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - # skip xvfb-run is not installed"
@@ -142,6 +142,9 @@ fi
 # ---- the sandbox
 check "--sandbox: images and sounds from the level's folder load; outside it, links out and FIFOs are refused" \
   bash -c "timeout 30 '$TUMBLE_BIN' --headless --sandbox --frames 5 '$media/sandbox.lua' | grep -q 'sandboxed media ok'"
+"$PNG_PROBE" blank 4096 4096 "$media/big.png"
+check "--sandbox: images count against a memory budget; dropped ones are collected first" \
+  bash -c "timeout 60 '$TUMBLE_BIN' --headless --sandbox --frames 5 '$media/budget.lua' | grep -q 'image budget ok'"
 "$TUMBLE_BIN" --headless --frames 5 --screenshot "$TAP_TMP/x.jpg" > /dev/null 2> "$TAP_TMP/jpg.err"; rc=$?
 sed 's/^/# /' "$TAP_TMP/jpg.err"
 holds "--screenshot refuses an unknown extension clearly (exit 2, no file)" \

@@ -9,6 +9,7 @@
  *   png_probe FILE diff OTHER           -> how many pixels differ
  *   png_probe FILE jpeg OUT             -> writes the picture as a JPEG (a
  *                                          fixture for the host's JPEG loading)
+ *   png_probe blank W H OUT             -> writes a W x H grey PNG (big fixtures)
  *
  * Exit status 2 on a bad file or arguments. */
 #include <stdio.h>
@@ -40,6 +41,12 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: png_probe FILE [at X Y | count X0 Y0 X1 Y1 R G B TOL | diff OTHER]\n");
 		return 2;
+	}
+	if (strcmp(argv[1], "blank") == 0 && argc == 5) {
+		SDL_Surface *b = SDL_CreateRGBSurfaceWithFormat(0, atoi(argv[2]), atoi(argv[3]), 32, SDL_PIXELFORMAT_RGBA32);
+		if (b == NULL) return 2;
+		SDL_FillRect(b, NULL, SDL_MapRGBA(b->format, 128, 128, 128, 255));
+		return IMG_SavePNG(b, argv[4]) == 0 ? 0 : 2;
 	}
 	SDL_Surface *s = load(argv[1]);
 	if (argc == 2) {

@@ -40,7 +40,7 @@ function level.update()
     assert(type(s:playing()) == "boolean")
   end
   tumble.beep{ freq = 200 + 10 * (f % 100), to = 300, length = 0.02 + 0.01 * (f % 5), wave = waves[f % 5 + 1] }
-  if f == 299 then tumble.exit(0, "sound calls ok") end
+  if f == (tonumber(os.getenv("SND_FRAMES")) or 299) then tumble.exit(0, "sound calls ok") end
 end
 
 return level
