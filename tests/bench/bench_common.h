@@ -176,6 +176,9 @@ typedef struct bench_ops {
 	void (*destroy)(void);
 	/* Optional note printed once per scene (e.g. the broad phase chosen). */
 	const char *(*note)(void);
+	/* Optional hash of the world's state after the run: a change in it means the
+	 * engine's results changed, not only its speed. */
+	unsigned long long (*hash)(void);
 } bench_ops;
 
 static inline double bench_clock_ms(clockid_t id)
@@ -226,6 +229,7 @@ static inline void bench_run_scene(const bench_ops *ops, const bench_params *p)
 	if (p->scene == BENCH_RAIN) printf(" escaped=%d", (int)ops->check());
 	if (p->scene == BENCH_JOINT_GRID) printf(" joint_gap_cm=%.3f", 100.0 * ops->check());
 	if (ops->note != NULL) printf(" note=%s", ops->note());
+	if (ops->hash != NULL) printf(" hash=%016llx", ops->hash());
 	printf("\n");
 	fflush(stdout);
 	ops->destroy();

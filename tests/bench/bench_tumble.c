@@ -174,6 +174,8 @@ static double check(void)
 	return gap;
 }
 
+static unsigned long long hash(void) { return (unsigned long long)tb_world_hash(s_world); }
+
 static void destroy(void)
 {
 	tb_destroy_world(s_world);
@@ -197,5 +199,6 @@ int main(int argc, char **argv)
 	ops.dynamic_count = dynamic_count;
 	ops.check = check;
 	ops.destroy = destroy;
+	ops.hash = hash;
 	return bench_main(argc, argv, &ops);
 }
