@@ -88,8 +88,10 @@ $(BUILD)/src/main.o: src/main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Iinclude -c $< -o $@
 
+# Rebuilt from scratch: `ar r` keeps the members of deleted sources.
 $(PHYS_LIB): $(PHYS_OBJ)
 	@mkdir -p $(dir $@)
+	@rm -f $@
 	ar rcs $@ $^
 
 $(BIN): $(HOST_OBJ) $(LUA_OBJ) $(PHYS_LIB)

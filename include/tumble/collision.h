@@ -3,6 +3,7 @@
 #ifndef TB_COLLISION_H
 #define TB_COLLISION_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "tb_math.h"
 
@@ -32,11 +33,23 @@ typedef enum tb_status {
 	TB_ERR_WRONG_TYPE,      /* e.g. asking a circle for its polygon */
 	TB_ERR_LOCKED,          /* world is mid-step */
 	TB_ERR_INVALID_ARGUMENT,
+	TB_ERR_OUT_OF_MEMORY,   /* the allocator (or the world's max_bytes) refused */
+	TB_ERR_BODY_LIMIT,      /* the world's max_bodies is reached */
+	TB_ERR_SHAPE_LIMIT,     /* the world's max_shapes is reached */
+	TB_ERR_JOINT_LIMIT,     /* the world's max_joints is reached */
+	TB_ERR_MASS_RANGE,      /* mass, inertia or centre of mass would not be a finite, normal float */
 	TB_STATUS_COUNT
 } tb_status;
 
 /* A readable sentence for a status, e.g. "polygon is not convex". */
 const char *tb_status_string(tb_status s);
+
+/* Memory, with Lua's lua_Alloc signature. nsize == 0 frees ptr and returns NULL;
+ * otherwise it returns a block of nsize bytes that holds the first
+ * min(osize, nsize) bytes of ptr (ptr == NULL: a new block, osize 0), or NULL
+ * when memory runs out, leaving ptr as it was. Any alignment malloc would give
+ * is enough: the engine aligns what it needs itself. */
+typedef void *tb_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize);
 
 typedef enum tb_shape_type {
 	TB_SHAPE_CIRCLE,
@@ -238,13 +251,23 @@ typedef struct tb_dynamic_tree {
 	int32_t node_count, node_capacity;
 	int32_t free_list;
 	int32_t proxy_count;
-	int32_t *stack;   /* traversal scratch, grows; never allocated per query in steady state */
+	int32_t *stack;   /* traversal scratch, as large as the node pool; never allocated per query */
 	int32_t stack_capacity;
+	tb_alloc_fn *alloc;
+	void *alloc_ud;
 } tb_dynamic_tree;
 
+/* An empty tree; nothing is allocated until the first proxy. The first form
+ * uses the C library's memory. */
 tb_dynamic_tree tb_dynamic_tree_create(void);
+tb_dynamic_tree tb_dynamic_tree_create_with_allocator(tb_alloc_fn *alloc, void *alloc_ud);
 void tb_dynamic_tree_destroy(tb_dynamic_tree *tree);
-/* Returns a proxy id. The aabb is stored as given (the caller fattens it). */
+/* Makes room for `proxies` more proxies, so that creating them cannot fail.
+ * Returns false (and changes nothing) when memory runs out. */
+bool tb_dynamic_tree_reserve(tb_dynamic_tree *tree, int32_t proxies);
+/* Returns a proxy id, or TB_NULL_NODE when memory runs out (nothing changed).
+ * The aabb is stored as given (the caller fattens it). Moving and destroying
+ * proxies never allocate. */
 int32_t tb_dynamic_tree_create_proxy(tb_dynamic_tree *tree, tb_aabb aabb, uint64_t category_bits, int32_t user_data);
 void tb_dynamic_tree_destroy_proxy(tb_dynamic_tree *tree, int32_t proxy_id);
 /* Replaces the proxy's box (remove + reinsert). */

@@ -7,7 +7,21 @@
  * it is never dereferenced. The null id is all zeros.
  *
  * Calls that change the world must not be made during tb_world_step (there are
- * no callbacks during the step): events are collected in arrays and read after it. */
+ * no callbacks during the step): events are collected in arrays and read after it.
+ *
+ * Errors, one policy for the whole engine:
+ * - What a caller passes in is checked, never trusted: NaN or infinite numbers,
+ *   negative sizes, a stale id, a locked world, a limit of the world reached or
+ *   memory running out. Creation functions then return the null id (or -1) and
+ *   say why in *status; every function that changes an object returns a
+ *   tb_status and changes nothing unless it is TB_OK; getters of a stale id
+ *   return a zero value; destroying a stale id does nothing.
+ * - The engine never aborts and never prints. Running out of memory is a
+ *   status at creation; the step reserves what it needs before it changes
+ *   anything and reports what it had to leave out (tb_world_get_step_issues).
+ * - A broken invariant inside the engine (an index out of range, a list that
+ *   does not close) is a programmer error: TB_ASSERT, and tb_world_validate
+ *   checks the whole world after every step in builds with TB_VALIDATE. */
 #ifndef TB_PHYSICS_H
 #define TB_PHYSICS_H
 
@@ -31,7 +45,17 @@ static const tb_joint_id tb_null_joint_id = {0, 0};
 
 /* ---------------- world ---------------- */
 
-/* Every setting of the world; all of them can be changed between steps. */
+/* Caps on what one world may hold, for hosts that run untrusted scripts;
+ * 0 means no limit. */
+typedef struct tb_world_limits {
+	int32_t max_bodies, max_shapes, max_joints; /* creating more fails with TB_ERR_*_LIMIT */
+	int32_t max_contacts;  /* pairs past it get no contact (TB_STEP_CONTACT_LIMIT) */
+	size_t max_bytes;      /* the world's own memory; past it, allocations fail as out of memory */
+} tb_world_limits;
+
+/* Every setting of the world. All but the last three can be changed between
+ * steps; alloc, alloc_ud and limits are fixed at creation (tb_world_set_def
+ * keeps the world's own). */
 typedef struct tb_world_def {
 	tb_vec2 gravity;              /* m/s^2, default (0, -10) */
 	int substeps;                 /* solver substeps per step, default 8, 1..64 */
@@ -49,6 +73,12 @@ typedef struct tb_world_def {
 	bool enable_sleep;            /* default true */
 	bool enable_continuous;       /* time of impact for fast bodies, default true */
 	bool enable_motion;           /* false freezes integration (the book's V key), default true */
+	/* Every allocation of the world goes through alloc (NULL: the C library),
+	 * so a host that counts or caps its script's memory caps the world's too.
+	 * The world must be destroyed while alloc and alloc_ud are still valid. */
+	tb_alloc_fn *alloc;
+	void *alloc_ud;
+	tb_world_limits limits;       /* default: no limits */
 } tb_world_def;
 
 tb_world_def tb_default_world_def(void);
@@ -58,12 +88,33 @@ void tb_destroy_world(tb_world *world);
 /* Advances the world by dt seconds (dt >= 0, finite). Events of this step are
  * readable until the next step. */
 void tb_world_step(tb_world *world, float dt);
+
+/* What the last step had to leave out; 0 when it ran in full. The world stays
+ * consistent and usable in every case. */
+typedef enum tb_step_issue {
+	/* memory ran out: the step was skipped, or some new contacts, sensor
+	 * overlaps or sensor events were left out (they are looked for again) */
+	TB_STEP_OUT_OF_MEMORY = 1u << 0,
+	/* the world's max_contacts was reached: some touching pairs got no contact */
+	TB_STEP_CONTACT_LIMIT = 1u << 1,
+} tb_step_issue;
+uint32_t tb_world_get_step_issues(const tb_world *world);
+/* Bytes the world holds from its allocator. */
+size_t tb_world_get_allocated_bytes(const tb_world *world);
+/* Checks every internal link of the world (shape lists, contact and joint
+ * edges, the pair set, the pools' free slots, generations, sensor records, the
+ * broad phase): true when all hold. Builds with TB_VALIDATE call it after every
+ * step and assert. */
+bool tb_world_validate(const tb_world *world);
 tb_world_def tb_world_get_def(const tb_world *world);
 /* Validates and applies all settings at once (substeps 1..64, finite gravity,
- * non-negative rates). Waking all bodies when gravity changes. */
+ * non-negative rates). Waking all bodies when gravity changes. The allocator
+ * and limits stay as they were at creation. */
 tb_status tb_world_set_def(tb_world *world, const tb_world_def *def);
-/* Destroys every body, shape and joint (ids become stale); settings stay. */
-void tb_world_clear(tb_world *world);
+/* Destroys every body, shape and joint (ids become stale); settings stay. As
+ * when each body is destroyed, the end events of touching contacts and the
+ * sensor_exit events of reported sensor overlaps come with the next step. */
+tb_status tb_world_clear(tb_world *world);
 bool tb_world_is_locked(const tb_world *world);
 
 /* A hash of every body's transform and velocity bits, in slot order: two runs
@@ -108,62 +159,64 @@ typedef struct tb_body_def {
 } tb_body_def;
 
 tb_body_def tb_default_body_def(void);
-/* Returns the null id if the def has non-finite numbers or the world is locked. */
-tb_body_id tb_create_body(tb_world *world, const tb_body_def *def);
+/* Returns the null id, and *status (optional) says why, if the def has
+ * non-finite numbers or an unknown type, the world is locked, its body limit
+ * is reached or memory runs out. */
+tb_body_id tb_create_body(tb_world *world, const tb_body_def *def, tb_status *status);
 /* Destroys the body with its shapes and joints. Stale ids are ignored. */
 void tb_destroy_body(tb_world *world, tb_body_id id);
 bool tb_body_is_valid(const tb_world *world, tb_body_id id);
 
 tb_body_type tb_body_get_type(const tb_world *world, tb_body_id id);
 /* Changing the type recomputes mass and wakes the body. */
-void tb_body_set_type(tb_world *world, tb_body_id id, tb_body_type type);
+tb_status tb_body_set_type(tb_world *world, tb_body_id id, tb_body_type type);
 tb_vec2 tb_body_get_position(const tb_world *world, tb_body_id id);   /* origin */
 float tb_body_get_angle(const tb_world *world, tb_body_id id);
 tb_rot tb_body_get_rotation(const tb_world *world, tb_body_id id);
 tb_transform tb_body_get_transform(const tb_world *world, tb_body_id id);
 /* Teleports the body (wakes it, updates its broad-phase boxes). */
-void tb_body_set_transform(tb_world *world, tb_body_id id, tb_vec2 position, float angle);
+tb_status tb_body_set_transform(tb_world *world, tb_body_id id, tb_vec2 position, float angle);
 tb_vec2 tb_body_get_world_center(const tb_world *world, tb_body_id id);
 tb_vec2 tb_body_get_local_center(const tb_world *world, tb_body_id id);
 /* Velocity of the centre of mass. */
 tb_vec2 tb_body_get_linear_velocity(const tb_world *world, tb_body_id id);
 float tb_body_get_angular_velocity(const tb_world *world, tb_body_id id);
-void tb_body_set_linear_velocity(tb_world *world, tb_body_id id, tb_vec2 v);   /* wakes if non-zero */
-void tb_body_set_angular_velocity(tb_world *world, tb_body_id id, float w);
+tb_status tb_body_set_linear_velocity(tb_world *world, tb_body_id id, tb_vec2 velocity); /* wakes if non-zero */
+tb_status tb_body_set_angular_velocity(tb_world *world, tb_body_id id, float angular_velocity);
 float tb_body_get_mass(const tb_world *world, tb_body_id id);
 /* About the centre of mass. */
 float tb_body_get_inertia(const tb_world *world, tb_body_id id);
 tb_mass_data tb_body_get_mass_data(const tb_world *world, tb_body_id id);
 /* Recomputes mass from the shapes' densities (done automatically when shapes change). */
-void tb_body_apply_mass_from_shapes(tb_world *world, tb_body_id id);
+tb_status tb_body_apply_mass_from_shapes(tb_world *world, tb_body_id id);
 
-void tb_body_apply_force(tb_world *world, tb_body_id id, tb_vec2 force, tb_vec2 point, bool wake);
-void tb_body_apply_force_to_center(tb_world *world, tb_body_id id, tb_vec2 force, bool wake);
-void tb_body_apply_torque(tb_world *world, tb_body_id id, float torque, bool wake);
-void tb_body_apply_linear_impulse(tb_world *world, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake);
-void tb_body_apply_linear_impulse_to_center(tb_world *world, tb_body_id id, tb_vec2 impulse, bool wake);
-void tb_body_apply_angular_impulse(tb_world *world, tb_body_id id, float impulse, bool wake);
+tb_status tb_body_apply_force(tb_world *world, tb_body_id id, tb_vec2 force, tb_vec2 point, bool wake);
+tb_status tb_body_apply_force_to_center(tb_world *world, tb_body_id id, tb_vec2 force, bool wake);
+tb_status tb_body_apply_torque(tb_world *world, tb_body_id id, float torque, bool wake);
+tb_status tb_body_apply_linear_impulse(tb_world *world, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake);
+tb_status tb_body_apply_linear_impulse_to_center(tb_world *world, tb_body_id id, tb_vec2 impulse, bool wake);
+tb_status tb_body_apply_angular_impulse(tb_world *world, tb_body_id id, float impulse, bool wake);
 
 float tb_body_get_linear_damping(const tb_world *world, tb_body_id id);
-void tb_body_set_linear_damping(tb_world *world, tb_body_id id, float d);
+tb_status tb_body_set_linear_damping(tb_world *world, tb_body_id id, float d);
 float tb_body_get_angular_damping(const tb_world *world, tb_body_id id);
-void tb_body_set_angular_damping(tb_world *world, tb_body_id id, float d);
+tb_status tb_body_set_angular_damping(tb_world *world, tb_body_id id, float d);
 float tb_body_get_gravity_scale(const tb_world *world, tb_body_id id);
-void tb_body_set_gravity_scale(tb_world *world, tb_body_id id, float s);
+tb_status tb_body_set_gravity_scale(tb_world *world, tb_body_id id, float s);
 bool tb_body_is_awake(const tb_world *world, tb_body_id id);
 /* Waking wakes the body's whole island; putting to sleep does the same. */
-void tb_body_set_awake(tb_world *world, tb_body_id id, bool awake);
+tb_status tb_body_set_awake(tb_world *world, tb_body_id id, bool awake);
 bool tb_body_is_enabled(const tb_world *world, tb_body_id id);
 /* A disabled body has no contacts and is not simulated; its joints are inactive. */
-void tb_body_set_enabled(tb_world *world, tb_body_id id, bool enabled);
+tb_status tb_body_set_enabled(tb_world *world, tb_body_id id, bool enabled);
 bool tb_body_is_bullet(const tb_world *world, tb_body_id id);
-void tb_body_set_bullet(tb_world *world, tb_body_id id, bool bullet);
+tb_status tb_body_set_bullet(tb_world *world, tb_body_id id, bool bullet);
 bool tb_body_is_fixed_rotation(const tb_world *world, tb_body_id id);
-void tb_body_set_fixed_rotation(tb_world *world, tb_body_id id, bool fixed);
+tb_status tb_body_set_fixed_rotation(tb_world *world, tb_body_id id, bool fixed);
 bool tb_body_is_sleep_enabled(const tb_world *world, tb_body_id id);
-void tb_body_enable_sleep(tb_world *world, tb_body_id id, bool enable);
+tb_status tb_body_enable_sleep(tb_world *world, tb_body_id id, bool enable);
 void *tb_body_get_user_data(const tb_world *world, tb_body_id id);
-void tb_body_set_user_data(tb_world *world, tb_body_id id, void *data);
+tb_status tb_body_set_user_data(tb_world *world, tb_body_id id, void *data);
 
 tb_vec2 tb_body_get_world_point(const tb_world *world, tb_body_id id, tb_vec2 local_point);
 tb_vec2 tb_body_get_local_point(const tb_world *world, tb_body_id id, tb_vec2 world_point);
@@ -253,17 +306,17 @@ float tb_shape_get_restitution(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_restitution(tb_world *world, tb_shape_id id, float restitution);
 bool tb_shape_is_sensor(const tb_world *world, tb_shape_id id);
 /* Turning a shape into a sensor (or back) drops its contacts. */
-void tb_shape_set_sensor(tb_world *world, tb_shape_id id, bool sensor);
+tb_status tb_shape_set_sensor(tb_world *world, tb_shape_id id, bool sensor);
 bool tb_shape_is_enabled(const tb_world *world, tb_shape_id id);
 /* A disabled shape has no contacts, no sensor overlaps and no field. */
-void tb_shape_set_enabled(tb_world *world, tb_shape_id id, bool enabled);
+tb_status tb_shape_set_enabled(tb_world *world, tb_shape_id id, bool enabled);
 tb_filter tb_shape_get_filter(const tb_world *world, tb_shape_id id);
-void tb_shape_set_filter(tb_world *world, tb_shape_id id, tb_filter filter);
-void tb_shape_enable_contact_events(tb_world *world, tb_shape_id id, bool flag);
-void tb_shape_enable_hit_events(tb_world *world, tb_shape_id id, bool flag);
-void tb_shape_enable_sensor_events(tb_world *world, tb_shape_id id, bool flag);
+tb_status tb_shape_set_filter(tb_world *world, tb_shape_id id, tb_filter filter);
+tb_status tb_shape_enable_contact_events(tb_world *world, tb_shape_id id, bool flag);
+tb_status tb_shape_enable_hit_events(tb_world *world, tb_shape_id id, bool flag);
+tb_status tb_shape_enable_sensor_events(tb_world *world, tb_shape_id id, bool flag);
 void *tb_shape_get_user_data(const tb_world *world, tb_shape_id id);
-void tb_shape_set_user_data(tb_world *world, tb_shape_id id, void *data);
+tb_status tb_shape_set_user_data(tb_world *world, tb_shape_id id, void *data);
 tb_aabb tb_shape_get_aabb(const tb_world *world, tb_shape_id id);
 /* World point inside the shape? */
 bool tb_shape_test_point(const tb_world *world, tb_shape_id id, tb_vec2 point);
@@ -364,7 +417,7 @@ float tb_joint_get_value(const tb_world *world, tb_joint_id id);
 tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id);
 float tb_joint_get_constraint_torque(const tb_world *world, tb_joint_id id);
 void *tb_joint_get_user_data(const tb_world *world, tb_joint_id id);
-void tb_joint_set_user_data(tb_world *world, tb_joint_id id, void *data);
+tb_status tb_joint_set_user_data(tb_world *world, tb_joint_id id, void *data);
 
 /* ---------------- events (read after the step) ---------------- */
 

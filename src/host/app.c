@@ -123,7 +123,7 @@ static bool drag_begin(th_host *h, int px, int py)
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_STATIC_BODY;
 	bd.position = p;
-	tb_body_id ground = tb_create_body(h->world, &bd);
+	tb_body_id ground = tb_create_body(h->world, &bd, NULL);
 	if (TB_IS_NULL(ground)) return false;
 	tb_joint_def jd = tb_default_joint_def(TB_JOINT_MOUSE);
 	jd.body_a = ground;

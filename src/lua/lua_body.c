@@ -76,8 +76,9 @@ int tl_world_body(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
-	tb_body_id id = tb_create_body(rec->world, &def);
-	if (TB_IS_NULL(id)) return luaL_error(L, "could not create the body");
+	tb_status st;
+	tb_body_id id = tb_create_body(rec->world, &def, &st);
+	if (TB_IS_NULL(id)) return luaL_error(L, "could not create the body (%s)", tl_status_text(st));
 	tl_push_handle(L, rec, TL_BODY, id.index1, id.generation, false);
 	if (has_user) {
 		lua_getfield(L, 2, "user");

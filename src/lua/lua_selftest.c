@@ -14,7 +14,7 @@ static tb_body_id body(tb_world *w, tb_body_type type, double x, double y)
 	tb_body_def d = tb_default_body_def();
 	d.type = type;
 	d.position = tb_v2((float)x, (float)y);
-	return tb_create_body(w, &d);
+	return tb_create_body(w, &d, NULL);
 }
 
 static tb_shape_def shape_def(void)
@@ -74,7 +74,7 @@ int tl_c_reference_scene(lua_State *L)
 		d.position = tb_v2(4.0f, 5.0f);
 		d.angle = 0.5f;
 		d.angular_velocity = 2.0f;
-		tb_body_id b = tb_create_body(w, &d);
+		tb_body_id b = tb_create_body(w, &d, NULL);
 		tb_shape_def sd = shape_def();
 		tb_geometry g = {0};
 		g.type = TB_SHAPE_CAPSULE;
@@ -104,7 +104,7 @@ int tl_c_reference_scene(lua_State *L)
 		d.position = tb_v2(-8.0f, 2.0f);
 		d.linear_velocity = tb_v2(30.0f, 0.0f);
 		d.is_bullet = true;
-		tb_body_id b = tb_create_body(w, &d);
+		tb_body_id b = tb_create_body(w, &d, NULL);
 		circle(w, b, 0.2, 1.0, 0.0);
 	}
 	/* a damped ball */
@@ -113,7 +113,7 @@ int tl_c_reference_scene(lua_State *L)
 		d.type = TB_DYNAMIC_BODY;
 		d.position = tb_v2(8.0f, 8.0f);
 		d.linear_damping = 0.5f;
-		tb_body_id b = tb_create_body(w, &d);
+		tb_body_id b = tb_create_body(w, &d, NULL);
 		circle(w, b, 0.5, 1.0, 0.0);
 	}
 

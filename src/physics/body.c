@@ -13,36 +13,61 @@ tb_body_def tb_default_body_def(void)
 	return d;
 }
 
-static int32_t alloc_body_slot(tb_world *w)
+static bool valid_body_type(tb_body_type type)
 {
-	if (w->body_free == TB_NULL_INDEX) {
-		int32_t old = w->body_capacity;
-		int32_t sim_cap = old;
-		w->bodies = tb_grow_array(w->bodies, (int)sizeof *w->bodies, &w->body_capacity, old + 1);
-		w->sims = tb_grow_array(w->sims, (int)sizeof *w->sims, &sim_cap, w->body_capacity);
-		for (int32_t i = w->body_capacity - 1; i >= old; --i) {
-			w->bodies[i].next_free = w->body_free;
-			w->body_free = i;
-		}
-	}
-	int32_t i = w->body_free;
-	w->body_free = w->bodies[i].next_free;
-	return i;
+	return type == TB_STATIC_BODY || type == TB_KINEMATIC_BODY || type == TB_DYNAMIC_BODY;
 }
 
-tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
+static tb_status validate_body_def(const tb_body_def *def)
 {
-	if (w == NULL || def == NULL || w->locked) return tb_null_body_id;
-	if (!tb_is_valid_vec2(def->position) || fabsf(def->position.x) > TB_HUGE || fabsf(def->position.y) > TB_HUGE ||
-	    !isfinite(def->angle) || !tb_is_valid_vec2(def->linear_velocity) ||
-	    !isfinite(def->angular_velocity) || !isfinite(def->gravity_scale) || !(def->linear_damping >= 0.0f) ||
-	    !(def->angular_damping >= 0.0f) || !isfinite(def->linear_damping) || !isfinite(def->angular_damping))
-		return tb_null_body_id;
-	if (def->type != TB_STATIC_BODY && def->type != TB_KINEMATIC_BODY && def->type != TB_DYNAMIC_BODY)
-		return tb_null_body_id;
+	if (!tb_is_valid_vec2(def->position) || !isfinite(def->angle) || !tb_is_valid_vec2(def->linear_velocity) ||
+	    !isfinite(def->angular_velocity) || !isfinite(def->gravity_scale) || !isfinite(def->linear_damping) ||
+	    !isfinite(def->angular_damping))
+		return TB_ERR_INVALID_NUMBER;
+	if (fabsf(def->position.x) > TB_HUGE || fabsf(def->position.y) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
+	if (def->linear_damping < 0.0f || def->angular_damping < 0.0f) return TB_ERR_NEGATIVE;
+	if (!valid_body_type(def->type)) return TB_ERR_INVALID_ARGUMENT;
+	return TB_OK;
+}
 
-	int32_t i = alloc_body_slot(w);
-	tb_body *b = w->bodies + i;
+/* A fresh slot needs room in every array that grows with the bodies; the graph
+ * walks' stack holds every body once, plus the start. */
+static tb_status reserve_body_slot(tb_world *w)
+{
+	tb_id_pool *pool = &w->body_pool;
+	int32_t limit = w->def.limits.max_bodies;
+	if (limit > 0 && tb_id_pool_count(pool) >= limit) return TB_ERR_BODY_LIMIT;
+	if (tb_id_pool_peek(pool) < pool->next_index) return TB_OK;
+	int32_t n = pool->next_index + 1;
+	tb_allocator *a = &w->allocator;
+	if (!tb_body_array_reserve(a, &w->bodies, n) || !tb_body_sim_array_reserve(a, &w->sims, n) ||
+	    !tb_id_pool_reserve(a, pool, n) || !tb_int_array_reserve(a, &w->stack, n + 1))
+		return TB_ERR_OUT_OF_MEMORY;
+	return TB_OK;
+}
+
+tb_body_id tb_create_body(tb_world *w, const tb_body_def *def, tb_status *status)
+{
+	tb_status ignored;
+	if (status == NULL) status = &ignored;
+	if (w == NULL || def == NULL) {
+		*status = TB_ERR_INVALID_ARGUMENT;
+		return tb_null_body_id;
+	}
+	if (w->locked) {
+		*status = TB_ERR_LOCKED;
+		return tb_null_body_id;
+	}
+	*status = validate_body_def(def);
+	if (*status == TB_OK) *status = reserve_body_slot(w);
+	if (*status != TB_OK) return tb_null_body_id;
+
+	int32_t i = tb_alloc_id(&w->body_pool);
+	if (i == w->bodies.count) {
+		w->bodies.count += 1;
+		w->sims.count += 1;
+	}
+	tb_body *b = w->bodies.data + i;
 	uint32_t gen = b->generation;
 	memset(b, 0, sizeof *b);
 	b->generation = gen;
@@ -57,9 +82,8 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
 	b->enable_sleep = def->enable_sleep;
 	b->fixed_rotation = def->fixed_rotation;
 	b->awake = def->type != TB_STATIC_BODY && def->is_awake;
-	b->island_parent = TB_NULL_INDEX;
 
-	tb_body_sim *s = w->sims + i;
+	tb_body_sim *s = w->sims.data + i;
 	memset(s, 0, sizeof *s);
 	s->transform.p = def->position;
 	s->transform.q = tb_make_rot(def->angle);
@@ -67,16 +91,16 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
 	s->center0 = def->position;
 	s->rotation0 = s->transform.q;
 	if (def->type != TB_STATIC_BODY) {
-		s->v = def->linear_velocity;
-		s->w = def->angular_velocity;
+		s->linear_velocity = def->linear_velocity;
+		s->angular_velocity = def->angular_velocity;
 	}
 	s->linear_damping = def->linear_damping;
 	s->angular_damping = def->angular_damping;
 	s->gravity_scale = def->gravity_scale;
 	s->is_bullet = def->is_bullet;
 	s->state_index = TB_NULL_INDEX;
-	w->body_count += 1;
 	tb_update_body_mass(w, i);
+	*status = TB_OK;
 	return tb_make_body_id(w, i);
 }
 
@@ -86,52 +110,45 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def)
  * stack upwards. */
 static void reset_touching_impulses(tb_world *w, int32_t start)
 {
+	int32_t *stack = w->stack.data;
 	int32_t n = 0;
-	TB_RESERVE(w->stack, w->stack_capacity, 1);
-	w->stack[n++] = start;
-	/* island_parent doubles as a visit mark outside the step */
-	w->bodies[start].island_parent = -2;
+	stack[n++] = start;
+	w->bodies.data[start].is_marked = true;
 	while (n > 0) {
-		int32_t i = w->stack[--n];
-		for (int32_t key = w->bodies[i].head_contact_key; key != TB_NULL_INDEX;) {
-			tb_contact *c = w->contacts + (key >> 1);
-			int32_t edge = key & 1;
-			key = c->edges[edge].next_key;
+		tb_body_edge_iter it = tb_body_contacts(w, stack[--n]);
+		tb_body_edge e;
+		while (tb_next_body_edge(w, &it, &e)) {
+			tb_contact *c = w->contacts.data + e.contact;
 			for (int p = 0; p < c->manifold.point_count; ++p) {
 				c->manifold.points[p].normal_impulse = 0.0f;
 				c->manifold.points[p].tangent_impulse = 0.0f;
 			}
-			int32_t other = c->edges[edge ^ 1].body;
-			tb_body *o = w->bodies + other;
-			if ((c->flags & TB_CONTACT_TOUCHING) == 0 || o->type != TB_DYNAMIC_BODY || o->island_parent == -2)
-				continue;
-			o->island_parent = -2;
-			TB_RESERVE(w->stack, w->stack_capacity, n + 1);
-			w->stack[n++] = other;
+			tb_body *o = w->bodies.data + e.other;
+			if ((c->flags & TB_CONTACT_TOUCHING) == 0 || o->type != TB_DYNAMIC_BODY || o->is_marked) continue;
+			o->is_marked = true;
+			TB_ASSERT(n < w->stack.capacity);
+			stack[n++] = e.other;
 		}
 	}
 	/* clear the marks again (same walk, now stopping at unmarked bodies) */
-	n = 0;
-	w->stack[n++] = start;
-	w->bodies[start].island_parent = TB_NULL_INDEX;
+	stack[n++] = start;
+	w->bodies.data[start].is_marked = false;
 	while (n > 0) {
-		int32_t i = w->stack[--n];
-		for (int32_t key = w->bodies[i].head_contact_key; key != TB_NULL_INDEX;) {
-			const tb_contact *c = w->contacts + (key >> 1);
-			int32_t edge = key & 1;
-			key = c->edges[edge].next_key;
-			int32_t other = c->edges[edge ^ 1].body;
-			if (w->bodies[other].island_parent != -2) continue;
-			w->bodies[other].island_parent = TB_NULL_INDEX;
-			TB_RESERVE(w->stack, w->stack_capacity, n + 1);
-			w->stack[n++] = other;
+		tb_body_edge_iter it = tb_body_contacts(w, stack[--n]);
+		tb_body_edge e;
+		while (tb_next_body_edge(w, &it, &e)) {
+			tb_body *o = w->bodies.data + e.other;
+			if (!o->is_marked) continue;
+			o->is_marked = false;
+			TB_ASSERT(n < w->stack.capacity);
+			stack[n++] = e.other;
 		}
 	}
 }
 
 void tb_destroy_body(tb_world *w, tb_body_id id)
 {
-	tb_body *b = tb_get_body(w, id);
+	tb_body *b = tb_body_lookup(w, id);
 	if (b == NULL || w->locked) return;
 	int32_t i = id.index1 - 1;
 	if (b->type == TB_DYNAMIC_BODY && b->head_contact_key != TB_NULL_INDEX) reset_touching_impulses(w, i);
@@ -147,20 +164,62 @@ void tb_destroy_body(tb_world *w, tb_body_id id)
 	b->in_use = false;
 	b->generation += 1;
 	b->user_data = NULL;
-	b->next_free = w->body_free;
-	w->body_free = i;
-	w->sims[i].state_index = TB_NULL_INDEX;
-	w->body_count -= 1;
+	w->sims.data[i].state_index = TB_NULL_INDEX;
+	tb_free_id(&w->body_pool, i);
 }
 
-bool tb_body_is_valid(const tb_world *w, tb_body_id id) { return tb_get_body(w, id) != NULL; }
+bool tb_body_is_valid(const tb_world *w, tb_body_id id) { return tb_body_lookup(w, id) != NULL; }
 
 /* ---- mass ---- */
 
+/* Mass, first moment and second moment about the body origin of a body's
+ * shapes, summed in list order (the order decides the rounding). */
+typedef struct mass_sum {
+	float mass;
+	tb_vec2 moment;      /* sum of mass * centre */
+	float rot_inertia;   /* about the body origin */
+} mass_sum;
+
+static void add_mass(mass_sum *sum, const tb_geometry *g, float density)
+{
+	if (density == 0.0f) return;
+	tb_mass_data md = tb_compute_mass(g, density);
+	sum->mass += md.mass;
+	sum->moment = tb_mul_add(sum->moment, md.mass, md.center);
+	sum->rot_inertia += md.rotational_inertia + md.mass * tb_dot(md.center, md.center);
+}
+
+static mass_sum sum_body_mass(const tb_world *w, int32_t bi, int32_t replace, const tb_geometry *geometry,
+                              float density)
+{
+	mass_sum sum = {0.0f, {0.0f, 0.0f}, 0.0f};
+	const tb_body *b = w->bodies.data + bi;
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		const tb_shape *sh = w->shapes.data + k;
+		if (k == replace) add_mass(&sum, geometry, density);
+		else add_mass(&sum, &sh->geom, sh->density);
+	}
+	if (replace == TB_NULL_INDEX && geometry != NULL) add_mass(&sum, geometry, density);
+	return sum;
+}
+
+tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_geometry *geometry,
+                             float density)
+{
+	mass_sum sum = sum_body_mass(w, body, replace, geometry, density);
+	if (sum.mass == 0.0f) return TB_OK;
+	if (!isnormal(sum.mass) || !isfinite(sum.rot_inertia) || !tb_is_valid_vec2(sum.moment))
+		return TB_ERR_MASS_RANGE;
+	tb_vec2 center = tb_mul_sv(1.0f / sum.mass, sum.moment);
+	float inertia = sum.rot_inertia - sum.mass * tb_dot(center, center);
+	if (!tb_is_valid_vec2(center) || !isfinite(inertia)) return TB_ERR_MASS_RANGE;
+	return TB_OK;
+}
+
 void tb_update_body_mass(tb_world *w, int32_t bi)
 {
-	tb_body *b = w->bodies + bi;
-	tb_body_sim *s = w->sims + bi;
+	tb_body *b = w->bodies.data + bi;
+	tb_body_sim *s = w->sims.data + bi;
 	b->mass = 0.0f;
 	b->inertia = 0.0f;
 	s->inv_mass = 0.0f;
@@ -170,19 +229,16 @@ void tb_update_body_mass(tb_world *w, int32_t bi)
 
 	tb_vec2 local_center = tb_vec2_zero;
 	if (b->type == TB_DYNAMIC_BODY) {
-		float rot_inertia = 0.0f; /* about the body origin */
-		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-			const tb_shape *sh = w->shapes + k;
-			if (sh->density == 0.0f) continue;
-			tb_mass_data md = tb_compute_mass(&sh->geom, sh->density);
-			b->mass += md.mass;
-			local_center = tb_mul_add(local_center, md.mass, md.center);
-			rot_inertia += md.rotational_inertia + md.mass * tb_dot(md.center, md.center);
-		}
-		if (b->mass > 0.0f) {
-			local_center = tb_mul_sv(1.0f / b->mass, local_center);
-			b->inertia = rot_inertia - b->mass * tb_dot(local_center, local_center);
-			if (b->inertia < 0.0f) b->inertia = 0.0f;
+		mass_sum sum = sum_body_mass(w, bi, TB_NULL_INDEX, NULL, 0.0f);
+		/* shapes are refused when they would make these degenerate
+		 * (tb_check_body_mass); what cancellation can still leave (a tiny or
+		 * negative inertia) is clamped, so nothing downstream turns into NaN */
+		if (isnormal(sum.mass) && isfinite(sum.rot_inertia) && tb_is_valid_vec2(sum.moment)) {
+			b->mass = sum.mass;
+			local_center = tb_mul_sv(1.0f / b->mass, sum.moment);
+			if (!tb_is_valid_vec2(local_center)) local_center = tb_vec2_zero;
+			b->inertia = sum.rot_inertia - b->mass * tb_dot(local_center, local_center);
+			if (!(b->inertia > 0.0f) || !isnormal(b->inertia) || !isfinite(b->inertia)) b->inertia = 0.0f;
 			s->inv_mass = 1.0f / b->mass;
 		} else {
 			/* a dynamic body with no mass still falls and responds to contacts
@@ -198,38 +254,40 @@ void tb_update_body_mass(tb_world *w, int32_t bi)
 	s->center = tb_transform_point(s->transform, local_center);
 	s->center0 = s->center;
 	if (b->type == TB_DYNAMIC_BODY) {
-		tb_vec2 v = tb_add(s->v, tb_cross_sv(s->w, tb_sub(s->center, old_center)));
-		if (tb_is_valid_vec2(v)) s->v = v;
+		tb_vec2 v = tb_add(s->linear_velocity, tb_cross_sv(s->angular_velocity, tb_sub(s->center, old_center)));
+		if (tb_is_valid_vec2(v)) s->linear_velocity = v;
 	}
-	if (b->fixed_rotation) s->w = 0.0f;
+	if (b->fixed_rotation) s->angular_velocity = 0.0f;
 
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-		const tb_shape *sh = w->shapes + k;
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		const tb_shape *sh = w->shapes.data + k;
 		s->min_extent = tb_minf(s->min_extent, tb_shape_min_extent(sh));
 		s->max_extent = tb_maxf(s->max_extent, tb_shape_max_extent(sh, local_center));
 	}
 	if (b->head_shape == TB_NULL_INDEX) s->min_extent = 0.0f;
 }
 
-void tb_body_apply_mass_from_shapes(tb_world *w, tb_body_id id)
+tb_status tb_body_apply_mass_from_shapes(tb_world *w, tb_body_id id)
 {
-	if (tb_get_body(w, id) == NULL || w->locked) return;
+	if (tb_body_lookup(w, id) == NULL) return TB_ERR_STALE_HANDLE;
+	if (w->locked) return TB_ERR_LOCKED;
 	tb_update_body_mass(w, id.index1 - 1);
+	return TB_OK;
 }
 
 /* ---- sleep and wake ---- */
 
-static void push_stack(tb_world *w, int32_t *count, int32_t value)
+static void push_walk(tb_world *w, int32_t *count, int32_t body)
 {
-	TB_RESERVE(w->stack, w->stack_capacity, *count + 1);
-	w->stack[(*count)++] = value;
+	TB_ASSERT(*count < w->stack.capacity);
+	w->stack.data[(*count)++] = body;
 }
 
 /* Wakes the body and everything it touches or is jointed to that sleeps: sleeping
  * bodies form islands, and half an island awake would sink into the sleeping half. */
 void tb_wake_body(tb_world *w, int32_t bi)
 {
-	tb_body *b = w->bodies + bi;
+	tb_body *b = w->bodies.data + bi;
 	if (!b->in_use || !tb_body_is_simulated(b)) return;
 	/* an awake body keeps its sleep timer: the step resets it when the body
 	 * really moves, so nudging a resting body every frame does not pin it awake */
@@ -237,78 +295,51 @@ void tb_wake_body(tb_world *w, int32_t bi)
 	b->awake = true;
 	b->sleep_time = 0.0f;
 	int32_t n = 0;
-	push_stack(w, &n, bi);
+	push_walk(w, &n, bi);
 	while (n > 0) {
-		int32_t i = w->stack[--n];
-		tb_body *bi_ = w->bodies + i;
-		for (int32_t key = bi_->head_contact_key; key != TB_NULL_INDEX;) {
-			const tb_contact *c = w->contacts + (key >> 1);
-			int32_t edge = key & 1;
-			key = c->edges[edge].next_key;
-			if ((c->flags & TB_CONTACT_TOUCHING) == 0) continue;
-			int32_t other = c->edges[edge ^ 1].body;
-			tb_body *o = w->bodies + other;
+		tb_body_edge_iter it = tb_body_edges(w, w->stack.data[--n]);
+		tb_body_edge e;
+		while (tb_next_body_edge(w, &it, &e)) {
+			if (e.contact != TB_NULL_INDEX && (w->contacts.data[e.contact].flags & TB_CONTACT_TOUCHING) == 0) continue;
+			tb_body *o = w->bodies.data + e.other;
 			if (o->awake || !tb_body_is_simulated(o)) continue;
 			o->awake = true;
 			o->sleep_time = 0.0f;
-			push_stack(w, &n, other);
-		}
-		for (int32_t key = bi_->head_joint_key; key != TB_NULL_INDEX;) {
-			const tb_joint *j = w->joints + (key >> 1);
-			int32_t edge = key & 1;
-			key = j->edge_next[edge];
-			int32_t other = edge == 0 ? j->body_b : j->body_a;
-			tb_body *o = w->bodies + other;
-			if (o->awake || !tb_body_is_simulated(o)) continue;
-			o->awake = true;
-			o->sleep_time = 0.0f;
-			push_stack(w, &n, other);
+			push_walk(w, &n, e.other);
 		}
 	}
 }
 
 static void sleep_body(tb_world *w, int32_t i)
 {
-	tb_body *b = w->bodies + i;
+	tb_body *b = w->bodies.data + i;
+	tb_body_sim *s = w->sims.data + i;
 	b->awake = false;
 	b->sleep_time = 0.0f;
-	w->sims[i].v = tb_vec2_zero;
-	w->sims[i].w = 0.0f;
-	w->sims[i].force = tb_vec2_zero;
-	w->sims[i].torque = 0.0f;
+	s->linear_velocity = tb_vec2_zero;
+	s->angular_velocity = 0.0f;
+	s->force = tb_vec2_zero;
+	s->torque = 0.0f;
 }
 
 void tb_body_sleep_island(tb_world *w, int32_t bi)
 {
-	tb_body *b = w->bodies + bi;
+	tb_body *b = w->bodies.data + bi;
 	if (!b->in_use || !tb_body_is_simulated(b) || !b->awake) return;
 	sleep_body(w, bi);
 	int32_t n = 0;
-	push_stack(w, &n, bi);
+	push_walk(w, &n, bi);
 	while (n > 0) {
-		int32_t i = w->stack[--n];
-		tb_body *bi_ = w->bodies + i;
-		if (bi_->type != TB_DYNAMIC_BODY) continue; /* kinematic bodies do not join islands */
-		for (int32_t key = bi_->head_contact_key; key != TB_NULL_INDEX;) {
-			const tb_contact *c = w->contacts + (key >> 1);
-			int32_t edge = key & 1;
-			key = c->edges[edge].next_key;
-			if ((c->flags & TB_CONTACT_TOUCHING) == 0) continue;
-			int32_t other = c->edges[edge ^ 1].body;
-			tb_body *o = w->bodies + other;
+		int32_t i = w->stack.data[--n];
+		if (w->bodies.data[i].type != TB_DYNAMIC_BODY) continue; /* kinematic bodies do not join islands */
+		tb_body_edge_iter it = tb_body_edges(w, i);
+		tb_body_edge e;
+		while (tb_next_body_edge(w, &it, &e)) {
+			if (e.contact != TB_NULL_INDEX && (w->contacts.data[e.contact].flags & TB_CONTACT_TOUCHING) == 0) continue;
+			tb_body *o = w->bodies.data + e.other;
 			if (!o->awake || o->type != TB_DYNAMIC_BODY || !o->enabled) continue;
-			sleep_body(w, other);
-			push_stack(w, &n, other);
-		}
-		for (int32_t key = bi_->head_joint_key; key != TB_NULL_INDEX;) {
-			const tb_joint *j = w->joints + (key >> 1);
-			int32_t edge = key & 1;
-			key = j->edge_next[edge];
-			int32_t other = edge == 0 ? j->body_b : j->body_a;
-			tb_body *o = w->bodies + other;
-			if (!o->awake || o->type != TB_DYNAMIC_BODY || !o->enabled) continue;
-			sleep_body(w, other);
-			push_stack(w, &n, other);
+			sleep_body(w, e.other);
+			push_walk(w, &n, e.other);
 		}
 	}
 }
@@ -321,14 +352,14 @@ void tb_body_sleep_island(tb_world *w, int32_t bi)
 
 void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, bool force_reinsert)
 {
-	tb_body *b = w->bodies + bi;
-	tb_transform xf = w->sims[bi].transform;
+	tb_body *b = w->bodies.data + bi;
+	tb_transform xf = w->sims.data[bi].transform;
 	bool is_static = b->type == TB_STATIC_BODY;
 	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
 	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
 	tb_vec2 d = tb_mul_sv(TB_AABB_PREDICTION, displacement);
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-		tb_shape *s = w->shapes + k;
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		tb_shape *s = w->shapes.data + k;
 		s->aabb = tb_compute_shape_aabb_margin(s, xf, spec);
 		if (s->proxy == TB_NULL_INDEX) continue;
 		if (force_reinsert || !tb_aabb_contains(s->fat_aabb, s->aabb)) {
@@ -348,17 +379,15 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, b
 
 bool tb_should_bodies_collide(const tb_world *w, int32_t ia, int32_t ib)
 {
-	const tb_body *a = w->bodies + ia, *b = w->bodies + ib;
+	const tb_body *a = w->bodies.data + ia, *b = w->bodies.data + ib;
 	if (a->type != TB_DYNAMIC_BODY && b->type != TB_DYNAMIC_BODY) return false;
 	/* a joint between them may forbid contact: scan the shorter list */
-	const tb_body *scan = a->joint_count <= b->joint_count ? a : b;
-	int32_t other = scan == a ? ib : ia;
-	for (int32_t key = scan->head_joint_key; key != TB_NULL_INDEX;) {
-		const tb_joint *j = w->joints + (key >> 1);
-		int32_t edge = key & 1;
-		key = j->edge_next[edge];
-		int32_t o = edge == 0 ? j->body_b : j->body_a;
-		if (o == other && !j->def.collide_connected) return false;
+	int32_t scan = a->joint_count <= b->joint_count ? ia : ib;
+	int32_t other = scan == ia ? ib : ia;
+	tb_body_edge_iter it = tb_body_joints(w, scan);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		if (e.other == other && !w->joints.data[e.joint].def.collide_connected) return false;
 	}
 	return true;
 }
@@ -366,53 +395,67 @@ bool tb_should_bodies_collide(const tb_world *w, int32_t ia, int32_t ib)
 /* Wakes the bodies on the other side of this body's joints. */
 static void wake_joint_partners_of(tb_world *w, int32_t bi)
 {
-	for (int32_t key = w->bodies[bi].head_joint_key; key != TB_NULL_INDEX;) {
-		const tb_joint *j = w->joints + (key >> 1);
-		int32_t edge = key & 1;
-		key = j->edge_next[edge];
-		tb_wake_body(w, edge == 0 ? j->body_b : j->body_a);
-	}
+	tb_body_edge_iter it = tb_body_joints(w, bi);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) tb_wake_body(w, e.other);
+}
+
+/* Room in the tree of bodies of `type` for every shape of a body, before its
+ * proxies are made there. */
+static bool reserve_proxies(tb_world *w, const tb_body *b, tb_body_type type)
+{
+	tb_dynamic_tree *tree = &w->broad_phase.trees[type == TB_STATIC_BODY ? 0 : 1];
+	return tb_dynamic_tree_reserve(tree, b->shape_count);
 }
 
 /* ---- public accessors ---- */
 
-#define BODY_OR(ret)                                                                                        \
-	tb_body *b = tb_get_body(w, id);                                                                        \
-	if (b == NULL) return ret;                                                                              \
-	int32_t bi = id.index1 - 1;                                                                             \
-	tb_body_sim *s = w->sims + bi;                                                                          \
-	(void)s;                                                                                                \
-	(void)bi
+/* The body and its simulation state of a live id, or NULL. */
+static tb_body *lookup(const tb_world *w, tb_body_id id, tb_body_sim **sim)
+{
+	tb_body *b = tb_body_lookup(w, id);
+	if (b != NULL) *sim = w->sims.data + (id.index1 - 1);
+	return b;
+}
 
-#define BODY_MUT()                                                                                          \
-	tb_body *b = tb_get_body(w, id);                                                                        \
-	if (b == NULL || w->locked) return;                                                                     \
-	int32_t bi = id.index1 - 1;                                                                             \
-	tb_body_sim *s = w->sims + bi;                                                                          \
-	(void)s;                                                                                                \
-	(void)bi
+/* As lookup, for calls that change the body: why not, or TB_OK. */
+static tb_status lookup_mut(tb_world *w, tb_body_id id, tb_body **body, tb_body_sim **sim)
+{
+	*body = lookup(w, id, sim);
+	if (*body == NULL) return TB_ERR_STALE_HANDLE;
+	if (w->locked) return TB_ERR_LOCKED;
+	return TB_OK;
+}
 
 tb_body_type tb_body_get_type(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(TB_STATIC_BODY);
-	return b->type;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b ? b->type : TB_STATIC_BODY;
 }
 
-void tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
+tb_status tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 {
-	BODY_MUT();
-	if (type != TB_STATIC_BODY && type != TB_KINEMATIC_BODY && type != TB_DYNAMIC_BODY) return;
-	if (b->type == type) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!valid_body_type(type)) return TB_ERR_INVALID_ARGUMENT;
+	if (b->type == type) return TB_OK;
+	/* the proxies move to the other tree when the body turns static or back */
+	bool other_tree = (b->type == TB_STATIC_BODY) != (type == TB_STATIC_BODY);
+	if (b->enabled && other_tree && !reserve_proxies(w, b, type)) return TB_ERR_OUT_OF_MEMORY;
+	int32_t bi = id.index1 - 1;
 	tb_destroy_body_contacts(w, bi, true);
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) tb_destroy_shape_proxy(w, k);
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) tb_destroy_shape_proxy(w, k);
 	b->type = type;
 	if (type == TB_STATIC_BODY) {
-		s->v = tb_vec2_zero;
-		s->w = 0.0f;
+		s->linear_velocity = tb_vec2_zero;
+		s->angular_velocity = 0.0f;
 		b->awake = false;
 	}
 	if (b->enabled) {
-		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) tb_create_shape_proxy(w, k);
+		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body)
+			tb_create_shape_proxy(w, k);
 	}
 	tb_update_body_mass(w, bi);
 	if (type != TB_STATIC_BODY) {
@@ -421,37 +464,42 @@ void tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 	}
 	/* joints to this body changed their nature: wake the other sides */
 	wake_joint_partners_of(w, bi);
+	return TB_OK;
 }
 
 tb_vec2 tb_body_get_position(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_vec2_zero);
-	return s->transform.p;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->transform.p : tb_vec2_zero;
 }
 
 float tb_body_get_angle(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return tb_rot_angle(s->transform.q);
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? tb_rot_angle(s->transform.q) : 0.0f;
 }
 
 tb_rot tb_body_get_rotation(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_rot_identity);
-	return s->transform.q;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->transform.q : tb_rot_identity;
 }
 
 tb_transform tb_body_get_transform(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_transform_identity);
-	return s->transform;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->transform : tb_transform_identity;
 }
 
-void tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, float angle)
+tb_status tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, float angle)
 {
-	BODY_MUT();
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
 	if (!tb_is_valid_vec2(position) || !isfinite(angle) || fabsf(position.x) > TB_HUGE || fabsf(position.y) > TB_HUGE)
-		return;
+		return TB_ERR_INVALID_NUMBER;
+	int32_t bi = id.index1 - 1;
 	s->transform.p = position;
 	s->transform.q = tb_make_rot(angle);
 	s->center = tb_transform_point(s->transform, s->local_center);
@@ -459,70 +507,84 @@ void tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, float a
 	s->rotation0 = s->transform.q;
 	if (b->enabled) tb_update_body_shape_aabbs(w, bi, tb_vec2_zero, false);
 	tb_wake_body(w, bi);
+	return TB_OK;
 }
 
 tb_vec2 tb_body_get_world_center(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_vec2_zero);
-	return s->center;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->center : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_local_center(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_vec2_zero);
-	return s->local_center;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->local_center : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_linear_velocity(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(tb_vec2_zero);
-	return s->v;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->linear_velocity : tb_vec2_zero;
 }
 
 float tb_body_get_angular_velocity(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return s->w;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->angular_velocity : 0.0f;
 }
 
-void tb_body_set_linear_velocity(tb_world *w, tb_body_id id, tb_vec2 v)
+tb_status tb_body_set_linear_velocity(tb_world *w, tb_body_id id, tb_vec2 velocity)
 {
-	BODY_MUT();
-	if (b->type == TB_STATIC_BODY || !tb_is_valid_vec2(v)) return;
-	if (tb_length_sq(v) > 0.0f) tb_wake_body(w, bi);
-	s->v = v;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(velocity)) return TB_ERR_INVALID_NUMBER;
+	if (b->type == TB_STATIC_BODY) return TB_ERR_WRONG_TYPE;
+	if (tb_length_sq(velocity) > 0.0f) tb_wake_body(w, id.index1 - 1);
+	s->linear_velocity = velocity;
+	return TB_OK;
 }
 
-void tb_body_set_angular_velocity(tb_world *w, tb_body_id id, float av)
+tb_status tb_body_set_angular_velocity(tb_world *w, tb_body_id id, float angular_velocity)
 {
-	BODY_MUT();
-	if (b->type == TB_STATIC_BODY || !isfinite(av) || b->fixed_rotation) return;
-	if (av != 0.0f) tb_wake_body(w, bi);
-	s->w = av;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!isfinite(angular_velocity)) return TB_ERR_INVALID_NUMBER;
+	if (b->type == TB_STATIC_BODY || b->fixed_rotation) return TB_ERR_WRONG_TYPE;
+	if (angular_velocity != 0.0f) tb_wake_body(w, id.index1 - 1);
+	s->angular_velocity = angular_velocity;
+	return TB_OK;
 }
 
 float tb_body_get_mass(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return b->type == TB_DYNAMIC_BODY ? b->mass : 0.0f;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->type == TB_DYNAMIC_BODY ? b->mass : 0.0f;
 }
 
 float tb_body_get_inertia(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return b->type == TB_DYNAMIC_BODY ? b->inertia : 0.0f;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->type == TB_DYNAMIC_BODY ? b->inertia : 0.0f;
 }
 
 tb_mass_data tb_body_get_mass_data(const tb_world *w, tb_body_id id)
 {
 	tb_mass_data md = {0.0f, {0.0f, 0.0f}, 0.0f};
-	BODY_OR(md);
+	tb_body_sim *s;
+	if (lookup(w, id, &s) == NULL) return md;
 	md.mass = tb_body_get_mass(w, id);
 	md.center = s->local_center;
 	md.rotational_inertia = tb_body_get_inertia(w, id);
 	return md;
 }
 
+/* Forces and impulses move awake dynamic bodies only; wake asks to wake a
+ * sleeping one first. Anything else is not an error: nothing happens. */
 static bool can_push(tb_world *w, tb_body *b, int32_t bi, bool wake)
 {
 	if (b->type != TB_DYNAMIC_BODY || !b->enabled) return false;
@@ -530,227 +592,304 @@ static bool can_push(tb_world *w, tb_body *b, int32_t bi, bool wake)
 	return b->awake;
 }
 
-void tb_body_apply_force(tb_world *w, tb_body_id id, tb_vec2 force, tb_vec2 point, bool wake)
+tb_status tb_body_apply_force(tb_world *w, tb_body_id id, tb_vec2 force, tb_vec2 point, bool wake)
 {
-	BODY_MUT();
-	if (!tb_is_valid_vec2(force) || !tb_is_valid_vec2(point) || !can_push(w, b, bi, wake)) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(force) || !tb_is_valid_vec2(point)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
 	tb_vec2 f = tb_add(s->force, force);
 	float t = s->torque + tb_cross(tb_sub(point, s->center), force);
 	/* finite inputs can still overflow: refuse rather than poison the body */
-	if (!tb_is_valid_vec2(f) || !isfinite(t)) return;
+	if (!tb_is_valid_vec2(f) || !isfinite(t)) return TB_ERR_INVALID_NUMBER;
 	s->force = f;
 	s->torque = t;
+	return TB_OK;
 }
 
-void tb_body_apply_force_to_center(tb_world *w, tb_body_id id, tb_vec2 force, bool wake)
+tb_status tb_body_apply_force_to_center(tb_world *w, tb_body_id id, tb_vec2 force, bool wake)
 {
-	BODY_MUT();
-	if (!tb_is_valid_vec2(force) || !can_push(w, b, bi, wake)) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(force)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
 	tb_vec2 f = tb_add(s->force, force);
-	if (tb_is_valid_vec2(f)) s->force = f;
+	if (!tb_is_valid_vec2(f)) return TB_ERR_INVALID_NUMBER;
+	s->force = f;
+	return TB_OK;
 }
 
-void tb_body_apply_torque(tb_world *w, tb_body_id id, float torque, bool wake)
+tb_status tb_body_apply_torque(tb_world *w, tb_body_id id, float torque, bool wake)
 {
-	BODY_MUT();
-	if (!isfinite(torque) || !can_push(w, b, bi, wake)) return;
-	if (isfinite(s->torque + torque)) s->torque += torque;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!isfinite(torque)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
+	if (!isfinite(s->torque + torque)) return TB_ERR_INVALID_NUMBER;
+	s->torque += torque;
+	return TB_OK;
 }
 
-void tb_body_apply_linear_impulse(tb_world *w, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake)
+tb_status tb_body_apply_linear_impulse(tb_world *w, tb_body_id id, tb_vec2 impulse, tb_vec2 point, bool wake)
 {
-	BODY_MUT();
-	if (!tb_is_valid_vec2(impulse) || !tb_is_valid_vec2(point) || !can_push(w, b, bi, wake)) return;
-	tb_vec2 v = tb_mul_add(s->v, s->inv_mass, impulse);
-	float av = s->w + s->inv_inertia * tb_cross(tb_sub(point, s->center), impulse);
-	if (!tb_is_valid_vec2(v) || !isfinite(av)) return;
-	s->v = v;
-	s->w = av;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(impulse) || !tb_is_valid_vec2(point)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
+	tb_vec2 v = tb_mul_add(s->linear_velocity, s->inv_mass, impulse);
+	float av = s->angular_velocity + s->inv_inertia * tb_cross(tb_sub(point, s->center), impulse);
+	if (!tb_is_valid_vec2(v) || !isfinite(av)) return TB_ERR_INVALID_NUMBER;
+	s->linear_velocity = v;
+	s->angular_velocity = av;
+	return TB_OK;
 }
 
-void tb_body_apply_linear_impulse_to_center(tb_world *w, tb_body_id id, tb_vec2 impulse, bool wake)
+tb_status tb_body_apply_linear_impulse_to_center(tb_world *w, tb_body_id id, tb_vec2 impulse, bool wake)
 {
-	BODY_MUT();
-	if (!tb_is_valid_vec2(impulse) || !can_push(w, b, bi, wake)) return;
-	tb_vec2 v = tb_mul_add(s->v, s->inv_mass, impulse);
-	if (tb_is_valid_vec2(v)) s->v = v;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(impulse)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
+	tb_vec2 v = tb_mul_add(s->linear_velocity, s->inv_mass, impulse);
+	if (!tb_is_valid_vec2(v)) return TB_ERR_INVALID_NUMBER;
+	s->linear_velocity = v;
+	return TB_OK;
 }
 
-void tb_body_apply_angular_impulse(tb_world *w, tb_body_id id, float impulse, bool wake)
+tb_status tb_body_apply_angular_impulse(tb_world *w, tb_body_id id, float impulse, bool wake)
 {
-	BODY_MUT();
-	if (!isfinite(impulse) || !can_push(w, b, bi, wake)) return;
-	float av = s->w + s->inv_inertia * impulse;
-	if (isfinite(av)) s->w = av;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!isfinite(impulse)) return TB_ERR_INVALID_NUMBER;
+	if (!can_push(w, b, id.index1 - 1, wake)) return TB_OK;
+	float av = s->angular_velocity + s->inv_inertia * impulse;
+	if (!isfinite(av)) return TB_ERR_INVALID_NUMBER;
+	s->angular_velocity = av;
+	return TB_OK;
 }
 
 float tb_body_get_linear_damping(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return s->linear_damping;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->linear_damping : 0.0f;
 }
 
-void tb_body_set_linear_damping(tb_world *w, tb_body_id id, float d)
+static tb_status check_damping(float d)
 {
-	BODY_MUT();
-	if (isfinite(d) && d >= 0.0f) s->linear_damping = d;
+	if (!isfinite(d)) return TB_ERR_INVALID_NUMBER;
+	return d >= 0.0f ? TB_OK : TB_ERR_NEGATIVE;
+}
+
+tb_status tb_body_set_linear_damping(tb_world *w, tb_body_id id, float d)
+{
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st == TB_OK) st = check_damping(d);
+	if (st == TB_OK) s->linear_damping = d;
+	return st;
 }
 
 float tb_body_get_angular_damping(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return s->angular_damping;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->angular_damping : 0.0f;
 }
 
-void tb_body_set_angular_damping(tb_world *w, tb_body_id id, float d)
+tb_status tb_body_set_angular_damping(tb_world *w, tb_body_id id, float d)
 {
-	BODY_MUT();
-	if (isfinite(d) && d >= 0.0f) s->angular_damping = d;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st == TB_OK) st = check_damping(d);
+	if (st == TB_OK) s->angular_damping = d;
+	return st;
 }
 
 float tb_body_get_gravity_scale(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0.0f);
-	return s->gravity_scale;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->gravity_scale : 0.0f;
 }
 
-void tb_body_set_gravity_scale(tb_world *w, tb_body_id id, float g)
+tb_status tb_body_set_gravity_scale(tb_world *w, tb_body_id id, float g)
 {
-	BODY_MUT();
-	if (!isfinite(g)) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (!isfinite(g)) return TB_ERR_INVALID_NUMBER;
 	s->gravity_scale = g;
-	tb_wake_body(w, bi);
+	tb_wake_body(w, id.index1 - 1);
+	return TB_OK;
 }
 
 bool tb_body_is_awake(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(false);
-	return b->awake && tb_body_is_simulated(b);
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->awake && tb_body_is_simulated(b);
 }
 
-void tb_body_set_awake(tb_world *w, tb_body_id id, bool awake)
+tb_status tb_body_set_awake(tb_world *w, tb_body_id id, bool awake)
 {
-	BODY_MUT();
-	if (awake) tb_wake_body(w, bi);
-	else tb_body_sleep_island(w, bi);
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (awake) tb_wake_body(w, id.index1 - 1);
+	else tb_body_sleep_island(w, id.index1 - 1);
+	return TB_OK;
 }
 
 bool tb_body_is_enabled(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(false);
-	return b->enabled;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->enabled;
 }
 
-void tb_body_set_enabled(tb_world *w, tb_body_id id, bool enabled)
+tb_status tb_body_set_enabled(tb_world *w, tb_body_id id, bool enabled)
 {
-	BODY_MUT();
-	if (b->enabled == enabled) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
+	if (b->enabled == enabled) return TB_OK;
+	int32_t bi = id.index1 - 1;
 	if (!enabled) {
 		tb_destroy_body_contacts(w, bi, true);
-		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) tb_destroy_shape_proxy(w, k);
+		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body)
+			tb_destroy_shape_proxy(w, k);
 		b->enabled = false;
 		/* jointed bodies lose their partner's constraint: let them move */
 		wake_joint_partners_of(w, bi);
 	} else {
+		if (!reserve_proxies(w, b, b->type)) return TB_ERR_OUT_OF_MEMORY;
 		b->enabled = true;
-		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-			if (w->shapes[k].enabled) tb_create_shape_proxy(w, k);
+		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+			if (w->shapes.data[k].enabled) tb_create_shape_proxy(w, k);
 		}
 		if (b->type != TB_STATIC_BODY) {
 			b->awake = false;
 			tb_wake_body(w, bi);
 		}
 	}
+	return TB_OK;
 }
 
 bool tb_body_is_bullet(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(false);
-	return s->is_bullet;
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? s->is_bullet : false;
 }
 
-void tb_body_set_bullet(tb_world *w, tb_body_id id, bool bullet)
+tb_status tb_body_set_bullet(tb_world *w, tb_body_id id, bool bullet)
 {
-	BODY_MUT();
-	s->is_bullet = bullet;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st == TB_OK) s->is_bullet = bullet;
+	return st;
 }
 
 bool tb_body_is_fixed_rotation(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(false);
-	return b->fixed_rotation;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->fixed_rotation;
 }
 
-void tb_body_set_fixed_rotation(tb_world *w, tb_body_id id, bool fixed)
+tb_status tb_body_set_fixed_rotation(tb_world *w, tb_body_id id, bool fixed)
 {
-	BODY_MUT();
-	if (b->fixed_rotation == fixed) return;
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK || b->fixed_rotation == fixed) return st;
 	b->fixed_rotation = fixed;
-	s->w = 0.0f;
-	tb_update_body_mass(w, bi);
-	tb_wake_body(w, bi);
+	s->angular_velocity = 0.0f;
+	tb_update_body_mass(w, id.index1 - 1);
+	tb_wake_body(w, id.index1 - 1);
+	return TB_OK;
 }
 
 bool tb_body_is_sleep_enabled(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(false);
-	return b->enable_sleep;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b && b->enable_sleep;
 }
 
-void tb_body_enable_sleep(tb_world *w, tb_body_id id, bool enable)
+tb_status tb_body_enable_sleep(tb_world *w, tb_body_id id, bool enable)
 {
-	BODY_MUT();
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st != TB_OK) return st;
 	b->enable_sleep = enable;
-	if (!enable) tb_wake_body(w, bi);
+	if (!enable) tb_wake_body(w, id.index1 - 1);
+	return TB_OK;
 }
 
 void *tb_body_get_user_data(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(NULL);
-	return b->user_data;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b ? b->user_data : NULL;
 }
 
-void tb_body_set_user_data(tb_world *w, tb_body_id id, void *data)
+tb_status tb_body_set_user_data(tb_world *w, tb_body_id id, void *data)
 {
-	tb_body *b = tb_get_body(w, id);
-	if (b) b->user_data = data;
+	tb_body *b = tb_body_lookup(w, id);
+	if (b == NULL) return TB_ERR_STALE_HANDLE;
+	b->user_data = data;
+	return TB_OK;
 }
 
 tb_vec2 tb_body_get_world_point(const tb_world *w, tb_body_id id, tb_vec2 p)
 {
-	BODY_OR(tb_vec2_zero);
-	return tb_transform_point(s->transform, p);
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? tb_transform_point(s->transform, p) : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_local_point(const tb_world *w, tb_body_id id, tb_vec2 p)
 {
-	BODY_OR(tb_vec2_zero);
-	return tb_inv_transform_point(s->transform, p);
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? tb_inv_transform_point(s->transform, p) : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_world_vector(const tb_world *w, tb_body_id id, tb_vec2 v)
 {
-	BODY_OR(tb_vec2_zero);
-	return tb_rotate(s->transform.q, v);
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? tb_rotate(s->transform.q, v) : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_local_vector(const tb_world *w, tb_body_id id, tb_vec2 v)
 {
-	BODY_OR(tb_vec2_zero);
-	return tb_inv_rotate(s->transform.q, v);
+	tb_body_sim *s;
+	return lookup(w, id, &s) ? tb_inv_rotate(s->transform.q, v) : tb_vec2_zero;
 }
 
 tb_vec2 tb_body_get_world_point_velocity(const tb_world *w, tb_body_id id, tb_vec2 p)
 {
-	BODY_OR(tb_vec2_zero);
-	return tb_add(s->v, tb_cross_sv(s->w, tb_sub(p, s->center)));
+	tb_body_sim *s;
+	if (lookup(w, id, &s) == NULL) return tb_vec2_zero;
+	return tb_add(s->linear_velocity, tb_cross_sv(s->angular_velocity, tb_sub(p, s->center)));
 }
 
 int tb_body_get_shapes(const tb_world *w, tb_body_id id, tb_shape_id *out, int capacity)
 {
-	BODY_OR(0);
+	const tb_body *b = tb_body_lookup(w, id);
+	if (b == NULL) return 0;
 	int n = 0;
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		if (out && n < capacity) out[n] = tb_make_shape_id(w, k);
 		n += 1;
 	}
@@ -759,19 +898,19 @@ int tb_body_get_shapes(const tb_world *w, tb_body_id id, tb_shape_id *out, int c
 
 int tb_body_get_shape_count(const tb_world *w, tb_body_id id)
 {
-	BODY_OR(0);
-	return b->shape_count;
+	const tb_body *b = tb_body_lookup(w, id);
+	return b ? b->shape_count : 0;
 }
 
 int tb_body_get_joints(const tb_world *w, tb_body_id id, tb_joint_id *out, int capacity)
 {
-	BODY_OR(0);
+	if (tb_body_lookup(w, id) == NULL) return 0;
 	int n = 0;
-	for (int32_t key = b->head_joint_key; key != TB_NULL_INDEX;) {
-		int32_t j = key >> 1;
-		if (out && n < capacity) out[n] = tb_make_joint_id(w, j);
+	tb_body_edge_iter it = tb_body_joints(w, id.index1 - 1);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		if (out && n < capacity) out[n] = tb_make_joint_id(w, e.joint);
 		n += 1;
-		key = w->joints[j].edge_next[key & 1];
 	}
 	return n;
 }
@@ -779,10 +918,12 @@ int tb_body_get_joints(const tb_world *w, tb_body_id id, tb_joint_id *out, int c
 tb_aabb tb_body_compute_aabb(const tb_world *w, tb_body_id id)
 {
 	tb_aabb box = {{0.0f, 0.0f}, {0.0f, 0.0f}};
-	BODY_OR(box);
+	tb_body_sim *s;
+	const tb_body *b = lookup(w, id, &s);
+	if (b == NULL) return box;
 	bool first = true;
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-		tb_aabb a = tb_compute_aabb(&w->shapes[k].geom, s->transform);
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		tb_aabb a = tb_compute_aabb(&w->shapes.data[k].geom, s->transform);
 		box = first ? a : tb_aabb_union(box, a);
 		first = false;
 	}

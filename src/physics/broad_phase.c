@@ -3,41 +3,42 @@
  * this step look for new partners, so a resting pile costs nothing here. */
 #include "world.h"
 
-void tb_broad_phase_init(tb_broad_phase *bp)
+void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator)
 {
 	memset(bp, 0, sizeof *bp);
-	bp->trees[0] = tb_dynamic_tree_create();
-	bp->trees[1] = tb_dynamic_tree_create();
+	bp->trees[0] = tb_dynamic_tree_create_with_allocator(tb_allocator_alloc_fn, allocator);
+	bp->trees[1] = tb_dynamic_tree_create_with_allocator(tb_allocator_alloc_fn, allocator);
 }
 
-void tb_broad_phase_destroy(tb_broad_phase *bp)
+void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 {
 	tb_dynamic_tree_destroy(&bp->trees[0]);
 	tb_dynamic_tree_destroy(&bp->trees[1]);
-	tb_free(bp->move_buffer);
-	tb_free(bp->pairs.entries);
+	tb_int_array_destroy(allocator, &bp->move_buffer);
+	tb_free(allocator, bp->pairs.entries, (size_t)bp->pairs.capacity * sizeof *bp->pairs.entries);
 	memset(bp, 0, sizeof *bp);
 }
 
 void tb_broad_phase_buffer_move(tb_world *w, int32_t si)
 {
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	if (s->in_move_buffer) return;
-	tb_broad_phase *bp = &w->broad_phase;
-	TB_RESERVE(bp->move_buffer, bp->move_capacity, bp->move_count + 1);
-	bp->move_buffer[bp->move_count++] = si;
+	/* a shape is in the buffer once at most, and room for every slot was
+	 * reserved with the shapes */
+	tb_int_array_push_reserved(&w->broad_phase.move_buffer, si);
 	s->in_move_buffer = true;
 }
 
 void tb_broad_phase_unbuffer(tb_world *w, int32_t si)
 {
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	if (!s->in_move_buffer) return;
-	tb_broad_phase *bp = &w->broad_phase;
-	/* keep the order (determinism): mark the slot dead instead of swapping */
-	for (int32_t i = 0; i < bp->move_count; ++i) {
-		if (bp->move_buffer[i] == si) {
-			bp->move_buffer[i] = TB_NULL_INDEX;
+	tb_int_array *buffer = &w->broad_phase.move_buffer;
+	/* keep the order of the rest (determinism) */
+	for (int32_t i = 0; i < buffer->count; ++i) {
+		if (buffer->data[i] == si) {
+			memmove(buffer->data + i, buffer->data + i + 1, (size_t)(buffer->count - i - 1) * sizeof *buffer->data);
+			buffer->count -= 1;
 			break;
 		}
 	}
@@ -62,22 +63,28 @@ static inline uint32_t hash_key(uint64_t k)
 	return (uint32_t)k;
 }
 
-static void pair_set_grow(tb_pair_set *set)
+bool tb_pair_set_reserve(tb_allocator *allocator, tb_pair_set *set, int32_t count)
 {
-	int32_t old_cap = set->capacity;
-	tb_pair_entry *old = set->entries;
-	set->capacity = old_cap ? old_cap * 2 : 256;
-	set->entries = tb_alloc_zeroed((size_t)set->capacity * sizeof *set->entries);
-	set->count = 0;
-	for (int32_t i = 0; i < old_cap; ++i) {
-		if (old[i].key == 0) continue;
-		uint32_t mask = (uint32_t)set->capacity - 1;
-		uint32_t h = hash_key(old[i].key) & mask;
-		while (set->entries[h].key != 0) h = (h + 1) & mask;
-		set->entries[h] = old[i];
-		set->count += 1;
+	/* at most half full, so probe chains stay short */
+	if (count > INT32_MAX / 4) return false;
+	if (2 * count <= set->capacity) return true;
+	int32_t cap = set->capacity ? set->capacity : 256;
+	while (cap < 2 * count) cap *= 2;
+	tb_pair_entry *entries = tb_alloc(allocator, (size_t)cap * sizeof *entries);
+	if (entries == NULL) return false;
+	memset(entries, 0, (size_t)cap * sizeof *entries);
+	uint32_t mask = (uint32_t)cap - 1;
+	for (int32_t i = 0; i < set->capacity; ++i) {
+		const tb_pair_entry *e = set->entries + i;
+		if (e->key == 0) continue;
+		uint32_t h = hash_key(e->key) & mask;
+		while (entries[h].key != 0) h = (h + 1) & mask;
+		entries[h] = *e;
 	}
-	tb_free(old);
+	tb_free(allocator, set->entries, (size_t)set->capacity * sizeof *set->entries);
+	set->entries = entries;
+	set->capacity = cap;
+	return true;
 }
 
 int32_t tb_pair_set_find(const tb_pair_set *set, int32_t a, int32_t b)
@@ -93,7 +100,8 @@ int32_t tb_pair_set_find(const tb_pair_set *set, int32_t a, int32_t b)
 
 void tb_pair_set_add(tb_pair_set *set, int32_t a, int32_t b, int32_t contact)
 {
-	if (2 * (set->count + 1) > set->capacity) pair_set_grow(set);
+	/* reserved with the contact slots */
+	TB_ASSERT(2 * (set->count + 1) <= set->capacity);
 	uint64_t k = pair_key(a, b);
 	uint32_t mask = (uint32_t)set->capacity - 1;
 	uint32_t h = hash_key(k) & mask;
@@ -135,15 +143,15 @@ typedef struct pair_query {
 	int32_t shape;
 	int32_t body;
 	bool self_static;
+	bool missed;    /* a new contact could not be made: look again next step */
 } pair_query;
 
 static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 {
-	(void)proxy_id;
 	pair_query *q = context;
 	tb_world *w = q->w;
 	if (other == q->shape) return true;
-	const tb_shape *a = w->shapes + q->shape, *b = w->shapes + other;
+	const tb_shape *a = w->shapes.data + q->shape, *b = w->shapes.data + other;
 	/* both moved: the pair is found from both sides; keep the one from the larger index */
 	if (b->in_move_buffer && other > q->shape && !q->self_static) return true;
 	if (b->body == q->body) return true;
@@ -152,27 +160,36 @@ static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 	if (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT) return true;
 	if (!tb_should_bodies_collide(w, q->body, b->body)) return true;
 	if (tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX) return true;
-	tb_create_contact(w, q->shape, other);
+	if (!tb_create_contact(w, q->shape, other)) q->missed = true;
 	return true;
 }
+
+/* Marks a move-buffer entry whose shape is looked at again next step (shape
+ * slots stay far below it). */
+#define TB_MOVE_AGAIN (1 << 30)
 
 void tb_update_pairs(tb_world *w)
 {
 	tb_broad_phase *bp = &w->broad_phase;
-	for (int32_t i = 0; i < bp->move_count; ++i) {
-		int32_t si = bp->move_buffer[i];
-		if (si == TB_NULL_INDEX) continue;
-		const tb_shape *s = w->shapes + si;
+	tb_int_array *buffer = &bp->move_buffer;
+	for (int32_t i = 0; i < buffer->count; ++i) {
+		int32_t si = buffer->data[i];
+		const tb_shape *s = w->shapes.data + si;
 		if (s->proxy == TB_NULL_INDEX || s->is_sensor) continue;
-		pair_query q = {w, si, s->body, s->tree == 0};
+		pair_query q = {w, si, s->body, s->tree == 0, false};
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
 		tb_dynamic_tree_query(&bp->trees[1], fat, s->filter.mask_bits, pair_callback, &q);
 		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, s->filter.mask_bits, pair_callback, &q);
+		if (q.missed) buffer->data[i] = si | TB_MOVE_AGAIN;
 	}
-	for (int32_t i = 0; i < bp->move_count; ++i) {
-		int32_t si = bp->move_buffer[i];
-		if (si != TB_NULL_INDEX) w->shapes[si].in_move_buffer = false;
+	/* the buffer keeps, in order, the shapes that missed a contact (the world's
+	 * contact limit, or memory) */
+	int32_t kept = 0;
+	for (int32_t i = 0; i < buffer->count; ++i) {
+		int32_t entry = buffer->data[i];
+		if (entry & TB_MOVE_AGAIN) buffer->data[kept++] = entry & ~TB_MOVE_AGAIN;
+		else w->shapes.data[entry].in_move_buffer = false;
 	}
-	bp->move_count = 0;
+	buffer->count = kept;
 }

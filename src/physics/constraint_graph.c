@@ -18,20 +18,19 @@
 void tb_color_constraints(tb_world *w, int32_t awake_count)
 {
 	tb_constraint_graph *g = &w->graph;
-	int32_t n = w->constraint_count;
-	TB_RESERVE(g->body_colors, g->body_color_capacity, tb_maxi(awake_count, 1));
-	TB_RESERVE(g->constraint_colors, g->constraint_color_capacity, tb_maxi(n, 1));
-	TB_RESERVE(g->order, g->order_capacity, tb_maxi(n, 1));
-	memset(g->body_colors, 0, (size_t)awake_count * sizeof *g->body_colors);
+	int32_t n = w->constraints.count;
+	/* reserved by the step (bodies) and with the contact slots (constraints) */
+	TB_ASSERT(awake_count <= g->body_colors.capacity && n <= g->constraint_colors.capacity && n <= g->order.capacity);
+	if (awake_count > 0) memset(g->body_colors.data, 0, (size_t)awake_count * sizeof *g->body_colors.data);
 
 	_Static_assert(TB_GRAPH_COLOR_COUNT <= 64, "one bit per colour in a uint64_t");
 	const uint64_t all = ~0ull >> (64 - TB_GRAPH_COLOR_COUNT);
 	const uint64_t top = 1ull << (TB_GRAPH_COLOR_COUNT - 1);
 	int32_t counts[TB_GRAPH_COLOR_COUNT + 1];
 	memset(counts, 0, sizeof counts);
-	uint64_t *used = g->body_colors;
+	uint64_t *used = g->body_colors.data;
 	for (int32_t k = 0; k < n; ++k) {
-		const tb_contact_constraint *cc = w->constraints + k;
+		const tb_contact_constraint *cc = w->constraints.data + k;
 		int32_t a = cc->state_a, b = cc->state_b;
 		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
 		uint64_t free_colors = ~taken & all;
@@ -46,7 +45,7 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 			if (a >= 0) used[a] |= 1ull << color;
 			if (b >= 0) used[b] |= 1ull << color;
 		}
-		g->constraint_colors[k] = color;
+		g->constraint_colors.data[k] = color;
 		counts[color] += 1;
 	}
 
@@ -58,14 +57,15 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	}
 	g->color_start[TB_GRAPH_COLOR_COUNT + 1] = start;
 	/* a stable counting sort keeps slot order within each colour */
-	for (int32_t k = 0; k < n; ++k) g->order[counts[g->constraint_colors[k]]++] = k;
+	for (int32_t k = 0; k < n; ++k) g->order.data[counts[g->constraint_colors.data[k]]++] = k;
+	g->constraint_colors.count = g->order.count = n;
 }
 
-void tb_destroy_constraint_graph(tb_constraint_graph *g)
+void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator)
 {
-	tb_free(g->body_colors);
-	tb_free(g->constraint_colors);
-	tb_free(g->order);
-	tb_free(g->blocks);
+	tb_u64_array_destroy(allocator, &g->body_colors);
+	tb_int_array_destroy(allocator, &g->constraint_colors);
+	tb_int_array_destroy(allocator, &g->order);
+	tb_contact_block_array_destroy(allocator, &g->blocks);
 	memset(g, 0, sizeof *g);
 }

@@ -8,7 +8,7 @@
 #ifndef TB_CONSTRAINT_GRAPH_H
 #define TB_CONSTRAINT_GRAPH_H
 
-#include <stdint.h>
+#include "contact_solver.h"
 
 /* Greedy colouring needs fewer colours than two bodies have contacts, but keeping
  * the scalar sweep's order along a stack (see constraint_graph.c) wants more:
@@ -18,27 +18,27 @@
 #define TB_GRAPH_COLOR_COUNT 64
 #define TB_OVERFLOW_COLOR TB_GRAPH_COLOR_COUNT
 
-struct tb_world;
-struct tb_contact_block;
+TB_ARRAY_DECLARE(tb_u64_array, uint64_t)
 
 typedef struct tb_constraint_graph {
-	uint64_t *body_colors;       /* per state index: bit c set once colour c holds one of its contacts */
-	int32_t body_color_capacity;
-	int32_t *constraint_colors;  /* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
-	int32_t constraint_color_capacity;
-	int32_t *order;              /* constraint indices by colour, overflow last, slot order within */
-	int32_t order_capacity;
+	tb_u64_array body_colors;      /* per state index: bit c set once colour c holds one of its contacts */
+	tb_int_array constraint_colors;/* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
+	tb_int_array order;            /* constraint indices by colour, overflow last, slot order within */
 	/* colour c holds order[color_start[c] .. color_start[c + 1]); the overflow colour is last */
 	int32_t color_start[TB_GRAPH_COLOR_COUNT + 2];
 	/* the wide solver's blocks of four: colour c owns blocks[block_start[c] .. block_start[c + 1]) */
 	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
-	struct tb_contact_block *blocks;
-	int32_t block_capacity;
+	tb_contact_block_array blocks;
 } tb_constraint_graph;
 
+/* The most blocks `constraints` constraints can need: a partly filled block at
+ * most per colour. */
+static inline int32_t tb_graph_block_bound(int32_t constraints) { return constraints / 4 + TB_GRAPH_COLOR_COUNT; }
+
 /* Colours w->constraints (after tb_prepare_contacts set their state indices)
- * for `awake_count` body states. Deterministic: greedy in slot order. */
-void tb_color_constraints(struct tb_world *w, int32_t awake_count);
-void tb_destroy_constraint_graph(tb_constraint_graph *g);
+ * for `awake_count` body states. Deterministic: greedy in slot order. The
+ * arrays were reserved by the step (bodies and contacts), so this never allocates. */
+void tb_color_constraints(tb_world *w, int32_t awake_count);
+void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator);
 
 #endif

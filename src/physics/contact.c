@@ -3,30 +3,35 @@
  * starting), begin/end events and the per-body contact lists. */
 #include "world.h"
 
-static int32_t alloc_contact_slot(tb_world *w)
+/* Every array that grows with the contact slots: the per-step constraint and
+ * colouring arrays and the events each contact can raise in one step (a begin,
+ * an end now and one left pending by a destroy, a hit). Reserved as the slots
+ * grow, so neither a step nor a destroy ever allocates for them. */
+bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 {
-	if (w->contact_free == TB_NULL_INDEX) {
-		int32_t old = w->contact_capacity;
-		w->contacts = tb_grow_array(w->contacts, (int)sizeof *w->contacts, &w->contact_capacity, old + 1);
-		for (int32_t i = w->contact_capacity - 1; i >= old; --i) {
-			w->contacts[i].next_free = w->contact_free;
-			w->contact_free = i;
-		}
-	}
-	int32_t i = w->contact_free;
-	w->contact_free = w->contacts[i].next_free;
-	return i;
+	tb_allocator *a = &w->allocator;
+	if (slots > INT32_MAX / 4) return false;
+	return tb_contact_array_reserve(a, &w->contacts, slots) && tb_id_pool_reserve(a, &w->contact_pool, slots) &&
+	       tb_pair_set_reserve(a, &w->broad_phase.pairs, slots) &&
+	       tb_contact_constraint_array_reserve(a, &w->constraints, slots) &&
+	       tb_int_array_reserve(a, &w->graph.constraint_colors, slots) &&
+	       tb_int_array_reserve(a, &w->graph.order, slots) &&
+	       tb_contact_block_array_reserve(a, &w->graph.blocks, tb_graph_block_bound(slots)) &&
+	       tb_contact_begin_event_array_reserve(a, &w->begin_events, slots) &&
+	       tb_contact_end_event_array_reserve(a, &w->end_events, 2 * slots) &&
+	       tb_contact_hit_event_array_reserve(a, &w->hit_events, slots) &&
+	       tb_contact_end_event_array_reserve(a, &w->pending_end_events, slots);
 }
 
 static void link_edge(tb_world *w, int32_t ci, int32_t edge)
 {
-	tb_contact *c = w->contacts + ci;
-	tb_body *b = w->bodies + c->edges[edge].body;
+	tb_contact *c = w->contacts.data + ci;
+	tb_body *b = w->bodies.data + c->edges[edge].body;
 	int32_t key = (ci << 1) | edge;
 	c->edges[edge].prev_key = TB_NULL_INDEX;
 	c->edges[edge].next_key = b->head_contact_key;
 	if (b->head_contact_key != TB_NULL_INDEX) {
-		tb_contact *h = w->contacts + (b->head_contact_key >> 1);
+		tb_contact *h = w->contacts.data + (b->head_contact_key >> 1);
 		h->edges[b->head_contact_key & 1].prev_key = key;
 	}
 	b->head_contact_key = key;
@@ -35,26 +40,37 @@ static void link_edge(tb_world *w, int32_t ci, int32_t edge)
 
 static void unlink_edge(tb_world *w, int32_t ci, int32_t edge)
 {
-	tb_contact *c = w->contacts + ci;
-	tb_body *b = w->bodies + c->edges[edge].body;
+	tb_contact *c = w->contacts.data + ci;
+	tb_body *b = w->bodies.data + c->edges[edge].body;
 	int32_t prev = c->edges[edge].prev_key, next = c->edges[edge].next_key;
-	if (prev != TB_NULL_INDEX) w->contacts[prev >> 1].edges[prev & 1].next_key = next;
+	if (prev != TB_NULL_INDEX) w->contacts.data[prev >> 1].edges[prev & 1].next_key = next;
 	else b->head_contact_key = next;
-	if (next != TB_NULL_INDEX) w->contacts[next >> 1].edges[next & 1].prev_key = prev;
+	if (next != TB_NULL_INDEX) w->contacts.data[next >> 1].edges[next & 1].prev_key = prev;
 	b->contact_count -= 1;
 }
 
-void tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
+bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 {
+	tb_id_pool *pool = &w->contact_pool;
+	int32_t limit = w->def.limits.max_contacts;
+	if (limit > 0 && tb_id_pool_count(pool) >= limit) {
+		w->step_issues |= TB_STEP_CONTACT_LIMIT;
+		return false;
+	}
+	if (tb_id_pool_peek(pool) == pool->next_index && !tb_reserve_contact_slots(w, pool->next_index + 1)) {
+		w->step_issues |= TB_STEP_OUT_OF_MEMORY;
+		return false;
+	}
 	/* the chain-segment colliders expect the chain first */
-	if (w->shapes[sb].geom.type == TB_SHAPE_CHAIN_SEGMENT) {
+	if (w->shapes.data[sb].geom.type == TB_SHAPE_CHAIN_SEGMENT) {
 		int32_t t = sa;
 		sa = sb;
 		sb = t;
 	}
-	const tb_shape *a = w->shapes + sa, *b = w->shapes + sb;
-	int32_t ci = alloc_contact_slot(w);
-	tb_contact *c = w->contacts + ci;
+	const tb_shape *a = w->shapes.data + sa, *b = w->shapes.data + sb;
+	int32_t ci = tb_alloc_id(pool);
+	if (ci == w->contacts.count) w->contacts.count += 1;
+	tb_contact *c = w->contacts.data + ci;
 	memset(c, 0, sizeof *c);
 	c->in_use = true;
 	c->shape_a = sa;
@@ -68,24 +84,18 @@ void tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
 	tb_pair_set_add(&w->broad_phase.pairs, sa, sb, ci);
-	w->contact_count += 1;
+	return true;
 }
 
 void tb_push_end_event(tb_world *w, int32_t sa, int32_t sb, bool pending)
 {
 	tb_contact_end_event e = {tb_make_shape_id(w, sa), tb_make_shape_id(w, sb)};
-	if (pending) {
-		TB_RESERVE(w->pending_end_events, w->pending_end_capacity, w->pending_end_count + 1);
-		w->pending_end_events[w->pending_end_count++] = e;
-	} else {
-		TB_RESERVE(w->end_events, w->end_capacity, w->end_count + 1);
-		w->end_events[w->end_count++] = e;
-	}
+	tb_contact_end_event_array_push_reserved(pending ? &w->pending_end_events : &w->end_events, e);
 }
 
 void tb_destroy_contact(tb_world *w, int32_t ci, bool wake_bodies)
 {
-	tb_contact *c = w->contacts + ci;
+	tb_contact *c = w->contacts.data + ci;
 	bool touching = (c->flags & TB_CONTACT_TOUCHING) != 0;
 	/* outside the step the event waits for the next one, so event arrays being
 	 * read by the caller are never reallocated under it */
@@ -96,9 +106,7 @@ void tb_destroy_contact(tb_world *w, int32_t ci, bool wake_bodies)
 	unlink_edge(w, ci, 1);
 	c->in_use = false;
 	c->flags = 0;
-	c->next_free = w->contact_free;
-	w->contact_free = ci;
-	w->contact_count -= 1;
+	tb_free_id(&w->contact_pool, ci);
 	if (wake_bodies && touching) {
 		tb_wake_body(w, ba);
 		tb_wake_body(w, bb);
@@ -107,30 +115,29 @@ void tb_destroy_contact(tb_world *w, int32_t ci, bool wake_bodies)
 
 void tb_destroy_body_contacts(tb_world *w, int32_t bi, bool wake)
 {
-	tb_body *b = w->bodies + bi;
+	tb_body *b = w->bodies.data + bi;
 	while (b->head_contact_key != TB_NULL_INDEX) tb_destroy_contact(w, b->head_contact_key >> 1, wake);
 }
 
 void tb_destroy_shape_contacts(tb_world *w, int32_t si, bool wake)
 {
-	tb_body *b = w->bodies + w->shapes[si].body;
-	for (int32_t key = b->head_contact_key; key != TB_NULL_INDEX;) {
-		int32_t ci = key >> 1;
-		tb_contact *c = w->contacts + ci;
-		key = c->edges[key & 1].next_key;
-		if (c->shape_a == si || c->shape_b == si) tb_destroy_contact(w, ci, wake);
+	tb_body_edge_iter it = tb_body_contacts(w, w->shapes.data[si].body);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		const tb_contact *c = w->contacts.data + e.contact;
+		if (c->shape_a == si || c->shape_b == si) tb_destroy_contact(w, e.contact, wake);
 	}
 }
 
 static float approach_speed(const tb_world *w, const tb_contact *c)
 {
 	const tb_manifold *m = &c->manifold;
-	const tb_body_sim *a = w->sims + c->edges[0].body, *b = w->sims + c->edges[1].body;
+	const tb_body_sim *a = w->sims.data + c->edges[0].body, *b = w->sims.data + c->edges[1].body;
 	float best = 0.0f;
 	for (int i = 0; i < m->point_count; ++i) {
 		tb_vec2 p = m->points[i].point;
-		tb_vec2 va = tb_add(a->v, tb_cross_sv(a->w, tb_sub(p, a->center)));
-		tb_vec2 vb = tb_add(b->v, tb_cross_sv(b->w, tb_sub(p, b->center)));
+		tb_vec2 va = tb_add(a->linear_velocity, tb_cross_sv(a->angular_velocity, tb_sub(p, a->center)));
+		tb_vec2 vb = tb_add(b->linear_velocity, tb_cross_sv(b->angular_velocity, tb_sub(p, b->center)));
 		float vn = tb_dot(tb_sub(vb, va), m->normal);
 		best = tb_maxf(best, -vn);
 	}
@@ -139,8 +146,9 @@ static float approach_speed(const tb_world *w, const tb_contact *c)
 
 static void push_begin_event(tb_world *w, const tb_contact *c)
 {
-	TB_RESERVE(w->begin_events, w->begin_capacity, w->begin_count + 1);
-	tb_contact_begin_event *e = w->begin_events + w->begin_count++;
+	/* reserved with the contact slots: one begin per contact and step */
+	TB_ASSERT(w->begin_events.count < w->begin_events.capacity);
+	tb_contact_begin_event *e = w->begin_events.data + w->begin_events.count++;
 	memset(e, 0, sizeof *e);
 	e->shape_a = tb_make_shape_id(w, c->shape_a);
 	e->shape_b = tb_make_shape_id(w, c->shape_b);
@@ -155,16 +163,16 @@ static void push_begin_event(tb_world *w, const tb_contact *c)
 
 void tb_collide_contacts(tb_world *w)
 {
-	for (int32_t ci = 0; ci < w->contact_capacity; ++ci) {
-		tb_contact *c = w->contacts + ci;
+	for (int32_t ci = 0; ci < w->contacts.count; ++ci) {
+		tb_contact *c = w->contacts.data + ci;
 		if (!c->in_use) continue;
 		int32_t ba = c->edges[0].body, bb = c->edges[1].body;
-		const tb_body *A = w->bodies + ba, *B = w->bodies + bb;
+		const tb_body *A = w->bodies.data + ba, *B = w->bodies.data + bb;
 		bool active_a = A->awake && tb_body_is_simulated(A);
 		bool active_b = B->awake && tb_body_is_simulated(B);
 		if (!active_a && !active_b) continue;
 
-		const tb_shape *sa = w->shapes + c->shape_a, *sb = w->shapes + c->shape_b;
+		const tb_shape *sa = w->shapes.data + c->shape_a, *sb = w->shapes.data + c->shape_b;
 		if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
 			tb_destroy_contact(w, ci, false);
 			continue;
@@ -174,7 +182,7 @@ void tb_collide_contacts(tb_world *w)
 		tb_manifold m;
 		/* shape boxes include the speculative margin: apart, there can be no point */
 		if (tb_aabb_overlaps(sa->aabb, sb->aabb)) {
-			m = tb_collide(&sa->geom, w->sims[ba].transform, &sb->geom, w->sims[bb].transform);
+			m = tb_collide(&sa->geom, w->sims.data[ba].transform, &sb->geom, w->sims.data[bb].transform);
 		} else {
 			m.normal = tb_vec2_zero;
 			m.point_count = 0;

@@ -10,20 +10,20 @@
  * of a bounce (seed 002's worked example). */
 #include "world.h"
 
-static inline tb_body_state *state_or(tb_step_context *ctx, int32_t index, tb_body_state *dummy)
+static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_body_state *dummy)
 {
-	if (index >= 0) return ctx->states + index;
+	if (index >= 0) return states + index;
 	*dummy = tb_identity_body_state;
 	return dummy;
 }
 
-void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
+void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 {
 	tb_softness contact_soft = ctx->contact_softness, static_soft = ctx->static_softness;
 	float warm = ctx->enable_warm_starting ? 1.0f : 0.0f;
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		tb_contact_constraint *cc = w->constraints + k;
-		const tb_contact *c = w->contacts + cc->contact;
+	for (int32_t k = 0; k < w->constraints.count; ++k) {
+		tb_contact_constraint *cc = w->constraints.data + k;
+		const tb_contact *c = w->contacts.data + cc->contact;
 		const tb_manifold *m = &c->manifold;
 		int32_t ba = c->edges[0].body, bb = c->edges[1].body;
 		const tb_body_sim *sa = ctx->sims + ba, *sb = ctx->sims + bb;
@@ -41,18 +41,18 @@ void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
 		 * created on one spot would leave at twenty times the cap), so a body's
 		 * budget is shared among its contacts. Resting contacts push far slower
 		 * than the cap and never notice. */
-		int32_t na = cc->state_a >= 0 ? w->bodies[ba].contact_count : 1;
-		int32_t nb = cc->state_b >= 0 ? w->bodies[bb].contact_count : 1;
+		int32_t na = cc->state_a >= 0 ? w->bodies.data[ba].contact_count : 1;
+		int32_t nb = cc->state_b >= 0 ? w->bodies.data[bb].contact_count : 1;
 		cc->push_max = ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb));
 		cc->friction = c->friction;
 		cc->restitution = c->restitution;
 		cc->normal = m->normal;
 		cc->point_count = m->point_count;
 		tb_vec2 n = m->normal, t = tb_right_perp(n);
-		tb_vec2 va = cc->state_a >= 0 ? ctx->states[cc->state_a].v : sa->v;
-		float wa = cc->state_a >= 0 ? ctx->states[cc->state_a].w : sa->w;
-		tb_vec2 vb = cc->state_b >= 0 ? ctx->states[cc->state_b].v : sb->v;
-		float wb = cc->state_b >= 0 ? ctx->states[cc->state_b].w : sb->w;
+		tb_vec2 va = cc->state_a >= 0 ? ctx->states[cc->state_a].linear_velocity : sa->linear_velocity;
+		float wa = cc->state_a >= 0 ? ctx->states[cc->state_a].angular_velocity : sa->angular_velocity;
+		tb_vec2 vb = cc->state_b >= 0 ? ctx->states[cc->state_b].linear_velocity : sb->linear_velocity;
+		float wb = cc->state_b >= 0 ? ctx->states[cc->state_b].angular_velocity : sb->angular_velocity;
 		tb_vec2 la = tb_rotate(sa->transform.q, sa->local_center);
 		tb_vec2 lb = tb_rotate(sb->transform.q, sb->local_center);
 		for (int i = 0; i < m->point_count; ++i) {
@@ -78,16 +78,17 @@ void tb_prepare_contacts(tb_world *w, tb_step_context *ctx)
 	}
 }
 
-void tb_warm_start_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count)
+void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
+                                tb_body_state *states)
 {
 	tb_body_state dummy_a, dummy_b;
 	for (int32_t k = 0; k < count; ++k) {
-		tb_contact_constraint *cc = w->constraints + list[k];
-		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
-		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);
+		tb_contact_constraint *cc = constraints + list[k];
+		tb_body_state *a = state_or(states, cc->state_a, &dummy_a);
+		tb_body_state *b = state_or(states, cc->state_b, &dummy_b);
 		tb_vec2 n = cc->normal, t = tb_right_perp(n);
-		tb_vec2 va = a->v, vb = b->v;
-		float wa = a->w, wb = b->w;
+		tb_vec2 va = a->linear_velocity, vb = b->linear_velocity;
+		float wa = a->angular_velocity, wb = b->angular_velocity;
 		for (int i = 0; i < cc->point_count; ++i) {
 			const tb_constraint_point *cp = cc->points + i;
 			tb_vec2 P = tb_add(tb_mul_sv(cp->normal_impulse, n), tb_mul_sv(cp->tangent_impulse, t));
@@ -96,10 +97,10 @@ void tb_warm_start_contact_list(tb_world *w, tb_step_context *ctx, const int32_t
 			wb += cc->inv_i_b * tb_cross(cp->anchor_b, P);
 			vb = tb_mul_add(vb, cc->inv_mass_b, P);
 		}
-		a->v = va;
-		a->w = wa;
-		b->v = vb;
-		b->w = wb;
+		a->linear_velocity = va;
+		a->angular_velocity = wa;
+		b->linear_velocity = vb;
+		b->angular_velocity = wb;
 	}
 }
 
@@ -107,8 +108,8 @@ void tb_warm_start_contact_list(tb_world *w, tb_step_context *ctx, const int32_t
  * Gauss-Seidel carries a bias in its sweep direction (a wide pyramid leans
  * towards where the sweep ends), so the caller sweeps backwards on odd
  * substeps and the biases cancel. */
-void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *list, int32_t count, bool use_bias,
-                           bool backward)
+void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
+                           tb_body_state *states, const tb_step_context *ctx, bool use_bias, bool backward)
 {
 	tb_body_state dummy_a, dummy_b;
 	float inv_h = ctx->inv_h;
@@ -116,16 +117,15 @@ void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *lis
 	float threshold = ctx->restitution_threshold;
 	for (int32_t kk = 0; kk < count; ++kk) {
 		int32_t k = list[backward ? count - 1 - kk : kk];
-		tb_contact_constraint *cc = w->constraints + k;
-		tb_body_state *a = state_or(ctx, cc->state_a, &dummy_a);
-		tb_body_state *b = state_or(ctx, cc->state_b, &dummy_b);
+		tb_contact_constraint *cc = constraints + k;
+		tb_body_state *a = state_or(states, cc->state_a, &dummy_a);
+		tb_body_state *b = state_or(states, cc->state_b, &dummy_b);
 		float ma = cc->inv_mass_a, ia = cc->inv_i_a, mb = cc->inv_mass_b, ib = cc->inv_i_b;
-		tb_vec2 va = a->v, vb = b->v;
-		float wa = a->w, wb = b->w;
+		tb_vec2 va = a->linear_velocity, vb = b->linear_velocity;
+		float wa = a->angular_velocity, wb = b->angular_velocity;
 		tb_vec2 dp = tb_sub(b->dp, a->dp);
 		tb_rot qa = a->dq, qb = b->dq;
 		tb_vec2 n = cc->normal;
-		float total_normal = 0.0f;
 
 		for (int i = 0; i < cc->point_count; ++i) {
 			tb_constraint_point *cp = cc->points + i;
@@ -159,7 +159,6 @@ void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *lis
 			impulse = new_impulse - cp->normal_impulse;
 			cp->normal_impulse = new_impulse;
 			cp->max_normal_impulse = tb_maxf(cp->max_normal_impulse, impulse);
-			total_normal += new_impulse;
 
 			tb_vec2 P = tb_mul_sv(impulse, n);
 			va = tb_mul_sub(va, ma, P);
@@ -186,22 +185,21 @@ void tb_solve_contact_list(tb_world *w, tb_step_context *ctx, const int32_t *lis
 			vb = tb_mul_add(vb, mb, P);
 			wb += ib * tb_cross(rb, P);
 		}
-		(void)total_normal;
 
-		a->v = va;
-		a->w = wa;
-		b->v = vb;
-		b->w = wb;
+		a->linear_velocity = va;
+		a->angular_velocity = wa;
+		b->linear_velocity = vb;
+		b->angular_velocity = wb;
 	}
 }
 
 /* Writes the impulses back for warm starting next step, and reports hits. */
-void tb_store_impulses(tb_world *w, tb_step_context *ctx)
+void tb_store_impulses(tb_world *w)
 {
 	float hit_threshold = w->def.hit_event_threshold;
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		const tb_contact_constraint *cc = w->constraints + k;
-		tb_contact *c = w->contacts + cc->contact;
+	for (int32_t k = 0; k < w->constraints.count; ++k) {
+		const tb_contact_constraint *cc = w->constraints.data + k;
+		tb_contact *c = w->contacts.data + cc->contact;
 		tb_manifold *m = &c->manifold;
 		float best_speed = 0.0f;
 		int best = -1;
@@ -219,8 +217,9 @@ void tb_store_impulses(tb_world *w, tb_step_context *ctx)
 		}
 		if (best >= 0 && (c->flags & TB_CONTACT_HIT_EVENTS) && tb_is_valid_vec2(m->points[best].point) &&
 		    isfinite(best_speed)) {
-			TB_RESERVE(w->hit_events, w->hit_capacity, w->hit_count + 1);
-			tb_contact_hit_event *e = w->hit_events + w->hit_count++;
+			/* reserved with the contact slots: one hit per constraint */
+			TB_ASSERT(w->hit_events.count < w->hit_events.capacity);
+			tb_contact_hit_event *e = w->hit_events.data + w->hit_events.count++;
 			e->shape_a = tb_make_shape_id(w, c->shape_a);
 			e->shape_b = tb_make_shape_id(w, c->shape_b);
 			e->point = m->points[best].point;
@@ -228,5 +227,4 @@ void tb_store_impulses(tb_world *w, tb_step_context *ctx)
 			e->approach_speed = best_speed;
 		}
 	}
-	(void)ctx;
 }

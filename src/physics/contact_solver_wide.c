@@ -8,16 +8,20 @@
  * Gauss-Seidel sweep bias cancels as it does in the scalar solver. Constraints
  * that found no colour (the overflow) go through the scalar solver.
  *
- * SSE2 is part of x86_64, so there is no run-time detection; elsewhere the same
- * code runs on a plain four-float struct. Only adds, multiplies, compares and
- * min/max are used, each rounding as the scalar code does (no fused
- * multiply-add), and lane order never depends on data: same build, same input,
- * same bits. */
+ * SSE2 is part of x86_64, so there is no run-time detection; elsewhere (or
+ * with TB_NO_SIMD defined) the same code runs on a plain four-float struct.
+ * Only adds, multiplies, compares and min/max are used, each rounding as the
+ * scalar code does (no fused multiply-add), and lane order never depends on
+ * data: same build, same input, same bits, whichever of the two paths runs. */
 #include "world.h"
 
 #include <stddef.h>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+#define TB_WIDE_SSE2 1
+#endif
+
+#if TB_WIDE_SSE2
 #include <emmintrin.h>
 
 typedef __m128 tb_f4;
@@ -89,41 +93,17 @@ static inline tb_f4 f4_select(tb_f4 mask, tb_f4 a, tb_f4 b)
 
 #endif
 
-/* One contact point of four constraints. */
-typedef struct tb_block_point {
-	float anchor_ax[4], anchor_ay[4], anchor_bx[4], anchor_by[4];
-	float base_separation[4];
-	float relative_velocity[4];
-	float normal_impulse[4], tangent_impulse[4], max_normal_impulse[4];
-	float normal_mass[4], tangent_mass[4];
-} tb_block_point;
-
-/* Four constraints of one colour, structure of arrays. An unused lane (the
- * tail of a colour) is a constraint with no mass between two immovable bodies:
- * it computes zeros and is never written back. A one-point manifold's second
- * point is the same: no mass, no impulse. */
-typedef struct tb_contact_block {
-	_Alignas(16) int32_t state_a[4];
-	int32_t state_b[4];
-	int32_t constraint[4];     /* into w->constraints, -1 for an unused lane */
-	float normal_x[4], normal_y[4];
-	float inv_mass_a[4], inv_i_a[4], inv_mass_b[4], inv_i_b[4];
-	float friction[4], restitution[4], push_max[4];
-	float bias_rate[4], mass_scale[4], impulse_scale[4];
-	tb_block_point points[2];
-} tb_contact_block;
-
-/* The lanes of four body states: v, w, flags and dp, dq. */
+/* The lanes of four body states: linear and angular velocity, flags, and dp, dq. */
 typedef struct tb_wide_body {
-	tb_f4 vx, vy, w, flags;
+	tb_f4 vx, vy, angular_velocity, flags;
 	tb_f4 dpx, dpy, qc, qs;
 } tb_wide_body;
 
 _Static_assert(sizeof(tb_body_state) == 8 * sizeof(float), "tb_body_state is read as eight floats");
-_Static_assert(offsetof(tb_body_state, w) == 2 * sizeof(float), "v, w, flags, dp, dq");
-_Static_assert(offsetof(tb_body_state, flags) == 3 * sizeof(float), "v, w, flags, dp, dq");
-_Static_assert(offsetof(tb_body_state, dp) == 4 * sizeof(float), "v, w, flags, dp, dq");
-_Static_assert(offsetof(tb_body_state, dq) == 6 * sizeof(float), "v, w, flags, dp, dq");
+_Static_assert(offsetof(tb_body_state, angular_velocity) == 2 * sizeof(float), "v, angular velocity, flags, dp, dq");
+_Static_assert(offsetof(tb_body_state, flags) == 3 * sizeof(float), "v, angular velocity, flags, dp, dq");
+_Static_assert(offsetof(tb_body_state, dp) == 4 * sizeof(float), "v, angular velocity, flags, dp, dq");
+_Static_assert(offsetof(tb_body_state, dq) == 6 * sizeof(float), "v, angular velocity, flags, dp, dq");
 
 static inline const float *state_floats(const tb_body_state *states, int32_t index)
 {
@@ -131,7 +111,7 @@ static inline const float *state_floats(const tb_body_state *states, int32_t ind
 	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
 }
 
-#if defined(__SSE2__)
+#if TB_WIDE_SSE2
 
 static inline void gather_bodies(tb_wide_body *b, const tb_body_state *states, const int32_t index[4])
 {
@@ -142,7 +122,7 @@ static inline void gather_bodies(tb_wide_body *b, const tb_body_state *states, c
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
 	b->vx = r0;
 	b->vy = r1;
-	b->w = r2;
+	b->angular_velocity = r2;
 	b->flags = r3;
 	r0 = _mm_loadu_ps(p0 + 4);
 	r1 = _mm_loadu_ps(p1 + 4);
@@ -158,7 +138,7 @@ static inline void gather_bodies(tb_wide_body *b, const tb_body_state *states, c
 /* Only velocities change while solving; flags ride along bit for bit (shuffles never touch the bits). */
 static inline void scatter_bodies(tb_body_state *states, const int32_t index[4], const tb_wide_body *b)
 {
-	__m128 r0 = b->vx, r1 = b->vy, r2 = b->w, r3 = b->flags;
+	__m128 r0 = b->vx, r1 = b->vy, r2 = b->angular_velocity, r3 = b->flags;
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
 	if (index[0] >= 0) _mm_storeu_ps((float *)(states + index[0]), r0);
 	if (index[1] >= 0) _mm_storeu_ps((float *)(states + index[1]), r1);
@@ -172,9 +152,9 @@ static inline void gather_bodies(tb_wide_body *b, const tb_body_state *states, c
 {
 	for (int i = 0; i < 4; ++i) {
 		const tb_body_state *s = index[i] >= 0 ? states + index[i] : &tb_identity_body_state;
-		b->vx.v[i] = s->v.x;
-		b->vy.v[i] = s->v.y;
-		b->w.v[i] = s->w;
+		b->vx.v[i] = s->linear_velocity.x;
+		b->vy.v[i] = s->linear_velocity.y;
+		b->angular_velocity.v[i] = s->angular_velocity;
 		b->flags.v[i] = 0.0f;
 		b->dpx.v[i] = s->dp.x;
 		b->dpy.v[i] = s->dp.y;
@@ -188,13 +168,58 @@ static inline void scatter_bodies(tb_body_state *states, const int32_t index[4],
 	for (int i = 0; i < 4; ++i) {
 		if (index[i] < 0) continue;
 		tb_body_state *s = states + index[i];
-		s->v.x = b->vx.v[i];
-		s->v.y = b->vy.v[i];
-		s->w = b->w.v[i];
+		s->linear_velocity.x = b->vx.v[i];
+		s->linear_velocity.y = b->vy.v[i];
+		s->angular_velocity = b->angular_velocity.v[i];
 	}
 }
 
 #endif
+
+void tb_prepare_contact_block(tb_contact_block *blk, const tb_contact_constraint *constraints,
+                              const int32_t *indices, int32_t count)
+{
+	TB_ASSERT(((uintptr_t)blk & 15u) == 0);
+	memset(blk, 0, sizeof *blk);
+	for (int i = 0; i < 4; ++i) {
+		if (i >= count) {
+			blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
+			continue;
+		}
+		int32_t k = indices[i];
+		const tb_contact_constraint *cc = constraints + k;
+		blk->state_a[i] = cc->state_a;
+		blk->state_b[i] = cc->state_b;
+		blk->constraint[i] = k;
+		blk->normal_x[i] = cc->normal.x;
+		blk->normal_y[i] = cc->normal.y;
+		blk->inv_mass_a[i] = cc->inv_mass_a;
+		blk->inv_i_a[i] = cc->inv_i_a;
+		blk->inv_mass_b[i] = cc->inv_mass_b;
+		blk->inv_i_b[i] = cc->inv_i_b;
+		blk->friction[i] = cc->friction;
+		blk->restitution[i] = cc->restitution;
+		blk->push_max[i] = cc->push_max;
+		blk->bias_rate[i] = cc->softness.bias_rate;
+		blk->mass_scale[i] = cc->softness.mass_scale;
+		blk->impulse_scale[i] = cc->softness.impulse_scale;
+		for (int j = 0; j < cc->point_count; ++j) {
+			const tb_constraint_point *cp = cc->points + j;
+			tb_block_point *bp = blk->points + j;
+			bp->anchor_ax[i] = cp->anchor_a.x;
+			bp->anchor_ay[i] = cp->anchor_a.y;
+			bp->anchor_bx[i] = cp->anchor_b.x;
+			bp->anchor_by[i] = cp->anchor_b.y;
+			bp->base_separation[i] = cp->base_separation;
+			bp->relative_velocity[i] = cp->relative_velocity;
+			bp->normal_impulse[i] = cp->normal_impulse;
+			bp->tangent_impulse[i] = cp->tangent_impulse;
+			bp->max_normal_impulse[i] = cp->max_normal_impulse;
+			bp->normal_mass[i] = cp->normal_mass;
+			bp->tangent_mass[i] = cp->tangent_mass;
+		}
+	}
+}
 
 void tb_prepare_contacts_wide(tb_world *w)
 {
@@ -205,53 +230,16 @@ void tb_prepare_contacts_wide(tb_world *w)
 		block_count += (g->color_start[c + 1] - g->color_start[c] + 3) / 4;
 	}
 	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;
-	TB_RESERVE(g->blocks, g->block_capacity, tb_maxi(block_count, 1));
-	TB_ASSERT(((uintptr_t)g->blocks & 15u) == 0);
+	/* reserved with the contact slots (tb_graph_block_bound) */
+	TB_ASSERT(block_count <= g->blocks.capacity);
+	g->blocks.count = block_count;
 
 	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
 		int32_t first = g->color_start[c], end = g->color_start[c + 1];
 		for (int32_t bi = g->block_start[c]; bi < g->block_start[c + 1]; ++bi) {
-			tb_contact_block *blk = g->blocks + bi;
-			memset(blk, 0, sizeof *blk);
-			for (int i = 0; i < 4; ++i) {
-				int32_t slot = first + 4 * (bi - g->block_start[c]) + i;
-				if (slot >= end) {
-					blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
-					continue;
-				}
-				int32_t k = g->order[slot];
-				const tb_contact_constraint *cc = w->constraints + k;
-				blk->state_a[i] = cc->state_a;
-				blk->state_b[i] = cc->state_b;
-				blk->constraint[i] = k;
-				blk->normal_x[i] = cc->normal.x;
-				blk->normal_y[i] = cc->normal.y;
-				blk->inv_mass_a[i] = cc->inv_mass_a;
-				blk->inv_i_a[i] = cc->inv_i_a;
-				blk->inv_mass_b[i] = cc->inv_mass_b;
-				blk->inv_i_b[i] = cc->inv_i_b;
-				blk->friction[i] = cc->friction;
-				blk->restitution[i] = cc->restitution;
-				blk->push_max[i] = cc->push_max;
-				blk->bias_rate[i] = cc->softness.bias_rate;
-				blk->mass_scale[i] = cc->softness.mass_scale;
-				blk->impulse_scale[i] = cc->softness.impulse_scale;
-				for (int j = 0; j < cc->point_count; ++j) {
-					const tb_constraint_point *cp = cc->points + j;
-					tb_block_point *bp = blk->points + j;
-					bp->anchor_ax[i] = cp->anchor_a.x;
-					bp->anchor_ay[i] = cp->anchor_a.y;
-					bp->anchor_bx[i] = cp->anchor_b.x;
-					bp->anchor_by[i] = cp->anchor_b.y;
-					bp->base_separation[i] = cp->base_separation;
-					bp->relative_velocity[i] = cp->relative_velocity;
-					bp->normal_impulse[i] = cp->normal_impulse;
-					bp->tangent_impulse[i] = cp->tangent_impulse;
-					bp->max_normal_impulse[i] = cp->max_normal_impulse;
-					bp->normal_mass[i] = cp->normal_mass;
-					bp->tangent_mass[i] = cp->tangent_mass;
-				}
-			}
+			int32_t slot = first + 4 * (bi - g->block_start[c]);
+			tb_prepare_contact_block(g->blocks.data + bi, w->constraints.data, g->order.data + slot,
+			                         tb_mini(4, end - slot));
 		}
 	}
 }
@@ -259,7 +247,7 @@ void tb_prepare_contacts_wide(tb_world *w)
 static const int32_t *overflow_list(const tb_constraint_graph *g, int32_t *count)
 {
 	*count = g->color_start[TB_OVERFLOW_COLOR + 1] - g->color_start[TB_OVERFLOW_COLOR];
-	return g->order + g->color_start[TB_OVERFLOW_COLOR];
+	return g->order.data + g->color_start[TB_OVERFLOW_COLOR];
 }
 
 static void warm_start_block(tb_contact_block *blk, tb_body_state *states)
@@ -278,10 +266,10 @@ static void warm_start_block(tb_contact_block *blk, tb_body_state *states)
 		tb_f4 ni = f4_load(bp->normal_impulse), ti = f4_load(bp->tangent_impulse);
 		tb_f4 px = f4_add(f4_mul(ni, nx), f4_mul(ti, tx));
 		tb_f4 py = f4_add(f4_mul(ni, ny), f4_mul(ti, ty));
-		a.w = f4_sub(a.w, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
+		a.angular_velocity = f4_sub(a.angular_velocity, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
 		a.vx = f4_sub(a.vx, f4_mul(ma, px));
 		a.vy = f4_sub(a.vy, f4_mul(ma, py));
-		b.w = f4_add(b.w, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
+		b.angular_velocity = f4_add(b.angular_velocity, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
 		b.vx = f4_add(b.vx, f4_mul(mb, px));
 		b.vy = f4_add(b.vy, f4_mul(mb, py));
 	}
@@ -344,8 +332,8 @@ static void solve_block(tb_contact_block *blk, tb_body_state *states, const wide
 			bias = f4_select(bounce, bias, f4_min(bias, f4_mul(restitution, relative_velocity)));
 		}
 
-		tb_f4 dvax = f4_sub(a.vx, f4_mul(a.w, ray)), dvay = f4_add(a.vy, f4_mul(a.w, rax));
-		tb_f4 dvbx = f4_sub(b.vx, f4_mul(b.w, rby)), dvby = f4_add(b.vy, f4_mul(b.w, rbx));
+		tb_f4 dvax = f4_sub(a.vx, f4_mul(a.angular_velocity, ray)), dvay = f4_add(a.vy, f4_mul(a.angular_velocity, rax));
+		tb_f4 dvbx = f4_sub(b.vx, f4_mul(b.angular_velocity, rby)), dvby = f4_add(b.vy, f4_mul(b.angular_velocity, rbx));
 		tb_f4 vn = f4_add(f4_mul(f4_sub(dvbx, dvax), nx), f4_mul(f4_sub(dvby, dvay), ny));
 		tb_f4 old_impulse = f4_load(bp->normal_impulse);
 		tb_f4 impulse = f4_sub(f4_mul(f4_mul(f4_neg(f4_load(bp->normal_mass)), mass_scale), f4_add(vn, bias)),
@@ -358,10 +346,10 @@ static void solve_block(tb_contact_block *blk, tb_body_state *states, const wide
 		tb_f4 px = f4_mul(impulse, nx), py = f4_mul(impulse, ny);
 		a.vx = f4_sub(a.vx, f4_mul(ma, px));
 		a.vy = f4_sub(a.vy, f4_mul(ma, py));
-		a.w = f4_sub(a.w, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
+		a.angular_velocity = f4_sub(a.angular_velocity, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
 		b.vx = f4_add(b.vx, f4_mul(mb, px));
 		b.vy = f4_add(b.vy, f4_mul(mb, py));
-		b.w = f4_add(b.w, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
+		b.angular_velocity = f4_add(b.angular_velocity, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
 	}
 
 	tb_f4 tx = ny, ty = f4_neg(nx);
@@ -370,8 +358,8 @@ static void solve_block(tb_contact_block *blk, tb_body_state *states, const wide
 		tb_block_point *bp = blk->points + j;
 		tb_f4 rax = f4_load(bp->anchor_ax), ray = f4_load(bp->anchor_ay);
 		tb_f4 rbx = f4_load(bp->anchor_bx), rby = f4_load(bp->anchor_by);
-		tb_f4 dvax = f4_sub(a.vx, f4_mul(a.w, ray)), dvay = f4_add(a.vy, f4_mul(a.w, rax));
-		tb_f4 dvbx = f4_sub(b.vx, f4_mul(b.w, rby)), dvby = f4_add(b.vy, f4_mul(b.w, rbx));
+		tb_f4 dvax = f4_sub(a.vx, f4_mul(a.angular_velocity, ray)), dvay = f4_add(a.vy, f4_mul(a.angular_velocity, rax));
+		tb_f4 dvbx = f4_sub(b.vx, f4_mul(b.angular_velocity, rby)), dvby = f4_add(b.vy, f4_mul(b.angular_velocity, rbx));
 		tb_f4 vt = f4_add(f4_mul(f4_sub(dvbx, dvax), tx), f4_mul(f4_sub(dvby, dvay), ty));
 		tb_f4 impulse = f4_mul(f4_neg(f4_load(bp->tangent_mass)), vt);
 		tb_f4 max_friction = f4_mul(friction, f4_load(bp->normal_impulse));
@@ -387,29 +375,18 @@ static void solve_block(tb_contact_block *blk, tb_body_state *states, const wide
 		tb_f4 px = f4_mul(impulse, tx), py = f4_mul(impulse, ty);
 		a.vx = f4_sub(a.vx, f4_mul(ma, px));
 		a.vy = f4_sub(a.vy, f4_mul(ma, py));
-		a.w = f4_sub(a.w, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
+		a.angular_velocity = f4_sub(a.angular_velocity, f4_mul(ia, f4_sub(f4_mul(rax, py), f4_mul(ray, px))));
 		b.vx = f4_add(b.vx, f4_mul(mb, px));
 		b.vy = f4_add(b.vy, f4_mul(mb, py));
-		b.w = f4_add(b.w, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
+		b.angular_velocity = f4_add(b.angular_velocity, f4_mul(ib, f4_sub(f4_mul(rbx, py), f4_mul(rby, px))));
 	}
 
 	scatter_bodies(states, blk->state_a, &a);
 	scatter_bodies(states, blk->state_b, &b);
 }
 
-void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
+static wide_params make_params(const tb_step_context *ctx, bool use_bias)
 {
-	tb_constraint_graph *g = &w->graph;
-	int32_t overflow_count;
-	const int32_t *overflow = overflow_list(g, &overflow_count);
-	tb_warm_start_contact_list(w, ctx, overflow, overflow_count);
-	int32_t block_count = g->block_start[TB_GRAPH_COLOR_COUNT];
-	for (int32_t k = 0; k < block_count; ++k) warm_start_block(g->blocks + k, ctx->states);
-}
-
-void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
-{
-	tb_constraint_graph *g = &w->graph;
 	wide_params wp;
 	wp.inv_h = f4_splat(ctx->inv_h);
 	wp.slop = f4_splat(TB_LINEAR_SLOP);
@@ -418,36 +395,67 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 	wp.one = f4_splat(1.0f);
 	wp.use_bias = use_bias;
 	wp.correct = ctx->enable_position_correction;
+	return wp;
+}
+
+/* The exported entry points wrap the static solvers, which the drivers below
+ * call directly (a static function inlines; an exported one, in a -fPIC
+ * build, does not). */
+void tb_warm_start_contact_block(tb_contact_block *blk, tb_body_state *states) { warm_start_block(blk, states); }
+
+void tb_solve_contact_block(tb_contact_block *blk, tb_body_state *states, const tb_step_context *ctx, bool use_bias)
+{
+	wide_params wp = make_params(ctx, use_bias);
+	solve_block(blk, states, &wp);
+}
+
+void tb_store_contact_block(const tb_contact_block *blk, tb_contact_constraint *constraints)
+{
+	for (int i = 0; i < 4; ++i) {
+		if (blk->constraint[i] < 0) continue;
+		tb_contact_constraint *cc = constraints + blk->constraint[i];
+		for (int j = 0; j < cc->point_count; ++j) {
+			const tb_block_point *bp = blk->points + j;
+			tb_constraint_point *cp = cc->points + j;
+			cp->normal_impulse = bp->normal_impulse[i];
+			cp->tangent_impulse = bp->tangent_impulse[i];
+			cp->max_normal_impulse = bp->max_normal_impulse[i];
+		}
+	}
+}
+
+void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
+{
+	tb_constraint_graph *g = &w->graph;
+	int32_t overflow_count;
+	const int32_t *overflow = overflow_list(g, &overflow_count);
+	tb_warm_start_contact_list(w->constraints.data, overflow, overflow_count, ctx->states);
+	int32_t block_count = g->block_start[TB_GRAPH_COLOR_COUNT];
+	for (int32_t k = 0; k < block_count; ++k) warm_start_block(g->blocks.data + k, ctx->states);
+}
+
+void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
+{
+	tb_constraint_graph *g = &w->graph;
+	wide_params wp = make_params(ctx, use_bias);
 
 	/* the whole sequence (overflow, then colours in order) runs reversed on odd substeps */
 	bool backward = (ctx->substep_index & 1) != 0;
 	int32_t overflow_count;
 	const int32_t *overflow = overflow_list(g, &overflow_count);
-	if (!backward) tb_solve_contact_list(w, ctx, overflow, overflow_count, use_bias, false);
+	if (!backward)
+		tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, false);
 	for (int cc = 0; cc < TB_GRAPH_COLOR_COUNT; ++cc) {
 		int c = backward ? TB_GRAPH_COLOR_COUNT - 1 - cc : cc;
 		for (int32_t k = g->block_start[c]; k < g->block_start[c + 1]; ++k)
-			solve_block(g->blocks + k, ctx->states, &wp);
+			solve_block(g->blocks.data + k, ctx->states, &wp);
 	}
-	if (backward) tb_solve_contact_list(w, ctx, overflow, overflow_count, use_bias, true);
+	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
 }
 
 void tb_store_impulses_wide(tb_world *w)
 {
 	tb_constraint_graph *g = &w->graph;
 	int32_t block_count = g->block_start[TB_GRAPH_COLOR_COUNT];
-	for (int32_t k = 0; k < block_count; ++k) {
-		const tb_contact_block *blk = g->blocks + k;
-		for (int i = 0; i < 4; ++i) {
-			if (blk->constraint[i] < 0) continue;
-			tb_contact_constraint *cc = w->constraints + blk->constraint[i];
-			for (int j = 0; j < cc->point_count; ++j) {
-				const tb_block_point *bp = blk->points + j;
-				tb_constraint_point *cp = cc->points + j;
-				cp->normal_impulse = bp->normal_impulse[i];
-				cp->tangent_impulse = bp->tangent_impulse[i];
-				cp->max_normal_impulse = bp->max_normal_impulse[i];
-			}
-		}
-	}
+	for (int32_t k = 0; k < block_count; ++k) tb_store_contact_block(g->blocks.data + k, w->constraints.data);
 }

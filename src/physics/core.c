@@ -1,44 +1,92 @@
-/* tumble physics: allocation and timing helpers. */
+/* tumble physics: the allocator, array growth and the clock. */
 #include "core.h"
 
-#include <stdio.h>
 #include <time.h>
 
-void *tb_alloc(size_t size)
+void *tb_default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-	void *p = malloc(size > 0 ? size : 1);
-	if (p == NULL) {
-		fprintf(stderr, "tumble: out of memory (%zu bytes)\n", size);
-		abort();
+	(void)ud;
+	(void)osize;
+	if (nsize == 0) {
+		free(ptr);
+		return NULL;
+	}
+	return realloc(ptr, nsize);
+}
+
+void tb_allocator_init(tb_allocator *a, tb_alloc_fn *fn, void *ud, size_t max_bytes)
+{
+	a->fn = fn != NULL ? fn : tb_default_alloc;
+	a->ud = fn != NULL ? ud : NULL;
+	a->bytes = 0;
+	a->max_bytes = max_bytes;
+}
+
+/* A block is allocated TB_ALIGNMENT bytes larger than asked and the pointer
+ * handed out is the first aligned address past its start. The byte before it
+ * keeps the distance back to the start (1..TB_ALIGNMENT), so any alignment the
+ * allocator gives, even none, comes out aligned. */
+_Static_assert(TB_ALIGNMENT <= 255 && (TB_ALIGNMENT & (TB_ALIGNMENT - 1)) == 0, "offset fits in a byte");
+
+void *tb_alloc(tb_allocator *a, size_t size)
+{
+	if (size > SIZE_MAX - TB_ALIGNMENT) return NULL;
+	size_t total = size + TB_ALIGNMENT;
+	if (a->max_bytes != 0 && (total > a->max_bytes || a->bytes > a->max_bytes - total)) return NULL;
+	unsigned char *raw = a->fn(a->ud, NULL, 0, total);
+	if (raw == NULL) return NULL;
+	uintptr_t start = (uintptr_t)raw;
+	uintptr_t aligned = (start + TB_ALIGNMENT) & ~(uintptr_t)(TB_ALIGNMENT - 1);
+	unsigned char *p = raw + (aligned - start);
+	p[-1] = (unsigned char)(aligned - start);
+	a->bytes += total;
+	return p;
+}
+
+void tb_free(tb_allocator *a, void *ptr, size_t size)
+{
+	if (ptr == NULL) return;
+	unsigned char *p = ptr;
+	unsigned char *raw = p - p[-1];
+	size_t total = size + TB_ALIGNMENT;
+	TB_ASSERT(a->bytes >= total);
+	a->bytes -= total;
+	a->fn(a->ud, raw, total, 0);
+}
+
+void *tb_allocator_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	tb_allocator *a = ud;
+	if (nsize == 0) {
+		tb_free(a, ptr, osize);
+		return NULL;
+	}
+	void *p = tb_alloc(a, nsize);
+	if (p == NULL) return NULL;
+	if (ptr != NULL) {
+		memcpy(p, ptr, osize < nsize ? osize : nsize);
+		tb_free(a, ptr, osize);
 	}
 	return p;
 }
 
-void *tb_alloc_zeroed(size_t size)
+bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t needed, size_t element_size)
 {
-	void *p = calloc(1, size > 0 ? size : 1);
-	if (p == NULL) {
-		fprintf(stderr, "tumble: out of memory (%zu bytes)\n", size);
-		abort();
-	}
-	return p;
-}
-
-void tb_free(void *ptr) { free(ptr); }
-
-void *tb_grow_array(void *ptr, int elem_size, int *capacity, int needed)
-{
-	int cap = *capacity > 0 ? *capacity : 16;
+	if (needed <= *capacity) return true;
+	if (needed > INT32_MAX / 2) return false;
+	int32_t cap = *capacity > 0 ? *capacity : 16;
 	while (cap < needed) cap *= 2;
-	void *p = realloc(ptr, (size_t)cap * (size_t)elem_size);
-	if (p == NULL) {
-		fprintf(stderr, "tumble: out of memory (%d x %d bytes)\n", cap, elem_size);
-		abort();
-	}
-	/* new elements start zeroed so pools can rely on it */
-	memset((char *)p + (size_t)*capacity * (size_t)elem_size, 0, (size_t)(cap - *capacity) * (size_t)elem_size);
+	if ((size_t)cap > SIZE_MAX / element_size) return false;
+	size_t old_bytes = (size_t)*capacity * element_size, new_bytes = (size_t)cap * element_size;
+	unsigned char *p = tb_alloc(a, new_bytes);
+	if (p == NULL) return false;
+	if (old_bytes > 0) memcpy(p, *data, old_bytes);
+	/* new elements start zeroed, so pools and per-slot arrays can rely on it */
+	memset(p + old_bytes, 0, new_bytes - old_bytes);
+	tb_free(a, *data, old_bytes);
+	*data = p;
 	*capacity = cap;
-	return p;
+	return true;
 }
 
 double tb_time_ms(void)

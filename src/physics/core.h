@@ -1,26 +1,132 @@
-/* tumble physics: internal helpers shared by the engine's source files. */
+/* tumble physics: memory and containers shared by the engine's files
+ * (engine-private).
+ *
+ * Every allocation of a world goes through its tb_allocator: the caller's
+ * lua_Alloc-style function (or the C library's), counted against the world's
+ * byte limit, and aligned to TB_ALIGNMENT whatever that function returns
+ * (wasm32's malloc gives 8 bytes; the SIMD contact blocks need 16, AVX2 blocks
+ * would need 32). Nothing here aborts: an allocation that fails returns NULL
+ * (or false) and leaves the container as it was, so the caller can refuse an
+ * operation before it has changed anything.
+ *
+ * Two containers, used for every array of the world:
+ * - a typed growable array, declared per element type with TB_ARRAY_DECLARE:
+ *   data, count, capacity, and name_reserve/_push/_destroy functions;
+ * - tb_id_pool, the slots of an object array (bodies, shapes, contacts, joints,
+ *   sensors): the last freed slot is reused first, else the next fresh one.
+ *   The object keeps its generation across reuse and bumps it when freed, so a
+ *   stale id never matches.
+ * Records link to each other by index only, so each container is one block
+ * that can be copied as it is. */
 #ifndef TB_CORE_H
 #define TB_CORE_H
 
 #include <assert.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tumble/physics.h"
+
 #define TB_ASSERT(c) assert(c)
 
-/* Grows a heap array so that it holds at least `needed` elements. Capacity
- * doubles, so steady-state steps never allocate. Aborts on out of memory: a
- * physics world cannot continue half-updated. */
-void *tb_grow_array(void *ptr, int elem_size, int *capacity, int needed);
-#define TB_RESERVE(ptr, cap, needed)                                                                        \
-	do {                                                                                                    \
-		if ((needed) > (cap)) (ptr) = tb_grow_array((ptr), (int)sizeof(*(ptr)), &(cap), (needed));         \
-	} while (0)
+/* Alignment of every block the engine allocates: enough for 16-byte SSE and
+ * 32-byte AVX blocks on every platform. */
+#define TB_ALIGNMENT 32
 
-void *tb_alloc(size_t size);
-void *tb_alloc_zeroed(size_t size);
-void tb_free(void *ptr);
+typedef struct tb_allocator {
+	tb_alloc_fn *fn; /* never NULL: the C library's when the world's def has none */
+	void *ud;
+	size_t bytes;     /* held now, alignment padding included */
+	size_t max_bytes; /* 0: no limit */
+} tb_allocator;
+
+/* The C library's memory as a tb_alloc_fn. */
+void *tb_default_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+void tb_allocator_init(tb_allocator *a, tb_alloc_fn *fn, void *ud, size_t max_bytes);
+/* A TB_ALIGNMENT-aligned block, or NULL when memory runs out. */
+void *tb_alloc(tb_allocator *a, size_t size);
+/* Frees a block of tb_alloc; size must be the size it was allocated with. */
+void tb_free(tb_allocator *a, void *ptr, size_t size);
+/* The allocator as a tb_alloc_fn (ud: the tb_allocator), for code that takes
+ * one, such as the dynamic tree. Blocks are aligned as tb_alloc's. */
+void *tb_allocator_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* Grows an array's block so it holds at least `needed` elements: capacity
+ * doubles from 16, the elements up to the old capacity are copied and the new
+ * ones start zeroed. Returns false, changing nothing, when memory runs out. */
+bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t needed, size_t element_size);
+
+/* Declares the array type `name` of `type` elements and its functions. */
+#define TB_ARRAY_DECLARE(name, type)                                                                        \
+	typedef struct name {                                                                                   \
+		type *data;                                                                                         \
+		int32_t count, capacity;                                                                            \
+	} name;                                                                                                 \
+	static inline bool name##_reserve(tb_allocator *a, name *array, int32_t needed)                        \
+	{                                                                                                       \
+		if (needed <= array->capacity) return true;                                                         \
+		return tb_array_grow(a, (void **)&array->data, &array->capacity, needed, sizeof(type));             \
+	}                                                                                                       \
+	/* appends, or returns false (array unchanged) when memory runs out */                                \
+	static inline bool name##_push(tb_allocator *a, name *array, type value)                               \
+	{                                                                                                       \
+		if (!name##_reserve(a, array, array->count + 1)) return false;                                      \
+		array->data[array->count++] = value;                                                                \
+		return true;                                                                                        \
+	}                                                                                                       \
+	/* appends where capacity was reserved before */                                                      \
+	static inline void name##_push_reserved(name *array, type value)                                        \
+	{                                                                                                       \
+		TB_ASSERT(array->count < array->capacity);                                                          \
+		array->data[array->count++] = value;                                                                \
+	}                                                                                                       \
+	static inline void name##_destroy(tb_allocator *a, name *array)                                         \
+	{                                                                                                       \
+		tb_free(a, array->data, (size_t)array->capacity * sizeof(type));                                    \
+		array->data = NULL;                                                                                 \
+		array->count = array->capacity = 0;                                                                 \
+	}
+
+TB_ARRAY_DECLARE(tb_int_array, int32_t)
+TB_ARRAY_DECLARE(tb_float_array, float)
+
+typedef struct tb_id_pool {
+	tb_int_array free_ids; /* freed slots, the last freed at the end */
+	int32_t next_index;    /* slots [0, next_index) have been handed out: the object arrays' count */
+} tb_id_pool;
+
+/* Live slots. */
+static inline int32_t tb_id_pool_count(const tb_id_pool *pool) { return pool->next_index - pool->free_ids.count; }
+/* The slot the next tb_alloc_id returns; it is a fresh one (the object arrays
+ * must first hold it) when it equals next_index. */
+static inline int32_t tb_id_pool_peek(const tb_id_pool *pool)
+{
+	return pool->free_ids.count > 0 ? pool->free_ids.data[pool->free_ids.count - 1] : pool->next_index;
+}
+/* Room to free up to `slots` slots, so freeing never allocates. */
+static inline bool tb_id_pool_reserve(tb_allocator *a, tb_id_pool *pool, int32_t slots)
+{
+	return tb_int_array_reserve(a, &pool->free_ids, slots);
+}
+/* The caller reserved the pool (and its object arrays) for a fresh slot. */
+static inline int32_t tb_alloc_id(tb_id_pool *pool)
+{
+	if (pool->free_ids.count > 0) return pool->free_ids.data[--pool->free_ids.count];
+	TB_ASSERT(pool->next_index < pool->free_ids.capacity);
+	return pool->next_index++;
+}
+static inline void tb_free_id(tb_id_pool *pool, int32_t id)
+{
+	TB_ASSERT(0 <= id && id < pool->next_index);
+	tb_int_array_push_reserved(&pool->free_ids, id);
+}
+static inline void tb_id_pool_destroy(tb_allocator *a, tb_id_pool *pool)
+{
+	tb_int_array_destroy(a, &pool->free_ids);
+	pool->next_index = 0;
+}
 
 /* Monotonic clock in milliseconds, for the profile only (never for physics). */
 double tb_time_ms(void);

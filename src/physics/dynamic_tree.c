@@ -5,7 +5,11 @@
  * Insertion descends by the surface-area heuristic (perimeter in 2D); every
  * ancestor is then refitted and rebalanced by a rotation when one child is
  * more than one level taller, which keeps the height logarithmic. Nodes live
- * in one pool that doubles when full; freed nodes go on a free list. */
+ * in one pool that doubles when full; freed nodes go on a free list, and fresh
+ * ones join it at its end, so nodes are handed out in the same order however
+ * early the pool grew. Memory comes from the tree's allocator; only creating a
+ * proxy can need more (a leaf and a parent), and tb_dynamic_tree_reserve gets it
+ * ahead, so moving and destroying proxies never allocate. */
 #include "tumble/collision.h"
 #include "core.h"
 
@@ -17,52 +21,84 @@
  * tree's own scratch stack, which is as large as the node pool. */
 #define TB_TREE_LOCAL_STACK 256
 
-static void link_free_nodes(tb_dynamic_tree *t, int32_t from)
-{
-	for (int32_t i = from; i < t->node_capacity - 1; ++i) {
-		t->nodes[i].parent = i + 1;
-		t->nodes[i].height = -1;
-	}
-	t->nodes[t->node_capacity - 1].parent = TB_NULL_NODE;
-	t->nodes[t->node_capacity - 1].height = -1;
-	t->free_list = from;
-}
-
-tb_dynamic_tree tb_dynamic_tree_create(void)
+tb_dynamic_tree tb_dynamic_tree_create_with_allocator(tb_alloc_fn *alloc, void *alloc_ud)
 {
 	tb_dynamic_tree t;
 	memset(&t, 0, sizeof t);
 	t.root = TB_NULL_NODE;
-	t.node_capacity = TB_TREE_INITIAL_CAPACITY;
-	t.nodes = tb_alloc_zeroed((size_t)t.node_capacity * sizeof(tb_tree_node));
-	link_free_nodes(&t, 0);
-	t.stack_capacity = t.node_capacity;
-	t.stack = tb_alloc((size_t)t.stack_capacity * sizeof(int32_t));
+	t.free_list = TB_NULL_NODE;
+	t.alloc = alloc != NULL ? alloc : tb_default_alloc;
+	t.alloc_ud = alloc != NULL ? alloc_ud : NULL;
 	return t;
 }
 
+tb_dynamic_tree tb_dynamic_tree_create(void) { return tb_dynamic_tree_create_with_allocator(NULL, NULL); }
+
 void tb_dynamic_tree_destroy(tb_dynamic_tree *tree)
 {
-	tb_free(tree->nodes);
-	tb_free(tree->stack);
-	memset(tree, 0, sizeof *tree);
+	if (tree->nodes != NULL) tree->alloc(tree->alloc_ud, tree->nodes, (size_t)tree->node_capacity * sizeof(tb_tree_node), 0);
+	if (tree->stack != NULL) tree->alloc(tree->alloc_ud, tree->stack, (size_t)tree->stack_capacity * sizeof(int32_t), 0);
+	tree->nodes = NULL;
+	tree->stack = NULL;
+	tree->node_capacity = tree->stack_capacity = 0;
+	tree->node_count = tree->proxy_count = 0;
 	tree->root = TB_NULL_NODE;
 	tree->free_list = TB_NULL_NODE;
 }
 
+/* Doubles the node pool (from TB_TREE_INITIAL_CAPACITY) until `free_needed`
+ * nodes are free; the scratch stack follows, since a walk never holds more
+ * entries than there are nodes. All or nothing. */
+static bool grow_nodes(tb_dynamic_tree *t, int32_t free_needed)
+{
+	int32_t old = t->node_capacity;
+	int32_t cap = old > 0 ? old : TB_TREE_INITIAL_CAPACITY;
+	while (cap - t->node_count < free_needed) {
+		if (cap > INT32_MAX / 2) return false;
+		cap *= 2;
+	}
+	if (cap == old) return true;
+	if ((size_t)cap > SIZE_MAX / sizeof(tb_tree_node)) return false;
+	/* the stack first: if the nodes then fail, a larger stack is harmless */
+	if (t->stack_capacity < cap) {
+		int32_t *stack = t->alloc(t->alloc_ud, t->stack, (size_t)t->stack_capacity * sizeof(int32_t),
+		                          (size_t)cap * sizeof(int32_t));
+		if (stack == NULL) return false;
+		t->stack = stack;
+		t->stack_capacity = cap;
+	}
+	tb_tree_node *nodes = t->alloc(t->alloc_ud, t->nodes, (size_t)old * sizeof(tb_tree_node),
+	                               (size_t)cap * sizeof(tb_tree_node));
+	if (nodes == NULL) return false;
+	t->nodes = nodes;
+	memset(t->nodes + old, 0, (size_t)(cap - old) * sizeof(tb_tree_node));
+	for (int32_t i = old; i < cap; ++i) {
+		t->nodes[i].parent = i + 1 < cap ? i + 1 : TB_NULL_NODE;
+		t->nodes[i].height = -1;
+	}
+	/* fresh nodes go after the nodes already free */
+	if (t->free_list == TB_NULL_NODE) {
+		t->free_list = old;
+	} else {
+		int32_t last = t->free_list;
+		while (t->nodes[last].parent != TB_NULL_NODE) last = t->nodes[last].parent;
+		t->nodes[last].parent = old;
+	}
+	t->node_capacity = cap;
+	return true;
+}
+
+bool tb_dynamic_tree_reserve(tb_dynamic_tree *tree, int32_t proxies)
+{
+	if (proxies <= 0) return true;
+	if (proxies > INT32_MAX / 4) return false;
+	/* each proxy is a leaf plus, once the tree has a root, a new parent */
+	return grow_nodes(tree, 2 * proxies);
+}
+
 static int32_t allocate_node(tb_dynamic_tree *t)
 {
-	if (t->free_list == TB_NULL_NODE) {
-		int32_t old = t->node_capacity;
-		int cap = t->node_capacity;
-		t->nodes = tb_grow_array(t->nodes, (int)sizeof(tb_tree_node), &cap, old * 2);
-		t->node_capacity = cap;
-		link_free_nodes(t, old);
-		/* the scratch stack can never need more entries than there are nodes */
-		int scap = t->stack_capacity;
-		t->stack = tb_grow_array(t->stack, (int)sizeof(int32_t), &scap, cap);
-		t->stack_capacity = scap;
-	}
+	if (t->free_list == TB_NULL_NODE && !grow_nodes(t, 1)) return TB_NULL_NODE;
 	int32_t id = t->free_list;
 	tb_tree_node *n = t->nodes + id;
 	t->free_list = n->parent;
@@ -246,6 +282,8 @@ static void remove_leaf(tb_dynamic_tree *t, int32_t leaf)
 
 int32_t tb_dynamic_tree_create_proxy(tb_dynamic_tree *tree, tb_aabb aabb, uint64_t category_bits, int32_t user_data)
 {
+	/* the leaf and its parent, or nothing */
+	if (!tb_dynamic_tree_reserve(tree, 1)) return TB_NULL_NODE;
 	int32_t id = allocate_node(tree);
 	tb_tree_node *n = tree->nodes + id;
 	n->aabb = aabb;
@@ -401,8 +439,11 @@ bool tb_dynamic_tree_validate(const tb_dynamic_tree *tree)
 		if (tree->root < 0 || tree->root >= cap) return false;
 		if (tree->nodes[tree->root].parent != TB_NULL_NODE) return false;
 
-		/* Walk every reachable node once (a visit count guards against cycles). */
-		int32_t *stack = tb_alloc((size_t)cap * sizeof(int32_t));
+		/* Walk every reachable node once (a visit count guards against cycles).
+		 * The tree's scratch stack is as large as the pool: a walk that pushes
+		 * only a visited node's children never holds more. */
+		int32_t *stack = tree->stack;
+		if (stack == NULL || tree->stack_capacity < cap) return false;
 		int top = 0, visited = 0, leaves = 0;
 		bool ok = true;
 		stack[top++] = tree->root;
@@ -432,12 +473,12 @@ bool tb_dynamic_tree_validate(const tb_dynamic_tree *tree)
 			/* rotations keep every node balanced to within one level */
 			int diff = a->height - b->height;
 			if (diff < -1 || diff > 1) ok = false;
+			if (ok && top + 2 > cap) ok = false;
 			if (ok) {
 				stack[top++] = c1;
 				stack[top++] = c2;
 			}
 		}
-		tb_free(stack);
 		if (!ok || visited != tree->node_count || leaves != tree->proxy_count) return false;
 	}
 

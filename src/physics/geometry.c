@@ -20,6 +20,11 @@ const char *tb_status_string(tb_status s)
 	case TB_ERR_WRONG_TYPE: return "wrong shape type";
 	case TB_ERR_LOCKED: return "world is locked during a step";
 	case TB_ERR_INVALID_ARGUMENT: return "invalid argument";
+	case TB_ERR_OUT_OF_MEMORY: return "out of memory";
+	case TB_ERR_BODY_LIMIT: return "too many bodies (the world's max_bodies limit)";
+	case TB_ERR_SHAPE_LIMIT: return "too many shapes (the world's max_shapes limit)";
+	case TB_ERR_JOINT_LIMIT: return "too many joints (the world's max_joints limit)";
+	case TB_ERR_MASS_RANGE: return "mass out of range (density or size too small or too large)";
 	default: return "unknown status";
 	}
 }

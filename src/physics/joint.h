@@ -1,19 +1,39 @@
-/* tumble physics: joints (internal). world.c owns the pool and the body links;
- * joint.c owns the solver and the per-kind behaviour. */
+/* tumble physics: joints (engine-private).
+ *
+ * A joint is a common part (its def, its bodies, its links into both bodies'
+ * joint lists, the point constraint every kind has) plus a union of per-kind
+ * solver parts, so a field never means two things. joint.c owns the common
+ * part: lifetime, validation, the rows of plain pins, dispatch and the public
+ * accessors; joint_<kind>.c owns one kind's prepare, warm start and solve.
+ *
+ * Every joint follows the same soft-step pattern (after Box2D v3):
+ *   prepare     once per step: anchors relative to the centres of mass (frames),
+ *               the centre offset and relative angle at step start, effective masses;
+ *   warm start  every substep: apply the impulses accumulated so far;
+ *   solve       every substep, twice: with a soft position bias (use_bias), then
+ *               without it (relax) so the bias does not leave energy behind.
+ * Positions are measured from the body states' dp/dq deltas, so the current
+ * error of a constraint costs two rotations, not a transform update.
+ * Accumulated impulses are per substep: the constraint force is impulse / h. */
 #ifndef TB_JOINT_H
 #define TB_JOINT_H
 
 #include "solver.h"
 
+typedef struct tb_world tb_world;
+
+/* Upper bound of the default distance range: "no maximum" but still a finite number. */
+#define TB_JOINT_HUGE 1.0e6f
+
 /* What every joint's solve reads most: the anchors, the masses and the point
  * impulse. A plain pin (revolute without spring, motor or limit, the bulk of
  * chains, ropes and grids) needs nothing else, so the step copies it with its
- * state indices into a 64-byte row and solves the rows, not the 300-byte joints. */
+ * state indices into a 64-byte row and solves the rows, not the joints. */
 typedef struct tb_joint_point {
 	tb_vec2 frame_a, frame_b;  /* anchors relative to the centres of mass, world orientation at step start */
 	tb_vec2 delta_center;      /* center_b - center_a at step start */
 	float inv_mass_a, inv_mass_b, inv_i_a, inv_i_b;
-	tb_vec2 linear_impulse;    /* point constraints */
+	tb_vec2 linear_impulse;    /* the point constraint's (revolute, weld, mouse) */
 } tb_joint_point;
 
 typedef struct tb_joint_row {
@@ -23,35 +43,77 @@ typedef struct tb_joint_row {
 	tb_joint_point pt;
 } tb_joint_row;
 
+TB_ARRAY_DECLARE(tb_joint_row_array, tb_joint_row)
+
+/* Revolute: the point constraint, and about the angle a spring, a motor and limits. */
+typedef struct tb_revolute_joint {
+	float angular_mass;
+	tb_softness spring_softness;
+	float spring_impulse, motor_impulse, lower_impulse, upper_impulse;
+} tb_revolute_joint;
+
+/* Prismatic: B slides along A's axis; the perpendicular offset and the relative
+ * angle are held as one 2x2 block; along the axis a spring, a motor and limits. */
+typedef struct tb_prismatic_joint {
+	tb_vec2 axis;              /* A's axis in world axes, at step start */
+	float axial_mass;
+	tb_softness spring_softness;
+	float spring_impulse, motor_impulse, lower_impulse, upper_impulse;
+	float perpendicular_impulse, angular_impulse;
+} tb_prismatic_joint;
+
+/* Distance: a rod (or, with a spring, a spring) along the anchors' line, and
+ * one-sided limits at the minimum and maximum lengths. */
+typedef struct tb_distance_joint {
+	float axial_mass;
+	tb_softness spring_softness;
+	float impulse;             /* of the rod, or of the spring */
+	float lower_impulse, upper_impulse;
+} tb_distance_joint;
+
+/* Weld: the point constraint and the relative angle, each rigid or soft. */
+typedef struct tb_weld_joint {
+	float angular_mass;
+	tb_softness linear_softness, angular_softness;
+	float angular_impulse;
+} tb_weld_joint;
+
+/* Mouse: B's anchor pulled to a world target by a soft, force-capped spring
+ * (the point impulse), and B's spin damped a little. */
+typedef struct tb_mouse_joint {
+	float angular_mass;
+	tb_softness linear_softness, angular_softness;
+	float angular_impulse;
+} tb_mouse_joint;
+
 typedef struct tb_joint {
-	/* ---- managed by world.c ---- */
 	tb_joint_def def;          /* kind, ids, anchors and the tunables; def.body_a/b are ids */
 	int32_t body_a, body_b;    /* body slots */
 	uint32_t generation;
 	bool in_use;
-	int32_t next_free;
-	int32_t edge_prev[2], edge_next[2]; /* joint keys (index << 1 | edge) in each body's list */
-	bool is_active;            /* both bodies enabled; set by world.c before the step */
+	bool is_active;            /* both bodies enabled; set by the step */
+	int32_t edge_prev[2], edge_next[2]; /* joint keys (slot << 1 | edge) in each body's list */
 
-	/* ---- solver state, owned by joint.c ---- */
-	int32_t state_a, state_b;  /* copied from the sims in prepare */
+	/* ---- solver state, set by prepare ---- */
+	int32_t state_a, state_b;  /* the bodies' states this step, -1: immovable */
 	tb_joint_point pt;
 	float delta_angle;         /* angle_b - angle_a - reference at step start */
-	tb_vec2 axis_a;            /* prismatic axis, world, at step start */
-	float axial_mass;
-	tb_softness spring_softness, linear_softness, angular_softness;
-	float angular_impulse;
-	float axial_impulse;       /* prismatic perpendicular / distance rigid */
-	float spring_impulse, motor_impulse, lower_impulse, upper_impulse;
 	float last_inv_h;          /* to turn impulses into forces */
+	union {
+		tb_revolute_joint revolute;
+		tb_prismatic_joint prismatic;
+		tb_distance_joint distance;
+		tb_weld_joint weld;
+		tb_mouse_joint mouse;
+	};
 } tb_joint;
 
-/* Checks a def's numbers and kind-specific rules (bodies are checked by world.c). */
-tb_status tb_joint_validate_def(const tb_joint_def *def);
-/* Fills the solver part of a new joint (impulses zero). */
-void tb_joint_init(tb_joint *joint);
+TB_ARRAY_DECLARE(tb_joint_array, tb_joint)
 
-void tb_joint_prepare(tb_joint *joint, tb_step_context *ctx);
+/* ---- joint.c ---- */
+/* Checks a def's numbers and kind-specific rules (bodies are checked by the caller). */
+tb_status tb_joint_validate_def(const tb_joint_def *def);
+void tb_joint_prepare(tb_joint *joint, const tb_step_context *ctx);
 /* The row of a prepared joint; tb_joint_store_row gives a pin's impulse back. */
 tb_joint_row tb_joint_make_row(const tb_joint *joint, int32_t slot);
 void tb_joint_store_row(tb_joint *joint, const tb_joint_row *row);
@@ -60,13 +122,129 @@ void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias);
 /* Warm start and solve of the rows in order, pins inline, the rest by their joint. */
 void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx);
 void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx, bool use_bias);
-
-/* Public accessors of physics.h that only need the joint record are in joint.c;
- * they find the joint and wake bodies through these (world.c): */
-tb_joint *tb_world_joint_lookup(const tb_world *world, tb_joint_id id); /* NULL if stale */
-const tb_body_sim *tb_world_body_sim(const tb_world *world, int32_t body_slot);
-void tb_world_wake_body_slot(tb_world *world, int32_t body_slot);
-
 void tb_joint_draw(const tb_world *world, const tb_joint *joint, const tb_debug_draw *draw);
+
+/* ---- per kind: prepare after the common part, warm start, solve ---- */
+void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx);
+void tb_revolute_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_revolute_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
+void tb_prismatic_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa);
+void tb_prismatic_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
+                        bool use_bias);
+void tb_distance_prepare(tb_joint *joint, const tb_step_context *ctx);
+void tb_distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
+void tb_weld_prepare(tb_joint *joint, const tb_step_context *ctx);
+void tb_weld_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
+void tb_mouse_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_b);
+void tb_mouse_warm_start(tb_joint *joint, tb_body_state *b);
+void tb_mouse_solve(tb_joint *joint, tb_body_state *b, const tb_step_context *ctx);
+
+/* ---- helpers the kinds share ---- */
+
+/* Solves K x = b for a 2x2 K; a singular K (both bodies immovable) gives zero
+ * so no impulse is applied. */
+static inline tb_vec2 tb_solve22(float k11, float k12, float k21, float k22, tb_vec2 b)
+{
+	float det = k11 * k22 - k12 * k21;
+	if (det == 0.0f) return tb_vec2_zero;
+	det = 1.0f / det;
+	return tb_v2(det * (k22 * b.x - k12 * b.y), det * (k11 * b.y - k21 * b.x));
+}
+
+/* Relative rotation of B against A accumulated during this step. */
+static inline float tb_delta_rotation_angle(const tb_body_state *a, const tb_body_state *b)
+{
+	return tb_relative_angle(b->dq, a->dq);
+}
+
+/* Current separation of the anchors (B minus A) from the step-start offset and the deltas. */
+static inline tb_vec2 tb_current_separation(const tb_joint_point *pt, const tb_body_state *a, const tb_body_state *b,
+                                            tb_vec2 ra, tb_vec2 rb)
+{
+	tb_vec2 d = tb_add(tb_sub(b->dp, a->dp), pt->delta_center);
+	return tb_add(d, tb_sub(rb, ra));
+}
+
+/* Applies a linear impulse p at the anchors (to B, its opposite to A) plus an
+ * extra angular impulse l (to B, its opposite to A). */
+static inline void tb_apply_point_impulse(const tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_vec2 ra,
+                                          tb_vec2 rb, tb_vec2 p, float l)
+{
+	a->linear_velocity = tb_mul_sub(a->linear_velocity, pt->inv_mass_a, p);
+	a->angular_velocity -= pt->inv_i_a * (tb_cross(ra, p) + l);
+	b->linear_velocity = tb_mul_add(b->linear_velocity, pt->inv_mass_b, p);
+	b->angular_velocity += pt->inv_i_b * (tb_cross(rb, p) + l);
+}
+
+/* Relative velocity of the anchor points, B minus A. */
+static inline tb_vec2 tb_anchor_velocity(const tb_body_state *a, const tb_body_state *b, tb_vec2 ra, tb_vec2 rb)
+{
+	tb_vec2 va = tb_add(a->linear_velocity, tb_cross_sv(a->angular_velocity, ra));
+	tb_vec2 vb = tb_add(b->linear_velocity, tb_cross_sv(b->angular_velocity, rb));
+	return tb_sub(vb, va);
+}
+
+/* The soft point constraint shared by revolute and weld: drives the anchors
+ * together with the given softness (rigid when relaxing). */
+static inline void tb_solve_point(tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_softness soft,
+                                  bool use_bias)
+{
+	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
+	tb_vec2 cdot = tb_anchor_velocity(a, b, ra, rb);
+
+	tb_vec2 bias = tb_vec2_zero;
+	float mass_scale = 1.0f, impulse_scale = 0.0f;
+	if (use_bias) {
+		tb_vec2 separation = tb_current_separation(pt, a, b, ra, rb);
+		bias = tb_mul_sv(soft.bias_rate, separation);
+		mass_scale = soft.mass_scale;
+		impulse_scale = soft.impulse_scale;
+	}
+
+	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
+	float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+	float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+	float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+	tb_vec2 x = tb_solve22(k11, k12, k12, k22, tb_add(cdot, bias));
+
+	tb_vec2 impulse = tb_v2(-mass_scale * x.x - impulse_scale * pt->linear_impulse.x,
+	                        -mass_scale * x.y - impulse_scale * pt->linear_impulse.y);
+	pt->linear_impulse = tb_add(pt->linear_impulse, impulse);
+	tb_apply_point_impulse(pt, a, b, ra, rb, impulse, 0.0f);
+}
+
+/* Re-applies the point impulse of the last substep, plus an angular impulse l. */
+static inline void tb_point_warm_start(const tb_joint_point *pt, tb_body_state *a, tb_body_state *b, float l)
+{
+	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
+	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
+	tb_apply_point_impulse(pt, a, b, ra, rb, pt->linear_impulse, l);
+}
+
+/* One-sided limit on a scalar: C >= 0 must hold. Ahead of contact (C > 0) the
+ * approach speed is allowed to close the gap in one substep and no more (a
+ * speculative limit, so nothing needs to overlap before it pushes back); once
+ * violated the joint softness pushes out, and relaxing removes only velocity. */
+static inline float tb_limit_impulse(float c, float cdot, float mass, float *accumulated, bool use_bias,
+                                     const tb_step_context *ctx)
+{
+	float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+	if (c > 0.0f) {
+		bias = c * ctx->inv_h;
+	} else if (use_bias) {
+		bias = ctx->joint_softness.bias_rate * c;
+		mass_scale = ctx->joint_softness.mass_scale;
+		impulse_scale = ctx->joint_softness.impulse_scale;
+	}
+	float impulse = -mass * mass_scale * (cdot + bias) - impulse_scale * *accumulated;
+	float new_impulse = tb_maxf(*accumulated + impulse, 0.0f);
+	impulse = new_impulse - *accumulated;
+	*accumulated = new_impulse;
+	return impulse;
+}
 
 #endif

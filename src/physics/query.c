@@ -14,11 +14,11 @@ tb_query_filter tb_default_query_filter(void)
 
 static bool query_accepts(const tb_world *w, const tb_shape *s, tb_query_filter filter)
 {
-	if (!s->in_use || !s->enabled || !w->bodies[s->body].enabled) return false;
+	if (!s->in_use || !s->enabled || !w->bodies.data[s->body].enabled) return false;
 	return (s->filter.category_bits & filter.mask_bits) != 0 && (s->filter.mask_bits & filter.category_bits) != 0;
 }
 
-static tb_transform shape_transform(const tb_world *w, const tb_shape *s) { return w->sims[s->body].transform; }
+static tb_transform shape_transform(const tb_world *w, const tb_shape *s) { return w->sims.data[s->body].transform; }
 
 /* tb_collide wants a chain segment as shape A: swap, then turn the result back
  * so the normal points from a to b and each anchor is relative to its own shape. */
@@ -50,7 +50,7 @@ static bool aabb_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 {
 	tb_aabb_query *q = context;
 	const tb_world *w = q->world;
-	const tb_shape *s = w->shapes + user_data;
+	const tb_shape *s = w->shapes.data + user_data;
 	if (!query_accepts(w, s, q->filter)) return true;
 	/* the tree holds fattened boxes: refine with the tight one */
 	tb_aabb box = tb_compute_aabb(&s->geom, shape_transform(w, s));
@@ -82,7 +82,7 @@ static bool point_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 {
 	tb_point_query *q = context;
 	const tb_world *w = q->world;
-	const tb_shape *s = w->shapes + user_data;
+	const tb_shape *s = w->shapes.data + user_data;
 	if (!query_accepts(w, s, q->filter)) return true;
 	tb_vec2 local = tb_inv_transform_point(shape_transform(w, s), q->point);
 	if (!tb_geometry_test_point(&s->geom, local)) return true;
@@ -121,7 +121,7 @@ static bool overlap_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	tb_overlap_query *q = context;
 	const tb_world *w = q->world;
 	if (user_data == q->exclude) return true;
-	const tb_shape *s = w->shapes + user_data;
+	const tb_shape *s = w->shapes.data + user_data;
 	if (!query_accepts(w, s, q->filter)) return true;
 	tb_transform xf = shape_transform(w, s);
 	if (!tb_aabb_overlaps(tb_compute_aabb(&s->geom, xf), q->aabb)) return true;
@@ -156,7 +156,7 @@ static void overlap_query(const tb_world *w, const tb_geometry *g, tb_transform 
 void tb_world_overlap_shape(const tb_world *w, tb_shape_id shape, tb_query_filter filter, tb_overlap_result_fn *fn,
                             void *context)
 {
-	const tb_shape *s = w ? tb_get_shape(w, shape) : NULL;
+	const tb_shape *s = w ? tb_shape_lookup(w, shape) : NULL;
 	if (s == NULL || fn == NULL) return;
 	overlap_query(w, &s->geom, shape_transform(w, s), shape.index1 - 1, filter, fn, context);
 }
@@ -202,7 +202,7 @@ static float ray_query_fn(const tb_ray_cast_input *input, int32_t proxy_id, int3
 {
 	tb_ray_query *q = context;
 	const tb_world *w = q->world;
-	const tb_shape *s = w->shapes + user_data;
+	const tb_shape *s = w->shapes.data + user_data;
 	/* areas are invisible to rays: a line of sight or a ground probe must not
 	 * stop at a force field (overlap queries do report sensors) */
 	if (!query_accepts(w, s, q->filter) || s->is_sensor) return -1.0f;
@@ -253,15 +253,15 @@ tb_manifold tb_world_collide_shapes(const tb_world *w, tb_shape_id a, tb_shape_i
 {
 	tb_manifold m;
 	memset(&m, 0, sizeof m);
-	const tb_shape *sa = tb_get_shape(w, a);
-	const tb_shape *sb = tb_get_shape(w, b);
+	const tb_shape *sa = tb_shape_lookup(w, a);
+	const tb_shape *sb = tb_shape_lookup(w, b);
 	if (sa == NULL || sb == NULL || sa == sb) return m;
 	return collide_any(&sa->geom, shape_transform(w, sa), &sb->geom, shape_transform(w, sb));
 }
 
 tb_aabb tb_shape_get_aabb(const tb_world *w, tb_shape_id id)
 {
-	const tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	if (s == NULL) {
 		tb_aabb zero = {{0.0f, 0.0f}, {0.0f, 0.0f}};
 		return zero;
@@ -271,7 +271,7 @@ tb_aabb tb_shape_get_aabb(const tb_world *w, tb_shape_id id)
 
 bool tb_shape_test_point(const tb_world *w, tb_shape_id id, tb_vec2 point)
 {
-	const tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	if (s == NULL || !tb_is_valid_vec2(point)) return false;
 	return tb_geometry_test_point(&s->geom, tb_inv_transform_point(shape_transform(w, s), point));
 }
@@ -280,7 +280,7 @@ tb_cast_output tb_shape_ray_cast(const tb_world *w, tb_shape_id id, tb_vec2 orig
 {
 	tb_cast_output out;
 	memset(&out, 0, sizeof out);
-	const tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	if (s == NULL || !tb_is_valid_vec2(origin) || !tb_is_valid_vec2(translation)) return out;
 	return ray_cast_shape(w, s, origin, translation, 1.0f);
 }
@@ -299,8 +299,8 @@ static tb_contact_data contact_data(const tb_world *w, const tb_contact *c)
 int tb_world_get_contacts(const tb_world *w, tb_contact_data *out, int capacity)
 {
 	int n = 0;
-	for (int32_t i = 0; i < w->contact_capacity; ++i) {
-		const tb_contact *c = w->contacts + i;
+	for (int32_t i = 0; i < w->contacts.count; ++i) {
+		const tb_contact *c = w->contacts.data + i;
 		if (!c->in_use || (c->flags & TB_CONTACT_TOUCHING) == 0) continue;
 		if (out != NULL && n < capacity) out[n] = contact_data(w, c);
 		n += 1;
@@ -310,12 +310,12 @@ int tb_world_get_contacts(const tb_world *w, tb_contact_data *out, int capacity)
 
 int tb_body_get_contacts(const tb_world *w, tb_body_id id, tb_contact_data *out, int capacity)
 {
-	const tb_body *b = tb_get_body(w, id);
-	if (b == NULL) return 0;
+	if (tb_body_lookup(w, id) == NULL) return 0;
 	int n = 0;
-	for (int32_t key = b->head_contact_key; key != TB_NULL_INDEX;) {
-		const tb_contact *c = w->contacts + (key >> 1);
-		key = c->edges[key & 1].next_key;
+	tb_body_edge_iter it = tb_body_contacts(w, id.index1 - 1);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		const tb_contact *c = w->contacts.data + e.contact;
 		if ((c->flags & TB_CONTACT_TOUCHING) == 0) continue;
 		if (out != NULL && n < capacity) out[n] = contact_data(w, c);
 		n += 1;
@@ -377,26 +377,26 @@ void tb_world_draw(const tb_world *w, const tb_debug_draw *draw)
 	void *ctx = draw->context;
 
 	if (draw->draw_shapes) {
-		for (int32_t i = 0; i < w->body_capacity; ++i) {
-			const tb_body *b = w->bodies + i;
+		for (int32_t i = 0; i < w->bodies.count; ++i) {
+			const tb_body *b = w->bodies.data + i;
 			if (!b->in_use) continue;
-			tb_transform xf = w->sims[i].transform;
-			for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-				const tb_shape *s = w->shapes + k;
+			tb_transform xf = w->sims.data[i].transform;
+			for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+				const tb_shape *s = w->shapes.data + k;
 				draw_shape(draw, s, xf, shape_draw_state(b, s));
 			}
 		}
 	}
 
 	if (draw->draw_joints && draw->draw_joint) {
-		for (int32_t i = 0; i < w->joint_capacity; ++i) {
-			if (w->joints[i].in_use) tb_joint_draw(w, w->joints + i, draw);
+		for (int32_t i = 0; i < w->joints.count; ++i) {
+			if (w->joints.data[i].in_use) tb_joint_draw(w, w->joints.data + i, draw);
 		}
 	}
 
 	if (draw->draw_contacts && draw->draw_contact) {
-		for (int32_t i = 0; i < w->contact_capacity; ++i) {
-			const tb_contact *c = w->contacts + i;
+		for (int32_t i = 0; i < w->contacts.count; ++i) {
+			const tb_contact *c = w->contacts.data + i;
 			if (!c->in_use || (c->flags & TB_CONTACT_TOUCHING) == 0) continue;
 			const tb_manifold *m = &c->manifold;
 			for (int p = 0; p < m->point_count; ++p) {
@@ -407,8 +407,8 @@ void tb_world_draw(const tb_world *w, const tb_debug_draw *draw)
 	}
 
 	if (draw->draw_aabbs && draw->draw_aabb) {
-		for (int32_t i = 0; i < w->shape_capacity; ++i) {
-			const tb_shape *s = w->shapes + i;
+		for (int32_t i = 0; i < w->shapes.count; ++i) {
+			const tb_shape *s = w->shapes.data + i;
 			if (!s->in_use) continue;
 			if (s->proxy != TB_NULL_INDEX) {
 				draw->draw_aabb(tb_dynamic_tree_get_aabb(&w->broad_phase.trees[s->tree], s->proxy), true, ctx);
@@ -418,9 +418,9 @@ void tb_world_draw(const tb_world *w, const tb_debug_draw *draw)
 	}
 
 	if (draw->draw_mass && draw->draw_center_of_mass) {
-		for (int32_t i = 0; i < w->body_capacity; ++i) {
-			if (!w->bodies[i].in_use) continue;
-			tb_transform xf = {w->sims[i].center, w->sims[i].transform.q};
+		for (int32_t i = 0; i < w->bodies.count; ++i) {
+			if (!w->bodies.data[i].in_use) continue;
+			tb_transform xf = {w->sims.data[i].center, w->sims.data[i].transform.q};
 			draw->draw_center_of_mass(xf, ctx);
 		}
 	}

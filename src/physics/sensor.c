@@ -7,13 +7,19 @@
  * and exit events, so the events never depend on how the shapes moved in
  * between, only on where they are. A field acts on its sensor's visitors in
  * every substep; the list is topped up at the start of each step so a body
- * placed inside between steps feels the field in that very step. */
+ * placed inside between steps feels the field in that very step.
+ *
+ * Every sensor's list is a segment of one world array (sensor.h). An update
+ * first collects every segment into the other array, then reserves the events
+ * it can raise, then compares and swaps: if memory runs out on the way, the
+ * update is left out whole (the step reports it) and the lists stay as they were. */
 #include "world.h"
 
 /* The generation stored with an overlap has its top bit set when a begin event
  * was reported for it, so exactly one end event follows each begin even when
- * the sensor or visitor flags change in between. Fields act on every overlap,
- * reported or not: a visitor's enable_sensor_events only silences the events. */
+ * the sensor or visitor flags change in between, or the sensor goes. Fields act
+ * on every overlap, reported or not: a visitor's enable_sensor_events only
+ * silences the events. */
 #define TB_OVERLAP_REPORTED 0x80000000u
 /* Set on an overlap added between end-of-step updates (field refresh), so the
  * next update still treats it as an arrival for waking. */
@@ -25,93 +31,76 @@
 /* Is the shape remembered in an overlap entry still the one in that slot? */
 static bool overlap_is_live(const tb_world *w, int32_t shape, uint32_t stored)
 {
-	const tb_shape *s = w->shapes + shape;
+	const tb_shape *s = w->shapes.data + shape;
 	return s->in_use && (s->generation & TB_GENERATION_MASK) == (stored & TB_GENERATION_MASK);
+}
+
+static tb_sensor_overlap *segment(const tb_world *w, const tb_sensor *sensor)
+{
+	return w->overlaps.data + sensor->first;
 }
 
 /* ---- records ---- */
 
-void tb_sensor_create(tb_world *w, int32_t shape)
+bool tb_reserve_sensor_slot(tb_world *w)
 {
-	tb_shape *s = w->shapes + shape;
-	if (s->sensor_index != TB_NULL_INDEX) return;
-	/* a world that never had sensors may hold a zeroed free list head */
-	if (w->sensor_capacity == 0) w->sensor_free = TB_NULL_INDEX;
-	if (w->sensor_free == TB_NULL_INDEX) {
-		/* free slots are linked through their shape field */
-		int32_t old_capacity = w->sensor_capacity;
-		TB_RESERVE(w->sensors, w->sensor_capacity, old_capacity + 1);
-		for (int32_t i = w->sensor_capacity - 1; i >= old_capacity; --i) {
-			w->sensors[i].in_use = false;
-			w->sensors[i].shape = w->sensor_free;
-			w->sensor_free = i;
-		}
-	}
-	int32_t index = w->sensor_free;
-	tb_sensor *sensor = w->sensors + index;
-	w->sensor_free = sensor->shape;
+	tb_id_pool *pool = &w->sensor_pool;
+	if (tb_id_pool_peek(pool) < pool->next_index) return true;
+	int32_t n = pool->next_index + 1;
+	return tb_sensor_array_reserve(&w->allocator, &w->sensors, n) && tb_id_pool_reserve(&w->allocator, pool, n);
+}
+
+bool tb_sensor_create(tb_world *w, int32_t shape)
+{
+	tb_shape *s = w->shapes.data + shape;
+	if (s->sensor_index != TB_NULL_INDEX) return true;
+	if (!tb_reserve_sensor_slot(w)) return false;
+	int32_t index = tb_alloc_id(&w->sensor_pool);
+	if (index == w->sensors.count) w->sensors.count += 1;
+	tb_sensor *sensor = w->sensors.data + index;
 	memset(sensor, 0, sizeof *sensor);
 	sensor->shape = shape;
 	sensor->in_use = true;
 	s->sensor_index = index;
+	return true;
 }
 
-/* No events are emitted here: the shape is going away (or stops being watched),
- * and a visitor leaving a destroyed sensor is not a crossing of its boundary.
- * Callers that destroy a shape already know about it. */
+/* A visitor leaving a destroyed sensor did not cross its boundary, but a begin
+ * was reported and the end is promised: it comes with the next step, as the
+ * end events of destroyed contacts do. Room for it was reserved by the update
+ * that reported the begin. */
 void tb_sensor_destroy(tb_world *w, int32_t shape)
 {
-	tb_shape *s = w->shapes + shape;
+	tb_shape *s = w->shapes.data + shape;
 	int32_t index = s->sensor_index;
 	if (index == TB_NULL_INDEX) return;
-	tb_sensor *sensor = w->sensors + index;
-	tb_free(sensor->overlaps);
-	tb_free(sensor->overlap_gens);
-	tb_free(sensor->next);
-	tb_free(sensor->next_gens);
+	tb_sensor *sensor = w->sensors.data + index;
+	const tb_sensor_overlap *list = segment(w, sensor);
+	tb_shape_id sensor_id = tb_make_shape_id(w, shape);
+	for (int32_t k = 0; k < sensor->count; ++k) {
+		if ((list[k].generation & TB_OVERLAP_REPORTED) == 0) continue;
+		tb_sensor_event e;
+		e.sensor = sensor_id;
+		e.visitor.index1 = list[k].shape + 1;
+		e.visitor.generation = list[k].generation & TB_GENERATION_MASK;
+		tb_sensor_event_array_push_reserved(&w->pending_sensor_end_events, e);
+	}
 	memset(sensor, 0, sizeof *sensor);
 	sensor->in_use = false;
-	sensor->shape = w->sensor_free;
-	w->sensor_free = index;
+	tb_free_id(&w->sensor_pool, index);
 	s->sensor_index = TB_NULL_INDEX;
 }
 
 /* ---- overlap detection ---- */
 
-/* An index list and its generations share one capacity (and travel together
- * when the lists are swapped), so they grow together. */
-static void reserve_lists(int32_t **indices, uint32_t **gens, int32_t *capacity, int32_t needed)
-{
-	if (needed <= *capacity) return;
-	int index_capacity = *capacity, gens_capacity = *capacity;
-	*indices = tb_grow_array(*indices, (int)sizeof(int32_t), &index_capacity, needed);
-	*gens = tb_grow_array(*gens, (int)sizeof(uint32_t), &gens_capacity, needed);
-	TB_ASSERT(index_capacity == gens_capacity);
-	*capacity = index_capacity;
-}
-
-/* The lists of this step become the lists of the last step. */
-static void swap_lists(tb_sensor *sensor)
-{
-	int32_t *indices = sensor->overlaps;
-	uint32_t *gens = sensor->overlap_gens;
-	int32_t capacity = sensor->overlap_capacity;
-	sensor->overlaps = sensor->next;
-	sensor->overlap_gens = sensor->next_gens;
-	sensor->overlap_capacity = sensor->next_capacity;
-	sensor->overlap_count = sensor->next_count;
-	sensor->next = indices;
-	sensor->next_gens = gens;
-	sensor->next_capacity = capacity;
-	sensor->next_count = 0;
-}
-
 typedef struct tb_sensor_query {
 	tb_world *world;
-	tb_sensor *sensor;
+	const tb_sensor *sensor;
 	const tb_shape *shape;
 	tb_shape_proxy proxy;
 	tb_transform xf;
+	tb_sensor_overlap_array *out;
+	bool failed;
 } tb_sensor_query;
 
 static bool sensor_query_fn(int32_t proxy_id, int32_t user_data, void *context)
@@ -121,10 +110,10 @@ static bool sensor_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	int32_t vi = user_data;
 	const tb_shape *sensor_shape = q->shape;
 	if (vi == q->sensor->shape) return true;
-	const tb_shape *v = w->shapes + vi;
+	const tb_shape *v = w->shapes.data + vi;
 	if (!v->in_use || !v->enabled || v->is_sensor) return true;
 	if (v->body == sensor_shape->body) return true;
-	const tb_body *vb = w->bodies + v->body;
+	const tb_body *vb = w->bodies.data + v->body;
 	if (!vb->in_use || !vb->enabled) return true;
 	if (!tb_should_shapes_collide(sensor_shape->filter, v->filter)) return true;
 	if (!tb_aabb_overlaps(sensor_shape->aabb, v->aabb)) return true;
@@ -132,95 +121,64 @@ static bool sensor_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	/* GJK works for every pair, chains and segments included, and is two-sided,
 	 * which is what a volume test wants. Touching counts as inside. */
 	tb_shape_proxy vp = tb_geometry_proxy(&v->geom);
-	tb_distance_output d = tb_shape_distance(&q->proxy, q->xf, &vp, w->sims[v->body].transform);
+	tb_distance_output d = tb_shape_distance(&q->proxy, q->xf, &vp, w->sims.data[v->body].transform);
 	if (d.distance > 0.0f) return true;
 
-	tb_sensor *sensor = q->sensor;
-	reserve_lists(&sensor->next, &sensor->next_gens, &sensor->next_capacity, sensor->next_count + 1);
-	sensor->next[sensor->next_count++] = vi;
+	tb_sensor_overlap o = {vi, 0};
+	if (!tb_sensor_overlap_array_push(&w->allocator, q->out, o)) {
+		q->failed = true;
+		return false;
+	}
 	return true;
 }
 
-static int compare_indices(const void *a, const void *b)
+static int compare_overlaps(const void *a, const void *b)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	int32_t x = ((const tb_sensor_overlap *)a)->shape, y = ((const tb_sensor_overlap *)b)->shape;
 	return (x > y) - (x < y);
 }
 
-/* Fills sensor->next with the shapes overlapping the sensor now, sorted by slot.
- * next_gens holds their current generations, without flag bits. */
-static void collect_overlaps(tb_world *w, tb_sensor *sensor)
+/* Appends the shapes overlapping the sensor now to `out`, sorted by slot, with
+ * their current generations and no flag bits. False when memory runs out. */
+static bool collect_overlaps(tb_world *w, const tb_sensor *sensor, tb_sensor_overlap_array *out)
 {
-	sensor->next_count = 0;
-	const tb_shape *s = w->shapes + sensor->shape;
-	const tb_body *b = w->bodies + s->body;
-	if (!s->enabled || !b->enabled) return;
+	int32_t first = out->count;
+	const tb_shape *s = w->shapes.data + sensor->shape;
+	const tb_body *b = w->bodies.data + s->body;
+	if (!s->enabled || !b->enabled) return true;
 
 	tb_sensor_query q;
 	q.world = w;
 	q.sensor = sensor;
 	q.shape = s;
 	q.proxy = tb_geometry_proxy(&s->geom);
-	q.xf = w->sims[s->body].transform;
-	for (int t = 0; t < 2; ++t) {
+	q.xf = w->sims.data[s->body].transform;
+	q.out = out;
+	q.failed = false;
+	for (int t = 0; t < 2 && !q.failed; ++t) {
 		tb_dynamic_tree_query(&w->broad_phase.trees[t], s->aabb, UINT64_MAX, sensor_query_fn, &q);
 	}
-	if (sensor->next_count > 1) qsort(sensor->next, (size_t)sensor->next_count, sizeof(int32_t), compare_indices);
-	for (int32_t i = 0; i < sensor->next_count; ++i) {
-		sensor->next_gens[i] = w->shapes[sensor->next[i]].generation & TB_GENERATION_MASK;
-	}
+	if (q.failed) return false;
+	tb_sensor_overlap *list = out->data + first;
+	int32_t n = out->count - first;
+	if (n > 1) qsort(list, (size_t)n, sizeof *list, compare_overlaps);
+	for (int32_t i = 0; i < n; ++i) list[i].generation = w->shapes.data[list[i].shape].generation & TB_GENERATION_MASK;
+	return true;
 }
 
-/* Brings the overlap list up to date without events: shapes that entered are
- * added, marked fresh and not reported; shapes that left stay, marked absent,
- * so the end-of-step update still reports their exit. Fields skip absent ones.
- * This lets a field act on what is inside it now rather than at the end of
- * the last step. */
-static void refresh_overlaps(tb_world *w, tb_sensor *sensor)
+/* The next array becomes the current one, and each sensor's segment with it. */
+static void swap_overlaps(tb_world *w)
 {
-	collect_overlaps(w, sensor);
-	int32_t old_count = sensor->overlap_count, new_count = sensor->next_count;
-
-	/* the union's size first, then merge from the back, in place */
-	int32_t total = 0;
-	for (int32_t i = 0, j = 0; i < old_count || j < new_count; ++total) {
-		int32_t a = i < old_count ? sensor->overlaps[i] : INT32_MAX;
-		int32_t b = j < new_count ? sensor->next[j] : INT32_MAX;
-		if (a == b && (sensor->overlap_gens[i] & TB_GENERATION_MASK) == sensor->next_gens[j]) {
-			i += 1;
-			j += 1;
-		} else if (a <= b) {
-			i += 1;
-		} else {
-			j += 1;
-		}
+	for (int32_t i = 0; i < w->sensors.count; ++i) {
+		tb_sensor *sensor = w->sensors.data + i;
+		if (!sensor->in_use) continue;
+		sensor->first = sensor->next_first;
+		sensor->count = sensor->next_count;
 	}
-	reserve_lists(&sensor->overlaps, &sensor->overlap_gens, &sensor->overlap_capacity, total);
-
-	/* Walking backwards mirrors the forward walk: a reused slot keeps its stale
-	 * entry before the new one, as update_sensor expects. */
-	int32_t i = old_count - 1, j = new_count - 1;
-	for (int32_t k = total - 1; k >= 0; --k) {
-		int32_t a = i >= 0 ? sensor->overlaps[i] : -1;
-		int32_t b = j >= 0 ? sensor->next[j] : -1;
-		if (a == b && (sensor->overlap_gens[i] & TB_GENERATION_MASK) == sensor->next_gens[j]) {
-			sensor->overlaps[k] = a;
-			sensor->overlap_gens[k] = sensor->overlap_gens[i] & ~TB_OVERLAP_ABSENT;
-			i -= 1;
-			j -= 1;
-		} else if (a > b) {
-			sensor->overlaps[k] = a;
-			sensor->overlap_gens[k] = sensor->overlap_gens[i] | TB_OVERLAP_ABSENT;
-			i -= 1;
-		} else {
-			sensor->overlaps[k] = b;
-			sensor->overlap_gens[k] = sensor->next_gens[j] | TB_OVERLAP_FRESH;
-			j -= 1;
-		}
-	}
-	TB_ASSERT(i == -1 && j == -1);
-	sensor->overlap_count = total;
-	sensor->next_count = 0;
+	tb_sensor_overlap_array t = w->overlaps;
+	w->overlaps = w->next_overlaps;
+	w->next_overlaps = t;
+	w->next_overlaps.count = 0;
 }
 
 static bool field_is_active(const tb_field *f)
@@ -233,37 +191,116 @@ static bool field_is_active(const tb_field *f)
 	}
 }
 
+/* Brings overlap lists up to date without events: shapes that entered are
+ * added, marked fresh and not reported; shapes that left stay, marked absent,
+ * so the end-of-step update still reports their exit. Fields skip absent ones.
+ * This lets a field act on what is inside it now rather than at the end of
+ * the last step. `only`: one sensor's list, or TB_NULL_INDEX for every enabled
+ * sensor with an active field. False (lists unchanged) when memory runs out. */
+static bool refresh_overlaps(tb_world *w, int32_t only)
+{
+	bool any = false;
+	for (int32_t i = 0; i < w->sensors.count && !any; ++i) {
+		const tb_sensor *sensor = w->sensors.data + i;
+		if (!sensor->in_use) continue;
+		const tb_shape *s = w->shapes.data + sensor->shape;
+		any = only != TB_NULL_INDEX ? i == only : s->enabled && field_is_active(&s->field);
+	}
+	if (!any) return true;
+
+	tb_sensor_overlap_array *next = &w->next_overlaps;
+	next->count = 0;
+	for (int32_t si = 0; si < w->sensors.count; ++si) {
+		tb_sensor *sensor = w->sensors.data + si;
+		if (!sensor->in_use) continue;
+		const tb_shape *s = w->shapes.data + sensor->shape;
+		const tb_sensor_overlap *old = segment(w, sensor);
+		int32_t old_count = sensor->count, start = next->count;
+		sensor->next_first = start;
+		bool refresh = only != TB_NULL_INDEX ? si == only : s->enabled && field_is_active(&s->field);
+		if (!refresh) {
+			if (!tb_sensor_overlap_array_reserve(&w->allocator, next, start + old_count)) return false;
+			if (old_count > 0) memcpy(next->data + start, old, (size_t)old_count * sizeof *old);
+			next->count = start + old_count;
+			sensor->next_count = old_count;
+			continue;
+		}
+
+		if (!collect_overlaps(w, sensor, next)) return false;
+		old = segment(w, sensor);
+		int32_t new_count = next->count - start;
+		/* the union's size first, then merge from the back, in place */
+		int32_t total = 0;
+		for (int32_t i = 0, j = 0; i < old_count || j < new_count; ++total) {
+			int32_t a = i < old_count ? old[i].shape : INT32_MAX;
+			int32_t b = j < new_count ? next->data[start + j].shape : INT32_MAX;
+			if (a == b && (old[i].generation & TB_GENERATION_MASK) == next->data[start + j].generation) {
+				i += 1;
+				j += 1;
+			} else if (a <= b) {
+				i += 1;
+			} else {
+				j += 1;
+			}
+		}
+		if (!tb_sensor_overlap_array_reserve(&w->allocator, next, start + total)) return false;
+		tb_sensor_overlap *list = next->data + start;
+		/* Walking backwards mirrors the forward walk: a reused slot keeps its stale
+		 * entry before the new one, as update_sensor expects. */
+		int32_t i = old_count - 1, j = new_count - 1;
+		for (int32_t k = total - 1; k >= 0; --k) {
+			int32_t a = i >= 0 ? old[i].shape : -1;
+			int32_t b = j >= 0 ? list[j].shape : -1;
+			if (a == b && (old[i].generation & TB_GENERATION_MASK) == list[j].generation) {
+				list[k].shape = a;
+				list[k].generation = old[i].generation & ~TB_OVERLAP_ABSENT;
+				i -= 1;
+				j -= 1;
+			} else if (a > b) {
+				list[k].shape = a;
+				list[k].generation = old[i].generation | TB_OVERLAP_ABSENT;
+				i -= 1;
+			} else {
+				list[k].shape = b;
+				list[k].generation = list[j].generation | TB_OVERLAP_FRESH;
+				j -= 1;
+			}
+		}
+		TB_ASSERT(i == -1 && j == -1);
+		next->count = start + total;
+		sensor->next_count = total;
+	}
+	swap_overlaps(w);
+	return true;
+}
+
 /* A body asleep inside a field is in balance with it; it only needs waking when
  * the push it feels changes: entering, leaving, or the field being edited. */
 static void wake_visitor(tb_world *w, int32_t vi)
 {
-	const tb_shape *v = w->shapes + vi;
+	const tb_shape *v = w->shapes.data + vi;
 	if (!v->in_use) return;
-	const tb_body *b = w->bodies + v->body;
+	const tb_body *b = w->bodies.data + v->body;
 	if (b->in_use && b->type == TB_DYNAMIC_BODY && b->enabled && !b->awake) tb_wake_body(w, v->body);
 }
 
+/* Room was reserved by tb_update_sensors before the comparison. */
 static void push_sensor_event(tb_world *w, bool begin, int32_t sensor_shape, int32_t visitor, uint32_t generation)
 {
 	tb_sensor_event e;
 	e.sensor = tb_make_shape_id(w, sensor_shape);
 	e.visitor.index1 = visitor + 1;
 	e.visitor.generation = generation;
-	if (begin) {
-		TB_RESERVE(w->sensor_begin_events, w->sensor_begin_capacity, w->sensor_begin_count + 1);
-		w->sensor_begin_events[w->sensor_begin_count++] = e;
-	} else {
-		TB_RESERVE(w->sensor_end_events, w->sensor_end_capacity, w->sensor_end_count + 1);
-		w->sensor_end_events[w->sensor_end_count++] = e;
-	}
+	tb_sensor_event_array_push_reserved(begin ? &w->sensor_begin_events : &w->sensor_end_events, e);
 }
 
-static void update_sensor(tb_world *w, int32_t index)
+/* Compares a sensor's list of the last update with the one just collected. */
+static void update_sensor(tb_world *w, tb_sensor *sensor)
 {
-	tb_sensor *sensor = w->sensors + index;
 	int32_t si = sensor->shape;
-	const tb_shape *s = w->shapes + si;
-	collect_overlaps(w, sensor);
+	const tb_shape *s = w->shapes.data + si;
+	const tb_sensor_overlap *old = segment(w, sensor);
+	tb_sensor_overlap *now = w->next_overlaps.data + sensor->next_first;
 	/* not gated on enabled: disabling a field empties the list, and the bodies
 	 * it was holding up must wake to fall */
 	bool wake = field_is_active(&s->field);
@@ -271,19 +308,19 @@ static void update_sensor(tb_world *w, int32_t index)
 	/* merge walk of two sorted lists; a reused slot (same index, new
 	 * generation) is a different shape: the old one left, the new one entered */
 	int32_t i = 0, j = 0;
-	int32_t old_count = sensor->overlap_count, new_count = sensor->next_count;
+	int32_t old_count = sensor->count, new_count = sensor->next_count;
 	while (i < old_count || j < new_count) {
-		int32_t a = i < old_count ? sensor->overlaps[i] : INT32_MAX;
-		int32_t b = j < new_count ? sensor->next[j] : INT32_MAX;
-		uint32_t ga = i < old_count ? sensor->overlap_gens[i] : 0;
-		bool same = a == b && (ga & TB_GENERATION_MASK) == sensor->next_gens[j];
+		int32_t a = i < old_count ? old[i].shape : INT32_MAX;
+		int32_t b = j < new_count ? now[j].shape : INT32_MAX;
+		uint32_t ga = i < old_count ? old[i].generation : 0;
+		bool same = a == b && (ga & TB_GENERATION_MASK) == now[j].generation;
 		if (same) {
 			/* still inside: follow flag changes so begin and end stay paired */
 			bool was = (ga & TB_OVERLAP_REPORTED) != 0;
-			bool now = s->is_sensor && w->shapes[b].enable_sensor_events;
-			if (now && !was) push_sensor_event(w, true, si, b, sensor->next_gens[j]);
-			if (was && !now) push_sensor_event(w, false, si, b, sensor->next_gens[j]);
-			if (now) sensor->next_gens[j] |= TB_OVERLAP_REPORTED;
+			bool reported = s->is_sensor && w->shapes.data[b].enable_sensor_events;
+			if (reported && !was) push_sensor_event(w, true, si, b, now[j].generation);
+			if (was && !reported) push_sensor_event(w, false, si, b, now[j].generation);
+			if (reported) now[j].generation |= TB_OVERLAP_REPORTED;
 			if (wake && (ga & TB_OVERLAP_FRESH)) wake_visitor(w, b);
 			i += 1;
 			j += 1;
@@ -294,25 +331,44 @@ static void update_sensor(tb_world *w, int32_t index)
 			i += 1;
 		} else {
 			/* entered */
-			if (s->is_sensor && w->shapes[b].enable_sensor_events) {
-				push_sensor_event(w, true, si, b, sensor->next_gens[j]);
-				sensor->next_gens[j] |= TB_OVERLAP_REPORTED;
+			if (s->is_sensor && w->shapes.data[b].enable_sensor_events) {
+				push_sensor_event(w, true, si, b, now[j].generation);
+				now[j].generation |= TB_OVERLAP_REPORTED;
 			}
 			if (wake) wake_visitor(w, b);
 			j += 1;
 		}
 	}
-
-	swap_lists(sensor);
 }
 
 void tb_update_sensors(tb_world *w)
 {
-	w->sensor_begin_count = 0;
-	w->sensor_end_count = 0;
-	for (int32_t i = 0; i < w->sensor_capacity; ++i) {
-		if (w->sensors[i].in_use) update_sensor(w, i);
+	tb_allocator *a = &w->allocator;
+	tb_sensor_overlap_array *next = &w->next_overlaps;
+	next->count = 0;
+	for (int32_t i = 0; i < w->sensors.count; ++i) {
+		tb_sensor *sensor = w->sensors.data + i;
+		if (!sensor->in_use) continue;
+		sensor->next_first = next->count;
+		if (!collect_overlaps(w, sensor, next)) {
+			w->step_issues |= TB_STEP_OUT_OF_MEMORY;
+			return;
+		}
+		sensor->next_count = next->count - sensor->next_first;
 	}
+	/* each overlap now can begin, each of the last update can end, and each
+	 * reported one can be ended by a destroy before the next step */
+	if (!tb_sensor_event_array_reserve(a, &w->sensor_begin_events, w->sensor_begin_events.count + next->count) ||
+	    !tb_sensor_event_array_reserve(a, &w->sensor_end_events, w->sensor_end_events.count + w->overlaps.count) ||
+	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events, next->count)) {
+		w->step_issues |= TB_STEP_OUT_OF_MEMORY;
+		return;
+	}
+	for (int32_t i = 0; i < w->sensors.count; ++i) {
+		tb_sensor *sensor = w->sensors.data + i;
+		if (sensor->in_use) update_sensor(w, sensor);
+	}
+	swap_overlaps(w);
 }
 
 /* ---- fields ---- */
@@ -320,41 +376,43 @@ void tb_update_sensors(tb_world *w)
 static tb_vec2 field_body_velocity(const tb_step_context *ctx, int32_t body)
 {
 	const tb_body_sim *sim = ctx->sims + body;
-	if (sim->state_index >= 0) return ctx->states[sim->state_index].v;
-	return sim->v;
+	if (sim->state_index >= 0) return ctx->states[sim->state_index].linear_velocity;
+	return sim->linear_velocity;
 }
 
 static void apply_field(tb_world *w, tb_step_context *ctx, const tb_sensor *sensor, int32_t stamp)
 {
-	const tb_shape *s = w->shapes + sensor->shape;
+	const tb_shape *s = w->shapes.data + sensor->shape;
 	const tb_field *f = &s->field;
 	int32_t fb = s->body;
-	tb_transform fxf = w->sims[fb].transform;
+	tb_transform fxf = w->sims.data[fb].transform;
 	tb_vec2 center = tb_transform_point(fxf, f->center);
 	tb_vec2 field_v = f->kind == TB_FIELD_DRAG ? field_body_velocity(ctx, fb) : tb_vec2_zero;
 	float radius = 0.0f;
 	if (f->kind == TB_FIELD_RADIAL && f->falloff == TB_FALLOFF_LINEAR) radius = tb_shape_max_extent(s, f->center);
 	float h = ctx->h;
+	const tb_sensor_overlap *list = segment(w, sensor);
+	int32_t *field_stamp = w->field_stamp.data;
 
-	for (int32_t k = 0; k < sensor->overlap_count; ++k) {
-		int32_t vi = sensor->overlaps[k];
-		const tb_shape *v = w->shapes + vi;
+	for (int32_t k = 0; k < sensor->count; ++k) {
+		int32_t vi = list[k].shape;
+		const tb_shape *v = w->shapes.data + vi;
 		/* the visitor may have been destroyed or disabled since the list was made */
-		uint32_t gen = sensor->overlap_gens[k];
+		uint32_t gen = list[k].generation;
 		if ((gen & TB_OVERLAP_ABSENT) || !overlap_is_live(w, vi, gen) || !v->enabled) continue;
 		int32_t bi = v->body;
-		const tb_body *b = w->bodies + bi;
+		const tb_body *b = w->bodies.data + bi;
 		if (b->type != TB_DYNAMIC_BODY || !b->enabled) continue;
 		const tb_body_sim *sim = ctx->sims + bi;
 		if (sim->state_index < 0) continue;
-		if (w->field_stamp[bi + 1] == stamp) continue; /* several shapes of one body: push once */
-		w->field_stamp[bi + 1] = stamp;
+		if (field_stamp[bi + 1] == stamp) continue; /* several shapes of one body: push once */
+		field_stamp[bi + 1] = stamp;
 
 		tb_body_state *st = ctx->states + sim->state_index;
 		float scale = f->use_acceleration ? 1.0f : sim->inv_mass;
 		switch (f->kind) {
 		case TB_FIELD_LINEAR:
-			st->v = tb_mul_add(st->v, h * scale, f->force);
+			st->linear_velocity = tb_mul_add(st->linear_velocity, h * scale, f->force);
 			break;
 		case TB_FIELD_RADIAL: {
 			tb_vec2 c = tb_add(sim->center, st->dp);
@@ -368,15 +426,15 @@ static void apply_field(tb_world *w, tb_step_context *ctx, const tb_sensor *sens
 				float d = tb_maxf(dist, 0.1f);
 				magnitude /= d * d;
 			}
-			st->v = tb_mul_add(st->v, h * scale * magnitude, u);
+			st->linear_velocity = tb_mul_add(st->linear_velocity, h * scale * magnitude, u);
 			break;
 		}
 		case TB_FIELD_DRAG: {
 			/* implicit in the relative velocity, so a strong drag brings the body
 			 * to the field's velocity instead of overshooting and oscillating */
 			float k = h * scale * f->drag;
-			tb_vec2 rel = tb_sub(st->v, field_v);
-			st->v = tb_mul_sub(st->v, k / (1.0f + k), rel);
+			tb_vec2 rel = tb_sub(st->linear_velocity, field_v);
+			st->linear_velocity = tb_mul_sub(st->linear_velocity, k / (1.0f + k), rel);
 			break;
 		}
 		default: break;
@@ -387,34 +445,31 @@ static void apply_field(tb_world *w, tb_step_context *ctx, const tb_sensor *sens
 void tb_apply_fields(tb_world *w, tb_step_context *ctx)
 {
 	/* field_stamp[0] remembers the step whose overlaps were last refreshed; the
-	 * bodies' stamps follow at body + 1. Grown slots start zeroed, and 0 is
-	 * never a stamp nor a refresh mark. */
-	TB_RESERVE(w->field_stamp, w->field_stamp_capacity, w->body_capacity + 1);
-	if (w->field_stamp[0] != w->step_count + 1) {
+	 * bodies' stamps follow at body + 1 (reserved by the step). Grown slots start
+	 * zeroed, and 0 is never a stamp nor a refresh mark. */
+	int32_t *field_stamp = w->field_stamp.data;
+	if (field_stamp[0] != w->step_count + 1) {
 		/* first substep: shapes created, moved or enabled since the last update
-		 * are inside the field for this whole step, not from the next one */
-		w->field_stamp[0] = w->step_count + 1;
-		for (int32_t i = 0; i < w->sensor_capacity; ++i) {
-			tb_sensor *sensor = w->sensors + i;
-			if (!sensor->in_use) continue;
-			const tb_shape *s = w->shapes + sensor->shape;
-			if (s->enabled && field_is_active(&s->field)) refresh_overlaps(w, sensor);
-		}
+		 * are inside the field for this whole step, not from the next one; out of
+		 * memory, the fields act on the lists of the last update */
+		field_stamp[0] = w->step_count + 1;
+		if (!refresh_overlaps(w, TB_NULL_INDEX)) w->step_issues |= TB_STEP_OUT_OF_MEMORY;
 	}
 
-	for (int32_t i = 0; i < w->sensor_capacity; ++i) {
-		const tb_sensor *sensor = w->sensors + i;
-		if (!sensor->in_use || sensor->overlap_count == 0) continue;
-		const tb_shape *s = w->shapes + sensor->shape;
+	for (int32_t i = 0; i < w->sensors.count; ++i) {
+		const tb_sensor *sensor = w->sensors.data + i;
+		if (!sensor->in_use || sensor->count == 0) continue;
+		const tb_shape *s = w->shapes.data + sensor->shape;
 		if (!s->enabled || !field_is_active(&s->field)) continue;
-		if (!w->bodies[s->body].enabled) continue;
+		if (!w->bodies.data[s->body].enabled) continue;
 		int32_t stamp = i + 1;
 		apply_field(w, ctx, sensor, stamp);
 		/* clear the stamps again so the next field (or substep) starts clean
 		 * without a counter that would have to live in the world */
-		for (int32_t k = 0; k < sensor->overlap_count; ++k) {
-			const tb_shape *v = w->shapes + sensor->overlaps[k];
-			if (v->in_use && v->body >= 0 && v->body < w->body_capacity) w->field_stamp[v->body + 1] = 0;
+		const tb_sensor_overlap *list = segment(w, sensor);
+		for (int32_t k = 0; k < sensor->count; ++k) {
+			const tb_shape *v = w->shapes.data + list[k].shape;
+			if (v->in_use && v->body >= 0 && v->body < w->bodies.count) field_stamp[v->body + 1] = 0;
 		}
 	}
 }
@@ -432,9 +487,17 @@ static tb_status validate_field(const tb_field *f)
 	return TB_OK;
 }
 
+static void wake_live_visitors(tb_world *w, const tb_sensor *sensor)
+{
+	const tb_sensor_overlap *list = segment(w, sensor);
+	for (int32_t k = 0; k < sensor->count; ++k) {
+		if (overlap_is_live(w, list[k].shape, list[k].generation)) wake_visitor(w, list[k].shape);
+	}
+}
+
 tb_status tb_shape_set_field(tb_world *w, tb_shape_id id, const tb_field *field)
 {
-	tb_shape *s = tb_get_shape(w, id);
+	tb_shape *s = tb_shape_lookup(w, id);
 	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	if (w->locked) return TB_ERR_LOCKED;
 	if (field != NULL) {
@@ -445,13 +508,8 @@ tb_status tb_shape_set_field(tb_world *w, tb_shape_id id, const tb_field *field)
 	bool remove = field == NULL || field->kind == TB_FIELD_NONE;
 
 	/* whoever the old field was pushing now feels something else */
-	if (s->sensor_index != TB_NULL_INDEX && field_is_active(&s->field)) {
-		const tb_sensor *sensor = w->sensors + s->sensor_index;
-		for (int32_t k = 0; k < sensor->overlap_count; ++k) {
-			int32_t vi = sensor->overlaps[k];
-			if (overlap_is_live(w, vi, sensor->overlap_gens[k])) wake_visitor(w, vi);
-		}
-	}
+	if (s->sensor_index != TB_NULL_INDEX && field_is_active(&s->field))
+		wake_live_visitors(w, w->sensors.data + s->sensor_index);
 
 	if (remove) {
 		memset(&s->field, 0, sizeof s->field);
@@ -459,38 +517,26 @@ tb_status tb_shape_set_field(tb_world *w, tb_shape_id id, const tb_field *field)
 		return TB_OK;
 	}
 
-	s->field = *field;
-	if (s->sensor_index == TB_NULL_INDEX) tb_sensor_create(w, si);
 	/* learn who is inside now so they can be woken; the step refreshes the list
 	 * again before the field first acts */
-	refresh_overlaps(w, w->sensors + s->sensor_index);
-	if (field_is_active(&s->field)) {
-		const tb_sensor *sensor = w->sensors + s->sensor_index;
-		for (int32_t k = 0; k < sensor->overlap_count; ++k) {
-			int32_t vi = sensor->overlaps[k];
-			if (overlap_is_live(w, vi, sensor->overlap_gens[k])) wake_visitor(w, vi);
-		}
+	bool created = s->sensor_index == TB_NULL_INDEX;
+	if (!tb_sensor_create(w, si)) return TB_ERR_OUT_OF_MEMORY;
+	if (!refresh_overlaps(w, s->sensor_index)) {
+		if (created) tb_sensor_destroy(w, si);
+		return TB_ERR_OUT_OF_MEMORY;
 	}
+	s->field = *field;
+	if (field_is_active(&s->field)) wake_live_visitors(w, w->sensors.data + s->sensor_index);
 	return TB_OK;
 }
 
 bool tb_shape_get_field(const tb_world *w, tb_shape_id id, tb_field *out)
 {
-	const tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	bool has = s != NULL && s->field.kind != TB_FIELD_NONE;
 	if (out != NULL) {
 		if (has) *out = s->field;
 		else memset(out, 0, sizeof *out);
 	}
 	return has;
-}
-
-tb_sensor_events tb_world_get_sensor_events(const tb_world *w)
-{
-	tb_sensor_events e;
-	e.begin = w->sensor_begin_events;
-	e.begin_count = w->sensor_begin_count;
-	e.end = w->sensor_end_events;
-	e.end_count = w->sensor_end_count;
-	return e;
 }

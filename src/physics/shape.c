@@ -86,25 +86,27 @@ float tb_shape_max_extent(const tb_shape *s, tb_vec2 c)
 
 void tb_create_shape_proxy(tb_world *w, int32_t si)
 {
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	if (s->proxy != TB_NULL_INDEX) return;
-	const tb_body *b = w->bodies + s->body;
+	const tb_body *b = w->bodies.data + s->body;
 	bool is_static = b->type == TB_STATIC_BODY;
 	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
 	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
-	s->aabb = tb_compute_shape_aabb_margin(s, w->sims[s->body].transform, spec);
+	s->aabb = tb_compute_shape_aabb_margin(s, w->sims.data[s->body].transform, spec);
 	tb_aabb fat = s->aabb;
 	fat.lower = tb_sub(fat.lower, tb_v2(margin, margin));
 	fat.upper = tb_add(fat.upper, tb_v2(margin, margin));
 	s->fat_aabb = fat;
 	s->tree = is_static ? 0 : 1;
 	s->proxy = tb_dynamic_tree_create_proxy(&w->broad_phase.trees[s->tree], fat, s->filter.category_bits, si);
+	/* the caller reserved the tree */
+	TB_ASSERT(s->proxy != TB_NULL_INDEX);
 	tb_broad_phase_buffer_move(w, si);
 }
 
 void tb_destroy_shape_proxy(tb_world *w, int32_t si)
 {
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	if (s->proxy == TB_NULL_INDEX) return;
 	tb_destroy_shape_contacts(w, si, true);
 	tb_broad_phase_unbuffer(w, si);
@@ -112,32 +114,47 @@ void tb_destroy_shape_proxy(tb_world *w, int32_t si)
 	s->proxy = TB_NULL_INDEX;
 }
 
-static int32_t alloc_shape_slot(tb_world *w)
+/* Room for `count` more shapes: the limit, the slots, and the move buffer,
+ * which holds each shape slot at most once. */
+static tb_status reserve_shape_slots(tb_world *w, int32_t count)
 {
-	if (w->shape_free == TB_NULL_INDEX) {
-		int32_t old = w->shape_capacity;
-		w->shapes = tb_grow_array(w->shapes, (int)sizeof *w->shapes, &w->shape_capacity, old + 1);
-		for (int32_t i = w->shape_capacity - 1; i >= old; --i) {
-			w->shapes[i].next_free = w->shape_free;
-			w->shape_free = i;
-		}
-	}
-	int32_t i = w->shape_free;
-	w->shape_free = w->shapes[i].next_free;
-	return i;
+	tb_id_pool *pool = &w->shape_pool;
+	int32_t limit = w->def.limits.max_shapes;
+	if (limit > 0 && tb_id_pool_count(pool) > limit - count) return TB_ERR_SHAPE_LIMIT;
+	int32_t fresh = count - pool->free_ids.count;
+	if (fresh <= 0) return TB_OK;
+	if (pool->next_index > INT32_MAX / 2 - fresh) return TB_ERR_OUT_OF_MEMORY;
+	int32_t n = pool->next_index + fresh;
+	tb_allocator *a = &w->allocator;
+	if (!tb_shape_array_reserve(a, &w->shapes, n) || !tb_id_pool_reserve(a, pool, n) ||
+	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n))
+		return TB_ERR_OUT_OF_MEMORY;
+	return TB_OK;
+}
+
+/* Room for `count` proxies in the tree of the body's type. */
+static tb_status reserve_proxies(tb_world *w, int32_t body, int32_t count)
+{
+	bool is_static = w->bodies.data[body].type == TB_STATIC_BODY;
+	if (!tb_dynamic_tree_reserve(&w->broad_phase.trees[is_static ? 0 : 1], count)) return TB_ERR_OUT_OF_MEMORY;
+	return TB_OK;
 }
 
 /* Finite but absurd sizes (a 1e38 m radius) overflow mass and bounds: shapes must
- * stay within TB_HUGE of their body's origin. */
-static tb_status check_extent(const tb_geometry *g, float density)
+ * stay within TB_HUGE of their body's origin. A shape with area and density
+ * must have a mass and an inertia that are normal floats (a denormal mass has
+ * an infinite inverse, and inertia, centre and velocities turn to NaN). */
+static tb_status check_shape_mass(const tb_geometry *g, float density)
 {
 	tb_aabb box = tb_compute_aabb(g, tb_transform_identity);
 	if (!(fabsf(box.lower.x) < TB_HUGE && fabsf(box.lower.y) < TB_HUGE && fabsf(box.upper.x) < TB_HUGE &&
 	      fabsf(box.upper.y) < TB_HUGE))
 		return TB_ERR_INVALID_NUMBER;
+	bool has_area = g->type == TB_SHAPE_CIRCLE || g->type == TB_SHAPE_CAPSULE || g->type == TB_SHAPE_POLYGON;
+	if (!has_area || density == 0.0f) return TB_OK;
 	tb_mass_data md = tb_compute_mass(g, density);
-	if (!isfinite(md.mass) || !isfinite(md.rotational_inertia) || !tb_is_valid_vec2(md.center))
-		return TB_ERR_INVALID_NUMBER;
+	if (!isnormal(md.mass) || !isnormal(md.rotational_inertia) || !tb_is_valid_vec2(md.center))
+		return TB_ERR_MASS_RANGE;
 	return TB_OK;
 }
 
@@ -147,11 +164,13 @@ static bool valid_material(float density, float friction, float restitution)
 	       restitution >= 0.0f;
 }
 
+/* The caller reserved the slot (reserve_shape_slots). */
 static int32_t add_shape(tb_world *w, int32_t bi, const tb_geometry *g, float density, float friction,
                          float restitution, tb_filter filter, bool sensor, bool enabled, void *user_data)
 {
-	int32_t si = alloc_shape_slot(w);
-	tb_shape *s = w->shapes + si;
+	int32_t si = tb_alloc_id(&w->shape_pool);
+	if (si == w->shapes.count) w->shapes.count += 1;
+	tb_shape *s = w->shapes.data + si;
 	uint32_t gen = s->generation;
 	memset(s, 0, sizeof *s);
 	s->generation = gen;
@@ -173,23 +192,22 @@ static int32_t add_shape(tb_world *w, int32_t bi, const tb_geometry *g, float de
 	s->enable_hit_events = true;
 
 	/* append: shapes are listed in creation order */
-	tb_body *b = w->bodies + bi;
+	tb_body *b = w->bodies.data + bi;
 	s->next_in_body = TB_NULL_INDEX;
 	s->prev_in_body = b->tail_shape;
-	if (b->tail_shape != TB_NULL_INDEX) w->shapes[b->tail_shape].next_in_body = si;
+	if (b->tail_shape != TB_NULL_INDEX) w->shapes.data[b->tail_shape].next_in_body = si;
 	else b->head_shape = si;
 	b->tail_shape = si;
 	b->shape_count += 1;
-	w->shape_count += 1;
 	return si;
 }
 
 tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *def, const tb_geometry *g,
                             tb_status *status)
 {
-	tb_status dummy;
-	if (status == NULL) status = &dummy;
-	tb_body *b = tb_get_body(w, body);
+	tb_status ignored;
+	if (status == NULL) status = &ignored;
+	tb_body *b = tb_body_lookup(w, body);
 	if (b == NULL) { *status = TB_ERR_STALE_HANDLE; return tb_null_shape_id; }
 	if (w->locked) { *status = TB_ERR_LOCKED; return tb_null_shape_id; }
 	if (def == NULL || g == NULL || g->type == TB_SHAPE_CHAIN_SEGMENT) {
@@ -201,14 +219,19 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 		              ? TB_ERR_NEGATIVE : TB_ERR_INVALID_NUMBER;
 		return tb_null_shape_id;
 	}
+	int32_t bi = body.index1 - 1;
 	tb_status gs = tb_validate_geometry(g);
-	if (gs == TB_OK) gs = check_extent(g, def->density);
+	if (gs == TB_OK) gs = check_shape_mass(g, def->density);
+	if (gs == TB_OK) gs = tb_check_body_mass(w, bi, TB_NULL_INDEX, g, def->density);
+	/* everything the shape needs, before anything changes */
+	if (gs == TB_OK) gs = reserve_shape_slots(w, 1);
+	if (gs == TB_OK && b->enabled && def->is_enabled) gs = reserve_proxies(w, bi, 1);
+	if (gs == TB_OK && def->is_sensor && !tb_reserve_sensor_slot(w)) gs = TB_ERR_OUT_OF_MEMORY;
 	if (gs != TB_OK) { *status = gs; return tb_null_shape_id; }
 
-	int32_t bi = body.index1 - 1;
 	int32_t si = add_shape(w, bi, g, def->density, def->friction, def->restitution, def->filter, def->is_sensor,
 	                       def->is_enabled, def->user_data);
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	s->enable_sensor_events = def->enable_sensor_events;
 	s->enable_contact_events = def->enable_contact_events;
 	s->enable_hit_events = def->enable_hit_events;
@@ -217,7 +240,7 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	if (def->density > 0.0f || b->shape_count == 1) tb_update_body_mass(w, bi);
 	else {
 		/* massless shape: only the extents change */
-		tb_body_sim *sim = w->sims + bi;
+		tb_body_sim *sim = w->sims.data + bi;
 		sim->min_extent = tb_minf(sim->min_extent, tb_shape_min_extent(s));
 		sim->max_extent = tb_maxf(sim->max_extent, tb_shape_max_extent(s, sim->local_center));
 	}
@@ -268,9 +291,9 @@ tb_shape_id tb_create_polygon_shape(tb_world *w, tb_body_id body, const tb_shape
 int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_shape_id *out, int capacity,
                     tb_status *status)
 {
-	tb_status dummy;
-	if (status == NULL) status = &dummy;
-	tb_body *b = tb_get_body(w, body);
+	tb_status ignored;
+	if (status == NULL) status = &ignored;
+	tb_body *b = tb_body_lookup(w, body);
 	if (b == NULL) { *status = TB_ERR_STALE_HANDLE; return -1; }
 	if (w->locked) { *status = TB_ERR_LOCKED; return -1; }
 	if (def == NULL || def->points == NULL) { *status = TB_ERR_INVALID_ARGUMENT; return -1; }
@@ -297,6 +320,9 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 	}
 
 	int32_t bi = body.index1 - 1;
+	tb_status rs = reserve_shape_slots(w, links);
+	if (rs == TB_OK && b->enabled) rs = reserve_proxies(w, bi, links);
+	if (rs != TB_OK) { *status = rs; return -1; }
 	int32_t chain_id = w->next_chain_id++;
 	for (int i = 0; i < links; ++i) {
 		tb_geometry g;
@@ -314,8 +340,8 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 		cs->chain_id = chain_id;
 		int32_t si = add_shape(w, bi, &g, 0.0f, def->friction, def->restitution, def->filter, false, true,
 		                       def->user_data);
-		w->shapes[si].chain_id = chain_id;
-		w->shapes[si].enable_sensor_events = def->enable_sensor_events;
+		w->shapes.data[si].chain_id = chain_id;
+		w->shapes.data[si].enable_sensor_events = def->enable_sensor_events;
 		if (b->enabled) tb_create_shape_proxy(w, si);
 		if (out && i < capacity) out[i] = tb_make_shape_id(w, si);
 	}
@@ -326,9 +352,9 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 
 void tb_destroy_shape_internal(tb_world *w, int32_t si, bool wake)
 {
-	tb_shape *s = w->shapes + si;
+	tb_shape *s = w->shapes.data + si;
 	int32_t bi = s->body;
-	tb_body *b = w->bodies + bi;
+	tb_body *b = w->bodies.data + bi;
 	if (s->proxy != TB_NULL_INDEX) {
 		tb_destroy_shape_contacts(w, si, wake);
 		tb_broad_phase_unbuffer(w, si);
@@ -337,24 +363,22 @@ void tb_destroy_shape_internal(tb_world *w, int32_t si, bool wake)
 	}
 	if (s->sensor_index != TB_NULL_INDEX) tb_sensor_destroy(w, si);
 
-	if (s->prev_in_body != TB_NULL_INDEX) w->shapes[s->prev_in_body].next_in_body = s->next_in_body;
+	if (s->prev_in_body != TB_NULL_INDEX) w->shapes.data[s->prev_in_body].next_in_body = s->next_in_body;
 	else b->head_shape = s->next_in_body;
-	if (s->next_in_body != TB_NULL_INDEX) w->shapes[s->next_in_body].prev_in_body = s->prev_in_body;
+	if (s->next_in_body != TB_NULL_INDEX) w->shapes.data[s->next_in_body].prev_in_body = s->prev_in_body;
 	else b->tail_shape = s->prev_in_body;
 	b->shape_count -= 1;
-	w->shape_count -= 1;
 
 	s->in_use = false;
 	s->generation += 1;
 	s->user_data = NULL;
 	s->field.kind = TB_FIELD_NONE;
-	s->next_free = w->shape_free;
-	w->shape_free = si;
+	tb_free_id(&w->shape_pool, si);
 }
 
 void tb_destroy_shape(tb_world *w, tb_shape_id id, bool update_mass)
 {
-	tb_shape *s = tb_get_shape(w, id);
+	tb_shape *s = tb_shape_lookup(w, id);
 	if (s == NULL || w->locked) return;
 	int32_t bi = s->body;
 	tb_destroy_shape_internal(w, id.index1 - 1, true);
@@ -362,23 +386,23 @@ void tb_destroy_shape(tb_world *w, tb_shape_id id, bool update_mass)
 	tb_wake_body(w, bi);
 }
 
-bool tb_shape_is_valid(const tb_world *w, tb_shape_id id) { return tb_get_shape(w, id) != NULL; }
+bool tb_shape_is_valid(const tb_world *w, tb_shape_id id) { return tb_shape_lookup(w, id) != NULL; }
 
 tb_shape_type tb_shape_get_type(const tb_world *w, tb_shape_id id)
 {
-	tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	return s ? s->geom.type : TB_SHAPE_CIRCLE;
 }
 
 tb_body_id tb_shape_get_body(const tb_world *w, tb_shape_id id)
 {
-	tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	return s ? tb_make_body_id(w, s->body) : tb_null_body_id;
 }
 
 tb_geometry tb_shape_get_geometry(const tb_world *w, tb_shape_id id)
 {
-	tb_shape *s = tb_get_shape(w, id);
+	const tb_shape *s = tb_shape_lookup(w, id);
 	if (s) return s->geom;
 	tb_geometry g;
 	memset(&g, 0, sizeof g);
@@ -386,11 +410,12 @@ tb_geometry tb_shape_get_geometry(const tb_world *w, tb_shape_id id)
 }
 
 /* Re-creating the proxy drops stale contacts (their features changed) and
- * re-finds pairs with the new bounds next step. */
+ * re-finds pairs with the new bounds next step. The proxy goes back to the
+ * node it left, so only a shape without one needs room (reserve_proxies). */
 static void refresh_shape(tb_world *w, int32_t si)
 {
-	tb_shape *s = w->shapes + si;
-	tb_body *b = w->bodies + s->body;
+	tb_shape *s = w->shapes.data + si;
+	tb_body *b = w->bodies.data + s->body;
 	if (s->proxy != TB_NULL_INDEX) {
 		tb_destroy_shape_proxy(w, si);
 		tb_create_shape_proxy(w, si);
@@ -400,41 +425,51 @@ static void refresh_shape(tb_world *w, int32_t si)
 	tb_wake_body(w, s->body);
 }
 
+/* The shape of a live id and why it may not change, or TB_OK. */
+static tb_status lookup_mut(tb_world *w, tb_shape_id id, tb_shape **shape)
+{
+	*shape = tb_shape_lookup(w, id);
+	if (*shape == NULL) return TB_ERR_STALE_HANDLE;
+	if (w->locked) return TB_ERR_LOCKED;
+	return TB_OK;
+}
+
 tb_status tb_shape_set_geometry(tb_world *w, tb_shape_id id, const tb_geometry *g)
 {
-	tb_shape *s = tb_get_shape(w, id);
-	if (s == NULL) return TB_ERR_STALE_HANDLE;
-	if (w->locked) return TB_ERR_LOCKED;
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK) return st;
 	if (g == NULL || g->type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_CHAIN_SEGMENT)
 		return TB_ERR_WRONG_TYPE;
-	tb_status st = tb_validate_geometry(g);
-	if (st == TB_OK) st = check_extent(g, s->density);
+	int32_t si = id.index1 - 1;
+	st = tb_validate_geometry(g);
+	if (st == TB_OK) st = check_shape_mass(g, s->density);
+	if (st == TB_OK) st = tb_check_body_mass(w, s->body, si, g, s->density);
+	if (st == TB_OK && s->proxy == TB_NULL_INDEX) st = reserve_proxies(w, s->body, 1);
 	if (st != TB_OK) return st;
 	s->geom = *g;
-	int32_t si = id.index1 - 1;
 	tb_update_body_mass(w, s->body);
 	refresh_shape(w, si);
 	return TB_OK;
 }
 
-#define SHAPE_OR(ret)                                                                                       \
-	tb_shape *s = tb_get_shape(w, id);                                                                      \
-	if (s == NULL) return ret
-
 float tb_shape_get_density(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(0.0f);
-	return s->density;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->density : 0.0f;
 }
 
 tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool update_mass)
 {
-	SHAPE_OR(TB_ERR_STALE_HANDLE);
-	if (w->locked) return TB_ERR_LOCKED;
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK) return st;
 	if (!isfinite(density)) return TB_ERR_INVALID_NUMBER;
 	if (density < 0.0f) return TB_ERR_NEGATIVE;
 	if (s->geom.type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_SEGMENT) return TB_OK;
-	if (check_extent(&s->geom, density) != TB_OK) return TB_ERR_INVALID_NUMBER;
+	st = check_shape_mass(&s->geom, density);
+	if (st == TB_OK) st = tb_check_body_mass(w, s->body, id.index1 - 1, &s->geom, density);
+	if (st != TB_OK) return st;
 	s->density = density;
 	if (update_mass) tb_update_body_mass(w, s->body);
 	tb_wake_body(w, s->body);
@@ -444,12 +479,12 @@ tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool 
 /* Contacts cache the mixed material, so a change is pushed into them. */
 static void update_contact_materials(tb_world *w, int32_t si)
 {
-	const tb_shape *s = w->shapes + si;
-	for (int32_t key = w->bodies[s->body].head_contact_key; key != TB_NULL_INDEX;) {
-		tb_contact *c = w->contacts + (key >> 1);
-		key = c->edges[key & 1].next_key;
+	tb_body_edge_iter it = tb_body_contacts(w, w->shapes.data[si].body);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		tb_contact *c = w->contacts.data + e.contact;
 		if (c->shape_a != si && c->shape_b != si) continue;
-		const tb_shape *a = w->shapes + c->shape_a, *b = w->shapes + c->shape_b;
+		const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
 		c->friction = sqrtf(a->friction * b->friction);
 		c->restitution = tb_maxf(a->restitution, b->restitution);
 	}
@@ -457,13 +492,14 @@ static void update_contact_materials(tb_world *w, int32_t si)
 
 float tb_shape_get_friction(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(0.0f);
-	return s->friction;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->friction : 0.0f;
 }
 
 tb_status tb_shape_set_friction(tb_world *w, tb_shape_id id, float friction)
 {
-	SHAPE_OR(TB_ERR_STALE_HANDLE);
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	if (!isfinite(friction)) return TB_ERR_INVALID_NUMBER;
 	if (friction < 0.0f) return TB_ERR_NEGATIVE;
 	s->friction = friction;
@@ -473,13 +509,14 @@ tb_status tb_shape_set_friction(tb_world *w, tb_shape_id id, float friction)
 
 float tb_shape_get_restitution(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(0.0f);
-	return s->restitution;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->restitution : 0.0f;
 }
 
 tb_status tb_shape_set_restitution(tb_world *w, tb_shape_id id, float restitution)
 {
-	SHAPE_OR(TB_ERR_STALE_HANDLE);
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	if (!isfinite(restitution)) return TB_ERR_INVALID_NUMBER;
 	if (restitution < 0.0f) return TB_ERR_NEGATIVE;
 	s->restitution = restitution;
@@ -489,91 +526,110 @@ tb_status tb_shape_set_restitution(tb_world *w, tb_shape_id id, float restitutio
 
 bool tb_shape_is_sensor(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(false);
-	return s->is_sensor;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s && s->is_sensor;
 }
 
-void tb_shape_set_sensor(tb_world *w, tb_shape_id id, bool sensor)
+tb_status tb_shape_set_sensor(tb_world *w, tb_shape_id id, bool sensor)
 {
-	SHAPE_OR();
-	if (w->locked || s->is_sensor == sensor || s->geom.type == TB_SHAPE_CHAIN_SEGMENT) return;
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK || s->is_sensor == sensor) return st;
+	if (s->geom.type == TB_SHAPE_CHAIN_SEGMENT) return TB_ERR_WRONG_TYPE;
 	int32_t si = id.index1 - 1;
+	if (s->proxy == TB_NULL_INDEX && (st = reserve_proxies(w, s->body, 1)) != TB_OK) return st;
+	if (sensor && !tb_sensor_create(w, si)) return TB_ERR_OUT_OF_MEMORY;
 	s->is_sensor = sensor;
-	if (sensor) tb_sensor_create(w, si);
-	else if (s->field.kind == TB_FIELD_NONE) tb_sensor_destroy(w, si);
+	if (!sensor && s->field.kind == TB_FIELD_NONE) tb_sensor_destroy(w, si);
 	refresh_shape(w, si);
+	return TB_OK;
 }
 
 bool tb_shape_is_enabled(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(false);
-	return s->enabled;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s && s->enabled;
 }
 
-void tb_shape_set_enabled(tb_world *w, tb_shape_id id, bool enabled)
+tb_status tb_shape_set_enabled(tb_world *w, tb_shape_id id, bool enabled)
 {
-	SHAPE_OR();
-	if (w->locked || s->enabled == enabled) return;
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK || s->enabled == enabled) return st;
 	int32_t si = id.index1 - 1;
+	bool body_enabled = w->bodies.data[s->body].enabled;
+	if (enabled && body_enabled && (st = reserve_proxies(w, s->body, 1)) != TB_OK) return st;
 	s->enabled = enabled;
 	if (!enabled) tb_destroy_shape_proxy(w, si);
-	else if (w->bodies[s->body].enabled) tb_create_shape_proxy(w, si);
+	else if (body_enabled) tb_create_shape_proxy(w, si);
 	tb_wake_body(w, s->body);
+	return TB_OK;
 }
 
 tb_filter tb_shape_get_filter(const tb_world *w, tb_shape_id id)
 {
 	tb_filter none = {0, 0, 0};
-	SHAPE_OR(none);
-	return s->filter;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->filter : none;
 }
 
-void tb_shape_set_filter(tb_world *w, tb_shape_id id, tb_filter filter)
+tb_status tb_shape_set_filter(tb_world *w, tb_shape_id id, tb_filter filter)
 {
-	SHAPE_OR();
-	if (w->locked) return;
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK) return st;
 	s->filter = filter;
 	int32_t si = id.index1 - 1;
 	if (s->proxy != TB_NULL_INDEX) {
-		/* the tree stores category bits for query masks: re-insert */
+		/* the tree stores category bits for query masks: re-insert (into the
+		 * node it left, so no memory is needed) */
 		tb_destroy_shape_proxy(w, si);
 		tb_create_shape_proxy(w, si);
 	}
 	tb_wake_body(w, s->body);
+	return TB_OK;
 }
 
-void tb_shape_enable_contact_events(tb_world *w, tb_shape_id id, bool flag)
+tb_status tb_shape_enable_contact_events(tb_world *w, tb_shape_id id, bool flag)
 {
-	SHAPE_OR();
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	s->enable_contact_events = flag;
+	return TB_OK;
 }
 
-void tb_shape_enable_hit_events(tb_world *w, tb_shape_id id, bool flag)
+tb_status tb_shape_enable_hit_events(tb_world *w, tb_shape_id id, bool flag)
 {
-	SHAPE_OR();
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	s->enable_hit_events = flag;
+	return TB_OK;
 }
 
-void tb_shape_enable_sensor_events(tb_world *w, tb_shape_id id, bool flag)
+tb_status tb_shape_enable_sensor_events(tb_world *w, tb_shape_id id, bool flag)
 {
-	SHAPE_OR();
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	s->enable_sensor_events = flag;
+	return TB_OK;
 }
 
 void *tb_shape_get_user_data(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(NULL);
-	return s->user_data;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->user_data : NULL;
 }
 
-void tb_shape_set_user_data(tb_world *w, tb_shape_id id, void *data)
+tb_status tb_shape_set_user_data(tb_world *w, tb_shape_id id, void *data)
 {
-	SHAPE_OR();
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
 	s->user_data = data;
+	return TB_OK;
 }
 
 int32_t tb_shape_get_chain_id(const tb_world *w, tb_shape_id id)
 {
-	SHAPE_OR(-1);
-	return s->chain_id;
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->chain_id : -1;
 }

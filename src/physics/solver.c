@@ -12,13 +12,24 @@
  * Every loop runs in slot order, so two runs of one script agree bit for bit. */
 #include "world.h"
 
+bool tb_reserve_step_arrays(tb_world *w)
+{
+	tb_allocator *a = &w->allocator;
+	int32_t n = w->bodies.count, j = w->joints.count;
+	return tb_body_state_array_reserve(a, &w->states, n) && tb_body_motion_array_reserve(a, &w->motions, n) &&
+	       tb_int_array_reserve(a, &w->awake_bodies, n) && tb_u64_array_reserve(a, &w->graph.body_colors, n) &&
+	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&
+	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
+	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j);
+}
+
 static void wake_joint_partners(tb_world *w)
 {
 	/* a sleeping body jointed to an awake one must move with it */
-	for (int32_t j = 0; j < w->joint_capacity; ++j) {
-		tb_joint *jt = w->joints + j;
+	for (int32_t j = 0; j < w->joints.count; ++j) {
+		tb_joint *jt = w->joints.data + j;
 		if (!jt->in_use) continue;
-		tb_body *a = w->bodies + jt->body_a, *b = w->bodies + jt->body_b;
+		tb_body *a = w->bodies.data + jt->body_a, *b = w->bodies.data + jt->body_b;
 		bool aa = a->awake && tb_body_is_simulated(a), ab = b->awake && tb_body_is_simulated(b);
 		if (aa && !ab && tb_body_is_simulated(b)) tb_wake_body(w, jt->body_b);
 		if (ab && !aa && tb_body_is_simulated(a)) tb_wake_body(w, jt->body_a);
@@ -28,61 +39,58 @@ static void wake_joint_partners(tb_world *w)
 static int32_t gather_awake_bodies(tb_world *w)
 {
 	int32_t n = 0;
-	for (int32_t i = 0; i < w->body_capacity; ++i) {
-		tb_body *b = w->bodies + i;
-		tb_body_sim *s = w->sims + i;
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		tb_body *b = w->bodies.data + i;
+		tb_body_sim *s = w->sims.data + i;
 		s->state_index = TB_NULL_INDEX;
 		if (!b->in_use || !b->awake || !tb_body_is_simulated(b)) continue;
-		TB_RESERVE(w->states, w->state_capacity, n + 1);
-		TB_RESERVE(w->awake_bodies, w->awake_capacity, n + 1);
-		tb_body_state *st = w->states + n;
-		st->v = s->v;
-		st->w = s->w;
+		tb_body_state *st = w->states.data + n;
+		st->linear_velocity = s->linear_velocity;
+		st->angular_velocity = s->angular_velocity;
 		st->flags = 0;
 		st->dp = tb_vec2_zero;
 		st->dq = tb_rot_identity;
 		s->center0 = s->center;
 		s->rotation0 = s->transform.q;
 		s->is_fast = false;
-		w->awake_bodies[n] = i;
+		w->awake_bodies.data[n] = i;
 		s->state_index = n++;
 	}
+	w->states.count = w->awake_bodies.count = n;
 	return n;
 }
 
+/* Every array here was reserved for all slots before the step began. */
 static void gather_constraints(tb_world *w)
 {
-	w->constraint_count = 0;
-	for (int32_t ci = 0; ci < w->contact_capacity; ++ci) {
-		const tb_contact *c = w->contacts + ci;
+	w->constraints.count = 0;
+	for (int32_t ci = 0; ci < w->contacts.count; ++ci) {
+		const tb_contact *c = w->contacts.data + ci;
 		if (!c->in_use || (c->flags & TB_CONTACT_TOUCHING) == 0 || c->manifold.point_count == 0) continue;
-		if (w->sims[c->edges[0].body].state_index < 0 && w->sims[c->edges[1].body].state_index < 0) continue;
-		TB_RESERVE(w->constraints, w->constraint_capacity, w->constraint_count + 1);
-		w->constraints[w->constraint_count++].contact = ci;
+		if (w->sims.data[c->edges[0].body].state_index < 0 && w->sims.data[c->edges[1].body].state_index < 0) continue;
+		w->constraints.data[w->constraints.count++].contact = ci;
 	}
-	w->active_joint_count = 0;
-	for (int32_t j = 0; j < w->joint_capacity; ++j) {
-		tb_joint *jt = w->joints + j;
+	w->active_joints.count = 0;
+	for (int32_t j = 0; j < w->joints.count; ++j) {
+		tb_joint *jt = w->joints.data + j;
 		if (!jt->in_use) continue;
-		const tb_body *a = w->bodies + jt->body_a, *b = w->bodies + jt->body_b;
+		const tb_body *a = w->bodies.data + jt->body_a, *b = w->bodies.data + jt->body_b;
 		jt->is_active = a->enabled && b->enabled;
 		if (!jt->is_active) continue;
-		if (w->sims[jt->body_a].state_index < 0 && w->sims[jt->body_b].state_index < 0) continue;
-		TB_RESERVE(w->active_joints, w->active_joint_capacity, w->active_joint_count + 1);
-		w->active_joints[w->active_joint_count++] = j;
+		if (w->sims.data[jt->body_a].state_index < 0 && w->sims.data[jt->body_b].state_index < 0) continue;
+		w->active_joints.data[w->active_joints.count++] = j;
 	}
 }
 
 static void prepare_motions(tb_world *w, const tb_step_context *ctx, int32_t n)
 {
-	TB_RESERVE(w->motions, w->motion_capacity, n);
 	tb_vec2 g = w->def.gravity;
 	float h = ctx->h;
 	for (int32_t k = 0; k < n; ++k) {
-		int32_t i = w->awake_bodies[k];
-		const tb_body_sim *s = w->sims + i;
-		tb_body_motion *m = w->motions + k;
-		m->dynamic = w->bodies[i].type == TB_DYNAMIC_BODY;
+		int32_t i = w->awake_bodies.data[k];
+		const tb_body_sim *s = w->sims.data + i;
+		tb_body_motion *m = w->motions.data + k;
+		m->dynamic = w->bodies.data[i].type == TB_DYNAMIC_BODY;
 		m->dv = tb_mul_sv(h, tb_mul_add(tb_mul_sv(s->inv_mass, s->force), s->gravity_scale, g));
 		m->dw = h * s->inv_inertia * s->torque;
 		m->linear_factor = 1.0f / (1.0f + h * s->linear_damping);
@@ -94,18 +102,18 @@ static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
 {
 	float max_speed = ctx->max_linear_speed;
 	float max_rotation = 0.25f * TB_PI * ctx->inv_h;
-	const tb_body_motion *motions = w->motions;
+	const tb_body_motion *motions = w->motions.data;
 	for (int32_t k = 0; k < n; ++k) {
 		const tb_body_motion *m = motions + k;
 		if (!m->dynamic) continue;
 		tb_body_state *st = ctx->states + k;
-		tb_vec2 v = tb_add(tb_mul_sv(m->linear_factor, st->v), m->dv);
-		float av = m->angular_factor * st->w + m->dw;
+		tb_vec2 v = tb_add(tb_mul_sv(m->linear_factor, st->linear_velocity), m->dv);
+		float av = m->angular_factor * st->angular_velocity + m->dw;
 		float speed_sq = tb_length_sq(v);
 		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / hypotf(v.x, v.y), v); /* hypot: no overflow */
 		if (av * av > max_rotation * max_rotation) av = av > 0.0f ? max_rotation : -max_rotation;
-		st->v = v;
-		st->w = av;
+		st->linear_velocity = v;
+		st->angular_velocity = av;
 	}
 }
 
@@ -114,25 +122,25 @@ static void integrate_positions(tb_step_context *ctx, int32_t n)
 	float h = ctx->h;
 	for (int32_t k = 0; k < n; ++k) {
 		tb_body_state *st = ctx->states + k;
-		st->dq = tb_integrate_rot(st->dq, h * st->w);
-		st->dp = tb_mul_add(st->dp, h, st->v);
+		st->dq = tb_integrate_rot(st->dq, h * st->angular_velocity);
+		st->dp = tb_mul_add(st->dp, h, st->linear_velocity);
 	}
 }
 
 static void prepare_joints(tb_world *w, tb_step_context *ctx)
 {
-	int32_t count = w->active_joint_count;
-	TB_RESERVE(w->joint_rows, w->joint_row_capacity, count);
+	int32_t count = w->active_joints.count;
 	for (int32_t k = 0; k < count; ++k) {
-		int32_t slot = w->active_joints[k];
-		tb_joint_prepare(w->joints + slot, ctx);
-		w->joint_rows[k] = tb_joint_make_row(w->joints + slot, slot);
+		int32_t slot = w->active_joints.data[k];
+		tb_joint_prepare(w->joints.data + slot, ctx);
+		w->joint_rows.data[k] = tb_joint_make_row(w->joints.data + slot, slot);
 	}
+	w->joint_rows.count = count;
 }
 
 static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
 {
-	tb_joint_rows_solve(w->joints, w->joint_rows, w->active_joint_count, ctx, use_bias);
+	tb_joint_rows_solve(w->joints.data, w->joint_rows.data, w->joint_rows.count, ctx, use_bias);
 }
 
 /* ---- continuous collision ---- */
@@ -150,21 +158,20 @@ typedef struct continuous_ctx {
 
 static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 {
-	(void)proxy_id;
 	continuous_ctx *cc = context;
 	tb_world *w = cc->w;
-	const tb_shape *fast = w->shapes + cc->shape, *o = w->shapes + other;
+	const tb_shape *fast = w->shapes.data + cc->shape, *o = w->shapes.data + other;
 	if (o->body == cc->body || o->is_sensor || !o->enabled) return true;
 	if (!tb_should_shapes_collide(fast->filter, o->filter)) return true;
-	const tb_body *ob = w->bodies + o->body;
-	const tb_body_sim *os = w->sims + o->body;
+	const tb_body *ob = w->bodies.data + o->body;
+	const tb_body_sim *os = w->sims.data + o->body;
 	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return true;
 	if (!tb_should_bodies_collide(w, cc->body, o->body)) return true;
 	/* a pair that already had contact points this step was handled by the
 	 * solver's speculative constraint; stopping the body again would only stall
 	 * bodies sliding along walls */
 	int32_t ci = tb_pair_set_find(&w->broad_phase.pairs, cc->shape, other);
-	if (ci != TB_NULL_INDEX && w->contacts[ci].manifold.point_count > 0) return true;
+	if (ci != TB_NULL_INDEX && w->contacts.data[ci].manifold.point_count > 0) return true;
 
 	if (o->geom.type == TB_SHAPE_CHAIN_SEGMENT) {
 		/* one-sided: a body that starts behind the chain may pass through it */
@@ -199,8 +206,8 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 
 static void solve_continuous(tb_world *w, int32_t bi)
 {
-	tb_body_sim *s = w->sims + bi;
-	tb_body *b = w->bodies + bi;
+	tb_body_sim *s = w->sims.data + bi;
+	tb_body *b = w->bodies.data + bi;
 	continuous_ctx cc;
 	cc.w = w;
 	cc.body = bi;
@@ -216,8 +223,8 @@ static void solve_continuous(tb_world *w, int32_t bi)
 	xf1.p = tb_sub(s->center0, tb_rotate(xf1.q, s->local_center));
 	tb_transform xf2 = s->transform;
 
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes[k].next_in_body) {
-		const tb_shape *sh = w->shapes + k;
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		const tb_shape *sh = w->shapes.data + k;
 		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
 		cc.shape = k;
 		cc.have_proxy = false;
@@ -254,8 +261,8 @@ static int32_t find_root(int32_t *parent, int32_t k)
 
 static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
 {
-	if (w->bodies[ba].type != TB_DYNAMIC_BODY || w->bodies[bb].type != TB_DYNAMIC_BODY) return;
-	int32_t ka = w->sims[ba].state_index, kb = w->sims[bb].state_index;
+	if (w->bodies.data[ba].type != TB_DYNAMIC_BODY || w->bodies.data[bb].type != TB_DYNAMIC_BODY) return;
+	int32_t ka = w->sims.data[ba].state_index, kb = w->sims.data[bb].state_index;
 	if (ka < 0 || kb < 0) return;
 	ka = find_root(parent, ka);
 	kb = find_root(parent, kb);
@@ -266,27 +273,25 @@ static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
 
 static void update_sleep(tb_world *w, int32_t n)
 {
-	TB_RESERVE(w->island_parent, w->island_capacity, n);
-	TB_RESERVE(w->island_sleep, w->island_sleep_capacity, n);
-	int32_t *parent = w->island_parent;
-	float *min_sleep = w->island_sleep;
+	int32_t *parent = w->island_parent.data;
+	float *min_sleep = w->island_sleep.data;
 	for (int32_t k = 0; k < n; ++k) {
 		parent[k] = k;
 		min_sleep[k] = 1.0e30f;
 	}
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		const tb_contact *c = w->contacts + w->constraints[k].contact;
+	for (int32_t k = 0; k < w->constraints.count; ++k) {
+		const tb_contact *c = w->contacts.data + w->constraints.data[k].contact;
 		union_bodies(w, parent, c->edges[0].body, c->edges[1].body);
 	}
-	for (int32_t k = 0; k < w->active_joint_count; ++k) {
-		const tb_joint *j = w->joints + w->active_joints[k];
+	for (int32_t k = 0; k < w->active_joints.count; ++k) {
+		const tb_joint *j = w->joints.data + w->active_joints.data[k];
 		union_bodies(w, parent, j->body_a, j->body_b);
 	}
 	int32_t islands = 0;
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t r = find_root(parent, k);
 		if (r == k) islands += 1;
-		const tb_body *b = w->bodies + w->awake_bodies[k];
+		const tb_body *b = w->bodies.data + w->awake_bodies.data[k];
 		float t = (b->enable_sleep && w->def.enable_sleep) ? b->sleep_time : 0.0f;
 		if (t < min_sleep[r]) min_sleep[r] = t;
 	}
@@ -296,12 +301,12 @@ static void update_sleep(tb_world *w, int32_t n)
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t r = find_root(parent, k);
 		if (min_sleep[r] < limit) continue;
-		int32_t i = w->awake_bodies[k];
-		tb_body *b = w->bodies + i;
+		int32_t i = w->awake_bodies.data[k];
+		tb_body *b = w->bodies.data + i;
 		b->awake = false;
 		b->sleep_time = 0.0f;
-		w->sims[i].v = tb_vec2_zero;
-		w->sims[i].w = 0.0f;
+		w->sims.data[i].linear_velocity = tb_vec2_zero;
+		w->sims.data[i].angular_velocity = 0.0f;
 	}
 }
 
@@ -309,8 +314,8 @@ void tb_solve(tb_world *w, float dt)
 {
 	tb_world_def *d = &w->def;
 	if (!d->enable_motion) {
-		w->constraint_count = 0;
-		w->active_joint_count = 0;
+		w->constraints.count = 0;
+		w->active_joints.count = 0;
 		return;
 	}
 
@@ -326,8 +331,8 @@ void tb_solve(tb_world *w, float dt)
 	ctx.substeps = d->substeps;
 	ctx.h = dt / (float)d->substeps;
 	ctx.inv_h = (float)d->substeps / dt;
-	ctx.sims = w->sims;
-	ctx.states = w->states;
+	ctx.sims = w->sims.data;
+	ctx.states = w->states.data;
 	/* a spring stiffer than a quarter of the substep rate would ring (joints at
 	 * the 60 Hz default with 4 substeps: a 100-row jointed grid stretches 1.3 m,
 	 * against 5 m at 30 Hz) */
@@ -358,7 +363,7 @@ void tb_solve(tb_world *w, float dt)
 
 		t = tb_time_ms();
 		if (ctx.enable_warm_starting) {
-			tb_joint_rows_warm_start(w->joints, w->joint_rows, w->active_joint_count, &ctx);
+			tb_joint_rows_warm_start(w->joints.data, w->joint_rows.data, w->joint_rows.count, &ctx);
 			tb_warm_start_contacts_wide(w, &ctx);
 		}
 		w->profile.warm_start += (float)(tb_time_ms() - t);
@@ -380,9 +385,9 @@ void tb_solve(tb_world *w, float dt)
 
 	t = tb_time_ms();
 	tb_store_impulses_wide(w);
-	for (int32_t k = 0; k < w->active_joint_count; ++k)
-		tb_joint_store_row(w->joints + w->joint_rows[k].joint, w->joint_rows + k);
-	tb_store_impulses(w, &ctx);
+	for (int32_t k = 0; k < w->joint_rows.count; ++k)
+		tb_joint_store_row(w->joints.data + w->joint_rows.data[k].joint, w->joint_rows.data + k);
+	tb_store_impulses(w);
 	w->profile.store = (float)(tb_time_ms() - t);
 
 	/* finalize: positions, velocities, sleep timers, boxes */
@@ -390,17 +395,17 @@ void tb_solve(tb_world *w, float dt)
 	int32_t fast_count = 0;
 	bool continuous = d->enable_continuous;
 	for (int32_t k = 0; k < n; ++k) {
-		int32_t i = w->awake_bodies[k];
-		tb_body *b = w->bodies + i;
-		tb_body_sim *s = w->sims + i;
-		const tb_body_state *st = w->states + k;
+		int32_t i = w->awake_bodies.data[k];
+		tb_body *b = w->bodies.data + i;
+		tb_body_sim *s = w->sims.data + i;
+		const tb_body_state *st = w->states.data + k;
 		tb_vec2 center = tb_add(s->center0, st->dp);
 		tb_rot q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
 		tb_vec2 origin = tb_sub(center, tb_rotate(q, s->local_center));
-		if (tb_is_valid_vec2(st->v) && isfinite(st->w) && fabsf(origin.x) < TB_HUGE && fabsf(origin.y) < TB_HUGE &&
-		    fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
-			s->v = st->v;
-			s->w = st->w;
+		if (tb_is_valid_vec2(st->linear_velocity) && isfinite(st->angular_velocity) && fabsf(origin.x) < TB_HUGE &&
+		    fabsf(origin.y) < TB_HUGE && fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
+			s->linear_velocity = st->linear_velocity;
+			s->angular_velocity = st->angular_velocity;
 			s->center = center;
 			s->transform.q = q;
 			s->transform.p = origin;
@@ -408,13 +413,13 @@ void tb_solve(tb_world *w, float dt)
 			/* absurd input (a body 1e38 m away, a step of 1e30 s, a joint between
 			 * such bodies) must not poison the world: this body keeps its last good
 			 * pose and stops */
-			s->v = tb_vec2_zero;
-			s->w = 0.0f;
+			s->linear_velocity = tb_vec2_zero;
+			s->angular_velocity = 0.0f;
 		}
 		s->force = tb_vec2_zero;
 		s->torque = 0.0f;
 
-		float speed = tb_length(s->v), spin = fabsf(s->w);
+		float speed = tb_length(s->linear_velocity), spin = fabsf(s->angular_velocity);
 		float sleep_speed = tb_maxf(speed, s->max_extent * spin);
 		if (b->enable_sleep && d->enable_sleep && sleep_speed < b->sleep_threshold) b->sleep_time += dt;
 		else b->sleep_time = 0.0f;
@@ -422,8 +427,7 @@ void tb_solve(tb_world *w, float dt)
 		float motion = speed * dt + spin * dt * s->max_extent;
 		if (continuous && b->type == TB_DYNAMIC_BODY && tb_minf(0.5f * s->min_extent, TB_SPECULATIVE_DISTANCE) < motion) {
 			s->is_fast = true;
-			TB_RESERVE(w->fast_bodies, w->fast_capacity, fast_count + 1);
-			w->fast_bodies[fast_count++] = i;
+			w->fast_bodies.data[fast_count++] = i;
 		} else {
 			tb_update_body_shape_aabbs(w, i, tb_sub(s->center, s->center0), false);
 		}
@@ -433,13 +437,14 @@ void tb_solve(tb_world *w, float dt)
 	/* non-bullets first (against static), then bullets (also against the
 	 * final positions of dynamic bodies) */
 	t = tb_time_ms();
+	w->fast_bodies.count = fast_count;
 	for (int32_t k = 0; k < fast_count; ++k) {
-		int32_t i = w->fast_bodies[k];
-		if (!w->sims[i].is_bullet) solve_continuous(w, i);
+		int32_t i = w->fast_bodies.data[k];
+		if (!w->sims.data[i].is_bullet) solve_continuous(w, i);
 	}
 	for (int32_t k = 0; k < fast_count; ++k) {
-		int32_t i = w->fast_bodies[k];
-		if (w->sims[i].is_bullet) solve_continuous(w, i);
+		int32_t i = w->fast_bodies.data[k];
+		if (w->sims.data[i].is_bullet) solve_continuous(w, i);
 	}
 	w->profile.continuous = (float)(tb_time_ms() - t);
 

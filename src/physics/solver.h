@@ -8,13 +8,12 @@
 #ifndef TB_SOLVER_H
 #define TB_SOLVER_H
 
-#include <stdint.h>
-#include "tumble/physics.h"
+#include "core.h"
 
 /* Per awake body, contiguous, streamed by every solver loop. 32 bytes. */
 typedef struct tb_body_state {
-	tb_vec2 v;      /* centre-of-mass velocity */
-	float w;
+	tb_vec2 linear_velocity; /* of the centre of mass */
+	float angular_velocity;
 	uint32_t flags;
 	tb_vec2 dp;     /* centre-of-mass displacement since the step began */
 	tb_rot dq;      /* rotation since the step began */
@@ -37,8 +36,8 @@ typedef struct tb_body_sim {
 	tb_rot rotation0;        /* at the start of the step (continuous collision sweeps) */
 	tb_vec2 center0;
 	tb_vec2 local_center;
-	tb_vec2 v;               /* velocity, kept here between steps */
-	float w;
+	tb_vec2 linear_velocity; /* of the centre of mass, kept here between steps */
+	float angular_velocity;
 	tb_vec2 force;           /* accumulated by apply_force, cleared after the step */
 	float torque;
 	float inv_mass, inv_inertia;
@@ -48,6 +47,10 @@ typedef struct tb_body_sim {
 	bool is_bullet;
 	bool is_fast;            /* moved far enough this step to need continuous collision */
 } tb_body_sim;
+
+TB_ARRAY_DECLARE(tb_body_state_array, tb_body_state)
+TB_ARRAY_DECLARE(tb_body_motion_array, tb_body_motion)
+TB_ARRAY_DECLARE(tb_body_sim_array, tb_body_sim)
 
 /* Soft constraint coefficients for a stiffness (hertz) and damping ratio at a substep h. */
 typedef struct tb_softness { float bias_rate, mass_scale, impulse_scale; } tb_softness;

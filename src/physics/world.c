@@ -1,8 +1,6 @@
 /* tumble physics: world lifetime, settings, the step pipeline, events and hashing. */
 #include "world.h"
 
-#include <stdio.h>
-
 tb_world_def tb_default_world_def(void)
 {
 	tb_world_def d;
@@ -38,6 +36,8 @@ static tb_status validate_world_def(const tb_world_def *d)
 	    !valid_nonneg(d->time_to_sleep))
 		return TB_ERR_NEGATIVE;
 	if (!(isfinite(d->max_linear_speed) && d->max_linear_speed > 0.0f)) return TB_ERR_NON_POSITIVE;
+	const tb_world_limits *l = &d->limits;
+	if (l->max_bodies < 0 || l->max_shapes < 0 || l->max_joints < 0 || l->max_contacts < 0) return TB_ERR_NEGATIVE;
 	return TB_OK;
 }
 
@@ -45,71 +45,69 @@ tb_world *tb_create_world(const tb_world_def *def)
 {
 	tb_world_def d = def ? *def : tb_default_world_def();
 	if (validate_world_def(&d) != TB_OK) return NULL;
-	tb_world *w = tb_alloc_zeroed(sizeof *w);
+	tb_allocator allocator;
+	tb_allocator_init(&allocator, d.alloc, d.alloc_ud, d.limits.max_bytes);
+	tb_world *w = tb_alloc(&allocator, sizeof *w);
+	if (w == NULL) return NULL;
+	memset(w, 0, sizeof *w);
+	w->allocator = allocator;
 	w->def = d;
-	w->body_free = TB_NULL_INDEX;
-	w->shape_free = TB_NULL_INDEX;
-	w->contact_free = TB_NULL_INDEX;
-	w->joint_free = TB_NULL_INDEX;
-	w->sensor_free = TB_NULL_INDEX;
-	tb_broad_phase_init(&w->broad_phase);
+	tb_broad_phase_init(&w->broad_phase, &w->allocator);
 	return w;
-}
-
-static void free_sensor_arrays(tb_world *w)
-{
-	for (int i = 0; i < w->sensor_capacity; ++i) {
-		tb_sensor *s = w->sensors + i;
-		tb_free(s->overlaps);
-		tb_free(s->overlap_gens);
-		tb_free(s->next);
-		tb_free(s->next_gens);
-	}
 }
 
 void tb_destroy_world(tb_world *w)
 {
 	if (w == NULL) return;
-	free_sensor_arrays(w);
-	tb_broad_phase_destroy(&w->broad_phase);
-	tb_free(w->bodies);
-	tb_free(w->sims);
-	tb_free(w->shapes);
-	tb_free(w->contacts);
-	tb_free(w->joints);
-	tb_free(w->sensors);
-	tb_free(w->states);
-	tb_free(w->motions);
-	tb_free(w->awake_bodies);
-	tb_free(w->constraints);
-	tb_free(w->active_joints);
-	tb_free(w->joint_rows);
-	tb_destroy_constraint_graph(&w->graph);
-	tb_free(w->fast_bodies);
-	tb_free(w->stack);
-	tb_free(w->island_parent);
-	tb_free(w->island_sleep);
-	tb_free(w->field_stamp);
-	tb_free(w->shape_scratch);
-	tb_free(w->begin_events);
-	tb_free(w->end_events);
-	tb_free(w->hit_events);
-	tb_free(w->sensor_begin_events);
-	tb_free(w->sensor_end_events);
-	tb_free(w->pending_end_events);
-	tb_free(w);
+	tb_allocator *a = &w->allocator;
+	tb_broad_phase_destroy(&w->broad_phase, a);
+	tb_id_pool_destroy(a, &w->body_pool);
+	tb_body_array_destroy(a, &w->bodies);
+	tb_body_sim_array_destroy(a, &w->sims);
+	tb_id_pool_destroy(a, &w->shape_pool);
+	tb_shape_array_destroy(a, &w->shapes);
+	tb_id_pool_destroy(a, &w->contact_pool);
+	tb_contact_array_destroy(a, &w->contacts);
+	tb_id_pool_destroy(a, &w->joint_pool);
+	tb_joint_array_destroy(a, &w->joints);
+	tb_id_pool_destroy(a, &w->sensor_pool);
+	tb_sensor_array_destroy(a, &w->sensors);
+	tb_sensor_overlap_array_destroy(a, &w->overlaps);
+	tb_sensor_overlap_array_destroy(a, &w->next_overlaps);
+	tb_body_state_array_destroy(a, &w->states);
+	tb_body_motion_array_destroy(a, &w->motions);
+	tb_int_array_destroy(a, &w->awake_bodies);
+	tb_contact_constraint_array_destroy(a, &w->constraints);
+	tb_int_array_destroy(a, &w->active_joints);
+	tb_joint_row_array_destroy(a, &w->joint_rows);
+	tb_destroy_constraint_graph(&w->graph, a);
+	tb_int_array_destroy(a, &w->fast_bodies);
+	tb_int_array_destroy(a, &w->island_parent);
+	tb_float_array_destroy(a, &w->island_sleep);
+	tb_int_array_destroy(a, &w->field_stamp);
+	tb_int_array_destroy(a, &w->stack);
+	tb_contact_begin_event_array_destroy(a, &w->begin_events);
+	tb_contact_end_event_array_destroy(a, &w->end_events);
+	tb_contact_hit_event_array_destroy(a, &w->hit_events);
+	tb_sensor_event_array_destroy(a, &w->sensor_begin_events);
+	tb_sensor_event_array_destroy(a, &w->sensor_end_events);
+	tb_contact_end_event_array_destroy(a, &w->pending_end_events);
+	tb_sensor_event_array_destroy(a, &w->pending_sensor_end_events);
+	/* the world's own block goes last, through a copy of the allocator it holds */
+	tb_allocator last = *a;
+	tb_free(&last, w, sizeof *w);
 }
 
-void tb_world_clear(tb_world *w)
+tb_status tb_world_clear(tb_world *w)
 {
-	if (w == NULL || w->locked) return;
-	for (int32_t i = 0; i < w->body_capacity; ++i) {
-		if (w->bodies[i].in_use) tb_destroy_body(w, tb_make_body_id(w, i));
+	if (w == NULL) return TB_ERR_INVALID_ARGUMENT;
+	if (w->locked) return TB_ERR_LOCKED;
+	/* each body goes as tb_destroy_body takes it: its touching contacts and its
+	 * sensors' reported overlaps leave end and exit events for the next step */
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		if (w->bodies.data[i].in_use) tb_destroy_body(w, tb_make_body_id(w, i));
 	}
-	/* nobody is left to receive the end events of a cleared world */
-	w->pending_end_count = 0;
-	w->begin_count = w->end_count = w->hit_count = 0;
-	w->sensor_begin_count = w->sensor_end_count = 0;
+	return TB_OK;
 }
 
 tb_world_def tb_world_get_def(const tb_world *w) { return w->def; }
@@ -122,10 +120,15 @@ tb_status tb_world_set_def(tb_world *w, const tb_world_def *def)
 	bool wake = def->gravity.x != w->def.gravity.x || def->gravity.y != w->def.gravity.y ||
 	            (def->enable_sleep == false && w->def.enable_sleep) ||
 	            (def->enable_motion && !w->def.enable_motion);
-	w->def = *def;
+	tb_world_def next = *def;
+	/* fixed at creation */
+	next.alloc = w->def.alloc;
+	next.alloc_ud = w->def.alloc_ud;
+	next.limits = w->def.limits;
+	w->def = next;
 	if (wake) {
-		for (int32_t i = 0; i < w->body_capacity; ++i) {
-			tb_body *b = w->bodies + i;
+		for (int32_t i = 0; i < w->bodies.count; ++i) {
+			tb_body *b = w->bodies.data + i;
 			if (b->in_use && b->type == TB_DYNAMIC_BODY && !b->awake && b->enabled) tb_wake_body(w, i);
 		}
 	}
@@ -134,17 +137,40 @@ tb_status tb_world_set_def(tb_world *w, const tb_world_def *def)
 
 bool tb_world_is_locked(const tb_world *w) { return w->locked; }
 
+uint32_t tb_world_get_step_issues(const tb_world *w) { return w->step_issues; }
+
+size_t tb_world_get_allocated_bytes(const tb_world *w) { return w->allocator.bytes; }
+
+/* Everything the step can need that does not grow with the contacts (those
+ * are reserved as they are created), before it changes anything. */
+static bool reserve_step(tb_world *w)
+{
+	tb_allocator *a = &w->allocator;
+	return tb_reserve_step_arrays(w) && tb_reserve_contact_slots(w, w->contacts.count) &&
+	       tb_contact_end_event_array_reserve(a, &w->end_events, w->pending_end_events.count) &&
+	       tb_sensor_event_array_reserve(a, &w->sensor_end_events, w->pending_sensor_end_events.count);
+}
+
 static void begin_step_events(tb_world *w)
 {
-	w->begin_count = 0;
-	w->hit_count = 0;
-	w->end_count = 0;
-	/* end events from objects destroyed since the last step come first */
-	if (w->pending_end_count > 0) {
-		TB_RESERVE(w->end_events, w->end_capacity, w->pending_end_count);
-		memcpy(w->end_events, w->pending_end_events, (size_t)w->pending_end_count * sizeof *w->end_events);
-		w->end_count = w->pending_end_count;
-		w->pending_end_count = 0;
+	w->begin_events.count = 0;
+	w->hit_events.count = 0;
+	w->end_events.count = 0;
+	w->sensor_begin_events.count = 0;
+	w->sensor_end_events.count = 0;
+	/* end and exit events from objects destroyed since the last step come first */
+	int32_t n = w->pending_end_events.count;
+	if (n > 0) {
+		memcpy(w->end_events.data, w->pending_end_events.data, (size_t)n * sizeof *w->end_events.data);
+		w->end_events.count = n;
+		w->pending_end_events.count = 0;
+	}
+	n = w->pending_sensor_end_events.count;
+	if (n > 0) {
+		memcpy(w->sensor_end_events.data, w->pending_sensor_end_events.data,
+		       (size_t)n * sizeof *w->sensor_end_events.data);
+		w->sensor_end_events.count = n;
+		w->pending_sensor_end_events.count = 0;
 	}
 }
 
@@ -153,6 +179,15 @@ void tb_world_step(tb_world *w, float dt)
 	if (w == NULL || w->locked) return;
 	if (!(isfinite(dt) && dt >= 0.0f)) dt = 0.0f;
 	memset(&w->profile, 0, sizeof w->profile);
+	w->step_issues = 0;
+	if (!reserve_step(w)) {
+		/* out of memory before anything moved: the step is skipped, the last
+		 * step's events are not reported twice, the pending ones stay pending */
+		w->step_issues |= TB_STEP_OUT_OF_MEMORY;
+		w->begin_events.count = w->end_events.count = w->hit_events.count = 0;
+		w->sensor_begin_events.count = w->sensor_end_events.count = 0;
+		return;
+	}
 	double t0 = tb_time_ms();
 	w->locked = true;
 	begin_step_events(w);
@@ -183,6 +218,9 @@ void tb_world_step(tb_world *w, float dt)
 	w->step_count += 1;
 	w->locked = false;
 	w->profile.step = (float)(tb_time_ms() - t0);
+#ifdef TB_VALIDATE
+	TB_ASSERT(tb_world_validate(w));
+#endif
 }
 
 tb_profile tb_world_get_profile(const tb_world *w) { return w->profile; }
@@ -191,17 +229,18 @@ tb_counters tb_world_get_counters(const tb_world *w)
 {
 	tb_counters c;
 	memset(&c, 0, sizeof c);
-	c.body_count = w->body_count;
-	for (int32_t i = 0; i < w->body_capacity; ++i) {
-		const tb_body *b = w->bodies + i;
+	c.body_count = tb_id_pool_count(&w->body_pool);
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		const tb_body *b = w->bodies.data + i;
 		if (b->in_use && b->awake && tb_body_is_simulated(b)) c.awake_body_count += 1;
 	}
-	c.shape_count = w->shape_count;
-	c.contact_count = w->contact_count;
-	for (int32_t i = 0; i < w->contact_capacity; ++i) {
-		if (w->contacts[i].in_use && (w->contacts[i].flags & TB_CONTACT_TOUCHING)) c.touching_contact_count += 1;
+	c.shape_count = tb_id_pool_count(&w->shape_pool);
+	c.contact_count = tb_id_pool_count(&w->contact_pool);
+	for (int32_t i = 0; i < w->contacts.count; ++i) {
+		const tb_contact *k = w->contacts.data + i;
+		if (k->in_use && (k->flags & TB_CONTACT_TOUCHING)) c.touching_contact_count += 1;
 	}
-	c.joint_count = w->joint_count;
+	c.joint_count = tb_id_pool_count(&w->joint_pool);
 	c.island_count = w->island_count;
 	c.tree_height = tb_dynamic_tree_get_height(&w->broad_phase.trees[1]);
 	c.static_tree_height = tb_dynamic_tree_get_height(&w->broad_phase.trees[0]);
@@ -212,8 +251,8 @@ tb_counters tb_world_get_counters(const tb_world *w)
 int tb_world_get_bodies(const tb_world *w, tb_body_id *out, int capacity)
 {
 	int n = 0;
-	for (int32_t i = 0; i < w->body_capacity; ++i) {
-		if (!w->bodies[i].in_use) continue;
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		if (!w->bodies.data[i].in_use) continue;
 		if (n < capacity && out) out[n] = tb_make_body_id(w, i);
 		n += 1;
 	}
@@ -223,8 +262,8 @@ int tb_world_get_bodies(const tb_world *w, tb_body_id *out, int capacity)
 int tb_world_get_joints(const tb_world *w, tb_joint_id *out, int capacity)
 {
 	int n = 0;
-	for (int32_t i = 0; i < w->joint_capacity; ++i) {
-		if (!w->joints[i].in_use) continue;
+	for (int32_t i = 0; i < w->joints.count; ++i) {
+		if (!w->joints.data[i].in_use) continue;
 		if (n < capacity && out) out[n] = tb_make_joint_id(w, i);
 		n += 1;
 	}
@@ -245,13 +284,13 @@ static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
 uint64_t tb_world_hash(const tb_world *w)
 {
 	uint64_t h = 14695981039346656037ull;
-	for (int32_t i = 0; i < w->body_capacity; ++i) {
-		if (!w->bodies[i].in_use) continue;
-		const tb_body_sim *s = w->sims + i;
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		if (!w->bodies.data[i].in_use) continue;
+		const tb_body_sim *s = w->sims.data + i;
 		h = fnv_bytes(h, &i, sizeof i);
 		h = fnv_bytes(h, &s->transform, sizeof s->transform);
-		h = fnv_bytes(h, &s->v, sizeof s->v);
-		h = fnv_bytes(h, &s->w, sizeof s->w);
+		h = fnv_bytes(h, &s->linear_velocity, sizeof s->linear_velocity);
+		h = fnv_bytes(h, &s->angular_velocity, sizeof s->angular_velocity);
 	}
 	return h;
 }
@@ -259,49 +298,55 @@ uint64_t tb_world_hash(const tb_world *w)
 tb_contact_events tb_world_get_contact_events(const tb_world *w)
 {
 	tb_contact_events e;
-	e.begin = w->begin_events;
-	e.begin_count = w->begin_count;
-	e.end = w->end_events;
-	e.end_count = w->end_count;
-	e.hit = w->hit_events;
-	e.hit_count = w->hit_count;
+	e.begin = w->begin_events.data;
+	e.begin_count = w->begin_events.count;
+	e.end = w->end_events.data;
+	e.end_count = w->end_events.count;
+	e.hit = w->hit_events.data;
+	e.hit_count = w->hit_events.count;
+	return e;
+}
+
+tb_sensor_events tb_world_get_sensor_events(const tb_world *w)
+{
+	tb_sensor_events e;
+	e.begin = w->sensor_begin_events.data;
+	e.begin_count = w->sensor_begin_events.count;
+	e.end = w->sensor_end_events.data;
+	e.end_count = w->sensor_end_events.count;
 	return e;
 }
 
 /* ---- lookups ---- */
 
-tb_body *tb_get_body(const tb_world *w, tb_body_id id)
+tb_body *tb_body_lookup(const tb_world *w, tb_body_id id)
 {
 	if (w == NULL) return NULL;
 	int32_t i = id.index1 - 1;
-	if (i < 0 || i >= w->body_capacity) return NULL;
-	tb_body *b = w->bodies + i;
+	if (i < 0 || i >= w->bodies.count) return NULL;
+	tb_body *b = w->bodies.data + i;
 	if (!b->in_use || b->generation != id.generation) return NULL;
 	return b;
 }
 
-tb_shape *tb_get_shape(const tb_world *w, tb_shape_id id)
+tb_shape *tb_shape_lookup(const tb_world *w, tb_shape_id id)
 {
 	if (w == NULL) return NULL;
 	int32_t i = id.index1 - 1;
-	if (i < 0 || i >= w->shape_capacity) return NULL;
-	tb_shape *s = w->shapes + i;
+	if (i < 0 || i >= w->shapes.count) return NULL;
+	tb_shape *s = w->shapes.data + i;
 	if (!s->in_use || s->generation != id.generation) return NULL;
 	return s;
 }
 
-tb_joint *tb_world_joint_lookup(const tb_world *w, tb_joint_id id)
+tb_joint *tb_joint_lookup(const tb_world *w, tb_joint_id id)
 {
 	if (w == NULL) return NULL;
 	int32_t i = id.index1 - 1;
-	if (i < 0 || i >= w->joint_capacity) return NULL;
-	tb_joint *j = w->joints + i;
+	if (i < 0 || i >= w->joints.count) return NULL;
+	tb_joint *j = w->joints.data + i;
 	if (!j->in_use || j->generation != id.generation) return NULL;
 	return j;
 }
-
-const tb_body_sim *tb_world_body_sim(const tb_world *w, int32_t body_slot) { return w->sims + body_slot; }
-
-void tb_world_wake_body_slot(tb_world *w, int32_t body_slot) { tb_wake_body(w, body_slot); }
 
 const char *tb_world_version(void) { return "tumble physics 0.1"; }

@@ -17,7 +17,7 @@ static tb_body_id add_body(tb_body_type type, bench_vec p)
 	tb_body_def bd = tb_default_body_def();
 	bd.type = type;
 	bd.position = tb_v2(p.x, p.y);
-	tb_body_id id = tb_create_body(s_world, &bd);
+	tb_body_id id = tb_create_body(s_world, &bd, NULL);
 	if (TB_IS_NULL(id)) {
 		fprintf(stderr, "bench_tumble: tb_create_body failed\n");
 		exit(1);

@@ -22,7 +22,7 @@ static tb_world *new_world(bool continuous)
 static void make_wall(tb_world *w)
 {
 	tb_body_def bd = tb_default_body_def();
-	tb_body_id wall = tb_create_body(w, &bd);
+	tb_body_id wall = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(WALL_HALF, 100.0f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, wall, &sd, &box, NULL)));
@@ -35,7 +35,7 @@ static tb_body_id make_ball(tb_world *w, tb_vec2 p, tb_vec2 v, bool bullet)
 	bd.position = p;
 	bd.linear_velocity = v;
 	bd.is_bullet = bullet;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(b));
 	tb_shape_def sd = tb_default_shape_def();
 	tb_circle c = {{0.0f, 0.0f}, R};
@@ -121,7 +121,7 @@ static void test_bullet_vs_dynamic_plank(void **state)
 	tb_world *w = new_world(true);
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
-	tb_body_id plank = tb_create_body(w, &bd);
+	tb_body_id plank = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	sd.density = 50.0f;
 	tb_polygon box = tb_make_box(WALL_HALF, 3.0f);
@@ -147,7 +147,7 @@ static void test_fast_ball_into_chain_floor(void **state)
 	tb_world *w = tb_create_world(&wd);
 	assert_non_null(w);
 	tb_body_def gd = tb_default_body_def();
-	tb_body_id ground = tb_create_body(w, &gd);
+	tb_body_id ground = tb_create_body(w, &gd, NULL);
 	/* the normal is the right perpendicular of the point order: right to left faces up */
 	tb_vec2 pts[5] = {{40.0f, 0.0f}, {20.0f, 0.0f}, {0.0f, 0.0f}, {-20.0f, 0.0f}, {-40.0f, 0.0f}};
 	tb_chain_def cd = tb_default_chain_def();
@@ -177,7 +177,7 @@ static float lowest_after_drop(float half, bool circle, float height, float vy)
 	tb_world *w = tb_create_world(&wd);
 	tb_body_def gd = tb_default_body_def();
 	gd.position = tb_v2(0.0f, -1.0f);
-	tb_body_id ground = tb_create_body(w, &gd);
+	tb_body_id ground = tb_create_body(w, &gd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon gbox = tb_make_box(20.0f, 1.0f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, ground, &sd, &gbox, NULL)));
@@ -185,7 +185,7 @@ static float lowest_after_drop(float half, bool circle, float height, float vy)
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(0.0f, half + height);
 	bd.linear_velocity = tb_v2(0.0f, vy);
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	if (circle) {
 		tb_circle c = {{0.0f, 0.0f}, half};
 		assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));

@@ -23,7 +23,7 @@ static void make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
 {
 	tb_body_def bd = tb_default_body_def();
 	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(hx, hy);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
@@ -36,7 +36,7 @@ static tb_body_id add_mixed_body(tb_world *w, int i, uint32_t *seed, tb_vec2 p)
 	bd.position = p;
 	bd.angle = lcg_float(seed, -3.0f, 3.0f);
 	bd.angular_velocity = lcg_float(seed, -2.0f, 2.0f);
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(b));
 	tb_shape_def sd = tb_default_shape_def();
 	sd.friction = lcg_float(seed, 0.2f, 0.8f);

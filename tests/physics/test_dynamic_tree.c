@@ -305,8 +305,12 @@ static void test_pool_grows_and_reuses(void **state)
 	(void)state;
 	shadow_reset();
 	tb_dynamic_tree t = tb_dynamic_tree_create();
-	int initial = t.node_capacity;
+	/* nothing is allocated before the first proxy */
+	assert_int_equal(t.node_capacity, 0);
+	assert_null(t.nodes);
+	int initial = 0;
 	for (int i = 0; i < 100; ++i) {
+		if (i == 1) initial = t.node_capacity;
 		tb_aabb b = {{(float)i, 0.0f}, {(float)i + 1.0f, 1.0f}};
 		add_proxy(&t, b, 1);
 	}

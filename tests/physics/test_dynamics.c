@@ -26,7 +26,7 @@ static tb_body_id make_body(tb_world *w, tb_body_type type, tb_vec2 p, float ang
 	bd.angle = angle;
 	bd.linear_velocity = v;
 	bd.angular_velocity = omega;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	return id;
 }

@@ -42,7 +42,7 @@ static tb_body_id new_body(tb_world *w, tb_body_type type, tb_vec2 p, tb_vec2 v)
 	bd.type = type;
 	bd.position = p;
 	bd.linear_velocity = v;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(b));
 	return b;
 }
@@ -673,7 +673,7 @@ static void test_aabb_query_matches_brute_force(void **state)
 		bd.type = (i % 4 == 0) ? TB_DYNAMIC_BODY : TB_STATIC_BODY;
 		bd.position = tb_v2(frand(&seed, -20.0f, 20.0f), frand(&seed, -20.0f, 20.0f));
 		bd.angle = frand(&seed, -3.0f, 3.0f);
-		tb_body_id b = tb_create_body(w, &bd);
+		tb_body_id b = tb_create_body(w, &bd, NULL);
 		float size = frand(&seed, 0.2f, 1.5f);
 		if (i % 3 == 0) {
 			tb_circle c = {{frand(&seed, -0.5f, 0.5f), 0.0f}, size};

@@ -255,7 +255,7 @@ static void op_create_body(fuzz *f)
 	         (int)bd.type, (double)bd.position.x, (double)bd.position.y, (double)bd.angle,
 	         (double)bd.linear_velocity.x, (double)bd.linear_velocity.y, (double)bd.angular_velocity,
 	         (double)bd.linear_damping, (double)bd.angular_damping, (double)bd.gravity_scale);
-	tb_body_id id = tb_create_body(f->w, &bd);
+	tb_body_id id = tb_create_body(f->w, &bd, NULL);
 	if (!finite) FUZZ_ASSERT(f, TB_IS_NULL(id));
 	if (finite && normal) FUZZ_ASSERT(f, !TB_IS_NULL(id));
 	if (TB_IS_NULL(id)) {
@@ -938,7 +938,7 @@ static void fuzz_run(uint64_t seed, int ops)
 
 	/* a floor so there are contacts to solve */
 	tb_body_def gd = tb_default_body_def();
-	tb_body_id ground = tb_create_body(f->w, &gd);
+	tb_body_id ground = tb_create_body(f->w, &gd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon floor = tb_make_offset_box(40.0f, 1.0f, tb_v2(0.0f, -1.0f), tb_rot_identity);
 	f->shapes[f->shape_count++] = tb_create_polygon_shape(f->w, ground, &sd, &floor, NULL);

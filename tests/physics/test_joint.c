@@ -28,7 +28,7 @@ static tb_body_id make_ground(tb_world *world)
 {
 	tb_body_def def = tb_default_body_def();
 	def.type = TB_STATIC_BODY;
-	tb_body_id id = tb_create_body(world, &def);
+	tb_body_id id = tb_create_body(world, &def, NULL);
 	assert_false(TB_IS_NULL(id));
 	return id;
 }
@@ -39,7 +39,7 @@ static tb_body_id make_dynamic(tb_world *world, tb_vec2 position, float angle)
 	def.type = TB_DYNAMIC_BODY;
 	def.position = position;
 	def.angle = angle;
-	tb_body_id id = tb_create_body(world, &def);
+	tb_body_id id = tb_create_body(world, &def, NULL);
 	assert_false(TB_IS_NULL(id));
 	return id;
 }
@@ -508,7 +508,7 @@ static void test_revolute_fixed_rotation(void **state)
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(1.0f, 5.0f);
 	bd.fixed_rotation = true;
-	tb_body_id body = tb_create_body(world, &bd);
+	tb_body_id body = tb_create_body(world, &bd, NULL);
 	add_box(world, body, 0.2f, 0.2f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
 	def.enable_limit = true; /* meaningless without rotation: must be ignored, not blow up */

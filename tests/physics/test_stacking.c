@@ -32,7 +32,7 @@ static tb_body_id make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
 {
 	tb_body_def bd = tb_default_body_def();
 	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(hx, hy);
@@ -51,7 +51,7 @@ static tb_body_id make_box(tb_world *w, tb_vec2 p, float hx, float hy, float den
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	tb_shape_def sd = tb_default_shape_def();
 	sd.density = density;

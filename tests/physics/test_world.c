@@ -27,7 +27,7 @@ static tb_body_id make_ground(tb_world *w, float top)
 {
 	tb_body_def bd = tb_default_body_def();
 	bd.position = tb_v2(0.0f, top - 1.0f);
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(50.0f, 1.0f);
@@ -41,7 +41,7 @@ static tb_body_id make_box(tb_world *w, tb_body_type type, tb_vec2 p, float hx, 
 	tb_body_def bd = tb_default_body_def();
 	bd.type = type;
 	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	tb_shape_def sd = tb_default_shape_def();
 	sd.density = density;
@@ -58,7 +58,7 @@ static tb_body_id make_circle(tb_world *w, tb_body_type type, tb_vec2 p, float r
 	tb_body_def bd = tb_default_body_def();
 	bd.type = type;
 	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd);
+	tb_body_id id = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(id));
 	tb_shape_def sd = tb_default_shape_def();
 	sd.density = density;
@@ -387,20 +387,20 @@ static void test_create_rejects_bad_defs(void **state)
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(NAN, 0.0f);
-	assert_true(TB_IS_NULL(tb_create_body(w, &bd)));
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
 	bd.position = tb_v2(0.0f, INFINITY);
-	assert_true(TB_IS_NULL(tb_create_body(w, &bd)));
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
 	bd.position = tb_v2(0.0f, 0.0f);
 	bd.angle = NAN;
-	assert_true(TB_IS_NULL(tb_create_body(w, &bd)));
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
 	bd.angle = 0.0f;
 	bd.linear_velocity = tb_v2(0.0f, -INFINITY);
-	assert_true(TB_IS_NULL(tb_create_body(w, &bd)));
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
 	assert_int_equal(tb_world_get_counters(w).body_count, 0);
 
 	bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	assert_false(TB_IS_NULL(b));
 	tb_shape_def sd = tb_default_shape_def();
 	tb_status st = TB_OK;
@@ -477,7 +477,7 @@ static void test_kinematic_body(void **state)
 	bd.position = tb_v2(0.0f, 3.0f);
 	bd.linear_velocity = tb_v2(1.0f, 0.5f);
 	bd.angular_velocity = 0.5f;
-	tb_body_id k = tb_create_body(w, &bd);
+	tb_body_id k = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(1.0f, 0.25f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, k, &sd, &box, NULL)));
@@ -507,7 +507,7 @@ static void test_kinematic_carries_box(void **state)
 	bd.type = TB_KINEMATIC_BODY;
 	bd.position = tb_v2(0.0f, 0.0f);
 	bd.linear_velocity = tb_v2(2.0f, 0.0f);
-	tb_body_id k = tb_create_body(w, &bd);
+	tb_body_id k = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon plat = tb_make_box(10.0f, 0.25f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, k, &sd, &plat, NULL)));
@@ -540,7 +540,7 @@ static void test_fixed_rotation(void **state)
 	bd.position = tb_v2(0.0f, 2.0f);
 	bd.angle = 0.3f;
 	bd.fixed_rotation = true;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(0.5f, 0.5f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &box, NULL)));
@@ -571,7 +571,7 @@ static void test_damping(void **state)
 	bd.angular_velocity = 4.0f;
 	bd.linear_damping = 0.5f;
 	bd.angular_damping = 0.25f;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_circle c = {{0.0f, 0.0f}, 0.5f};
 	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
@@ -623,7 +623,7 @@ static void test_disabled_body(void **state)
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(-5.0f, 5.0f);
 	bd.is_enabled = false;
-	tb_body_id off = tb_create_body(w, &bd);
+	tb_body_id off = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon box = tb_make_box(0.5f, 0.5f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, off, &sd, &box, NULL)));
@@ -760,7 +760,7 @@ static void test_compound_mass(void **state)
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(3.0f, 4.0f);
 	bd.angle = 0.5f;
-	tb_body_id b = tb_create_body(w, &bd);
+	tb_body_id b = tb_create_body(w, &bd, NULL);
 	tb_shape_def sd = tb_default_shape_def();
 	/* A: 2 x 1 at (-1, 0), density 1: m = 2, Ic = 2 * 5 / 12 */
 	tb_polygon pa = tb_make_offset_box(1.0f, 0.5f, tb_v2(-1.0f, 0.0f), tb_rot_identity);

@@ -1,0 +1,47 @@
+/* tumble physics: the body record and what body.c offers the other files
+ * (engine-private). The simulation state the solver streams over is apart, in
+ * tb_body_sim (solver.h), parallel to the bodies by slot. */
+#ifndef TB_BODY_H
+#define TB_BODY_H
+
+#include "solver.h"
+
+typedef struct tb_world tb_world;
+
+typedef struct tb_body {
+	void *user_data;
+	int32_t head_shape, tail_shape; /* shapes in creation order (next_in_body) */
+	int32_t shape_count;
+	int32_t head_contact_key;       /* contact slot << 1 | edge */
+	int32_t contact_count;
+	int32_t head_joint_key;         /* joint slot << 1 | edge */
+	int32_t joint_count;
+	float mass, inertia;            /* inertia about the centre of mass */
+	float sleep_threshold;          /* m/s */
+	float sleep_time;
+	uint32_t generation;
+	tb_body_type type;
+	bool in_use, awake, enabled, enable_sleep, fixed_rotation;
+	bool is_marked;                 /* visit mark of a graph walk outside the step; false between walks */
+} tb_body;
+
+TB_ARRAY_DECLARE(tb_body_array, tb_body)
+
+/* Mass properties a body would have with one shape added or replaced: the
+ * shape at `replace` (TB_NULL_INDEX: none) counts with `geometry` and
+ * `density` instead of its own; `geometry` NULL with no replacement adds
+ * nothing. TB_ERR_MASS_RANGE when the total would not be finite and normal. */
+tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_geometry *geometry,
+                             float density);
+
+/* Recomputes mass, inertia and centre from the shapes; never leaves a NaN. */
+void tb_update_body_mass(tb_world *w, int32_t body);
+/* Wakes the body's island (the touching and jointed graph). Never allocates. */
+void tb_wake_body(tb_world *w, int32_t body);
+/* Puts the touching graph to sleep. */
+void tb_body_sleep_island(tb_world *w, int32_t body);
+void tb_update_body_shape_aabbs(tb_world *w, int32_t body, tb_vec2 displacement, bool force_reinsert);
+bool tb_should_bodies_collide(const tb_world *w, int32_t body_a, int32_t body_b);
+static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled && b->type != TB_STATIC_BODY; }
+
+#endif

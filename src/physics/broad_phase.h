@@ -1,0 +1,40 @@
+/* tumble physics: the broad phase (engine-private): two AABB trees (static,
+ * movable), the move buffer of proxies to pair up next step, and the set of
+ * shape pairs that have a contact. */
+#ifndef TB_BROAD_PHASE_H
+#define TB_BROAD_PHASE_H
+
+#include "core.h"
+
+typedef struct tb_world tb_world;
+
+/* Open-addressed set of shape pairs -> contact slot (linear probing with
+ * backward-shift deletion, so no tombstones pile up). */
+typedef struct tb_pair_entry { uint64_t key; int32_t contact; } tb_pair_entry;
+typedef struct tb_pair_set {
+	tb_pair_entry *entries;  /* key 0 = empty (shape indices are stored +1) */
+	int32_t capacity, count; /* capacity: a power of two, at least twice the count */
+} tb_pair_set;
+
+typedef struct tb_broad_phase {
+	tb_dynamic_tree trees[2];
+	/* shapes whose proxy was created or re-inserted since the last pair update,
+	 * in order; room for every shape slot is reserved, so buffering never allocates */
+	tb_int_array move_buffer;
+	tb_pair_set pairs;
+} tb_broad_phase;
+
+void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator);
+void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator);
+void tb_broad_phase_buffer_move(tb_world *w, int32_t shape);
+void tb_broad_phase_unbuffer(tb_world *w, int32_t shape);
+/* New contacts for the pairs of moved proxies. A shape whose new contact could
+ * not be made stays in the move buffer and is paired again next step. */
+void tb_update_pairs(tb_world *w);
+int32_t tb_pair_set_find(const tb_pair_set *set, int32_t shape_a, int32_t shape_b);
+/* Room for `count` pairs, so adding up to that many never allocates. */
+bool tb_pair_set_reserve(tb_allocator *allocator, tb_pair_set *set, int32_t count);
+void tb_pair_set_add(tb_pair_set *set, int32_t shape_a, int32_t shape_b, int32_t contact);
+void tb_pair_set_remove(tb_pair_set *set, int32_t shape_a, int32_t shape_b);
+
+#endif

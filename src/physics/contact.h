@@ -1,0 +1,44 @@
+/* tumble physics: contacts between two shapes, their links into both bodies'
+ * contact lists, and what contact.c offers the other files (engine-private). */
+#ifndef TB_CONTACT_H
+#define TB_CONTACT_H
+
+#include "core.h"
+
+typedef struct tb_world tb_world;
+
+enum {
+	TB_CONTACT_TOUCHING = 1u << 0,
+	TB_CONTACT_EVENTS = 1u << 1,     /* begin/end wanted by a shape */
+	TB_CONTACT_HIT_EVENTS = 1u << 2,
+};
+
+/* A contact is in two bodies' lists; its key in a list is slot << 1 | edge. */
+typedef struct tb_contact_edge { int32_t body, prev_key, next_key; } tb_contact_edge;
+
+typedef struct tb_contact {
+	tb_manifold manifold;
+	tb_contact_edge edges[2];
+	int32_t shape_a, shape_b;  /* a chain segment is always shape_a */
+	float friction, restitution;
+	uint32_t flags;
+	bool in_use;
+} tb_contact;
+
+TB_ARRAY_DECLARE(tb_contact_array, tb_contact)
+
+/* Reserves every array that grows with the contact slots, so that a contact
+ * can be created and a step can use it without allocating. */
+bool tb_reserve_contact_slots(tb_world *w, int32_t slots);
+/* A contact for a new pair; false (and nothing created) past the world's
+ * max_contacts or when memory runs out, with the step issue flagged. */
+bool tb_create_contact(tb_world *w, int32_t shape_a, int32_t shape_b);
+/* wake_bodies: wake the other body when a touching contact disappears */
+void tb_destroy_contact(tb_world *w, int32_t contact, bool wake_bodies);
+void tb_destroy_body_contacts(tb_world *w, int32_t body, bool wake);
+void tb_destroy_shape_contacts(tb_world *w, int32_t shape, bool wake);
+void tb_collide_contacts(tb_world *w); /* narrow phase for every active contact, begin/end events */
+/* Outside the step the event waits in the pending list for the next step. */
+void tb_push_end_event(tb_world *w, int32_t shape_a, int32_t shape_b, bool pending);
+
+#endif

@@ -1,0 +1,41 @@
+/* tumble physics: the shape record and what shape.c offers the other files
+ * (engine-private). */
+#ifndef TB_SHAPE_H
+#define TB_SHAPE_H
+
+#include "core.h"
+
+typedef struct tb_world tb_world;
+
+typedef struct tb_shape {
+	tb_geometry geom;
+	void *user_data;
+	tb_filter filter;
+	tb_aabb aabb;       /* world box including the speculative margin */
+	tb_aabb fat_aabb;   /* the box stored in the broad-phase tree */
+	tb_field field;
+	float density, friction, restitution;
+	int32_t body;
+	int32_t next_in_body, prev_in_body;
+	int32_t proxy;      /* tree proxy or TB_NULL_INDEX when not in the broad phase */
+	int32_t tree;       /* 0 static tree, 1 movable tree */
+	int32_t chain_id;
+	int32_t sensor_index; /* into world->sensors, or TB_NULL_INDEX */
+	uint32_t generation;
+	bool in_use, is_sensor, enabled, enable_sensor_events, enable_contact_events, enable_hit_events;
+	bool in_move_buffer;
+} tb_shape;
+
+TB_ARRAY_DECLARE(tb_shape_array, tb_shape)
+
+/* The proxy goes into the tree of the body's type; the caller made room in
+ * that tree (tb_dynamic_tree_reserve), so this cannot fail. */
+void tb_create_shape_proxy(tb_world *w, int32_t shape);
+void tb_destroy_shape_proxy(tb_world *w, int32_t shape);
+tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin);
+bool tb_should_shapes_collide(tb_filter a, tb_filter b);
+/* Unlinks and frees the shape; never allocates. */
+void tb_destroy_shape_internal(tb_world *w, int32_t shape, bool wake);
+float tb_shape_min_extent(const tb_shape *s);
+float tb_shape_max_extent(const tb_shape *s, tb_vec2 local_center);
+#endif
