@@ -33,8 +33,9 @@ DATADIR ?= $(PREFIX)/share/tumble
 OPT     ?= -O2
 CFLAGS_COMMON := -std=c11 $(OPT) -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
                  -ffp-contract=off -fno-strict-aliasing -fno-tree-slp-vectorize -fPIC -D_GNU_SOURCE -MMD -MP
+# The sanitized build also checks every world after every step (tb_world_validate).
 ifdef SANITIZE
-CFLAGS_COMMON += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CFLAGS_COMMON += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DTB_VALIDATE
 LDFLAGS_SAN   := -fsanitize=address,undefined
 endif
 

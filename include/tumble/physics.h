@@ -16,7 +16,8 @@
  *   say why in *status; every function that changes an object returns a
  *   tb_status and changes nothing unless it is TB_OK; getters of a stale id
  *   return a zero value; destroying a stale id does nothing.
- * - The engine never aborts and never prints. Running out of memory is a
+ * - The engine never aborts and never prints (but a build with TB_VALIDATE
+ *   names a failed check on stderr). Running out of memory is a
  *   status at creation; the step reserves what it needs before it changes
  *   anything and reports what it had to leave out (tb_world_get_step_issues).
  * - A broken invariant inside the engine (an index out of range, a list that

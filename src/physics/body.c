@@ -454,8 +454,10 @@ tb_status tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 		b->awake = false;
 	}
 	if (b->enabled) {
-		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body)
-			tb_create_shape_proxy(w, k);
+		/* a disabled shape stays out of the broad phase */
+		for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+			if (w->shapes.data[k].enabled) tb_create_shape_proxy(w, k);
+		}
 	}
 	tb_update_body_mass(w, bi);
 	if (type != TB_STATIC_BODY) {

@@ -470,9 +470,10 @@ bool tb_dynamic_tree_validate(const tb_dynamic_tree *tree)
 			ok = a->parent == id && b->parent == id && n->height == h && a->height >= 0 && b->height >= 0 &&
 			     tb_aabb_contains(n->aabb, a->aabb) && tb_aabb_contains(n->aabb, b->aabb) &&
 			     n->category_bits == (a->category_bits | b->category_bits);
-			/* rotations keep every node balanced to within one level */
-			int diff = a->height - b->height;
-			if (diff < -1 || diff > 1) ok = false;
+			/* Balance is not checked: a single rotation per level and the refit that
+			 * stops at the first unchanged ancestor keep the height logarithmic
+			 * (test_height_stays_logarithmic) but not every node within one level
+			 * (the engine's fuzz met a node three levels off). */
 			if (ok && top + 2 > cap) ok = false;
 			if (ok) {
 				stack[top++] = c1;

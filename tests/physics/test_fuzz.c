@@ -7,7 +7,9 @@
  *   - every valid body has finite position, angle, velocities, mass;
  *   - non-finite input gives the null id / an error status, and a step with a
  *     non-finite or negative dt changes nothing;
- *   - stale ids are never valid and their getters return zero values. */
+ *   - stale ids are never valid and their getters return zero values;
+ *   - tb_world_validate holds (every internal link of the world; the sanitized
+ *     build also checks it inside every step). */
 #include "test_util.h"
 
 #include <float.h>
@@ -141,6 +143,7 @@ static tb_shape_id any_shape(fuzz *f)
 
 static void check_world(fuzz *f)
 {
+	FUZZ_ASSERT(f, tb_world_validate(f->w));
 	static tb_body_id all[MAX_BODIES + 8];
 	int n = tb_world_get_bodies(f->w, all, MAX_BODIES + 8);
 	FUZZ_ASSERT(f, n == f->body_count);

@@ -654,6 +654,30 @@ static void test_disabled_body(void **state)
 	tb_destroy_world(w);
 }
 
+/* Changing a body's type re-creates its shapes' broad-phase proxies: a
+ * disabled shape must stay out (it once came back and caught a falling ball). */
+static void test_set_type_keeps_disabled_shape_out(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	make_ground(w, 0.0f);
+	tb_body_id platform = make_box(w, TB_STATIC_BODY, tb_v2(0.0f, 5.0f), 2.0f, 0.2f, 1.0f);
+	tb_shape_id deck = first_shape(w, platform);
+	assert_int_equal(tb_shape_set_enabled(w, deck, false), TB_OK);
+	tb_body_id ball = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 7.0f), 0.25f, 1.0f);
+	assert_int_equal(tb_body_set_type(w, platform, TB_KINEMATIC_BODY), TB_OK);
+	assert_false(tb_shape_is_enabled(w, deck));
+	assert_true(tb_world_validate(w));
+	step_n(w, 120);
+	/* through the disabled deck, onto the ground */
+	assert_near(tb_body_get_position(w, ball).y, 0.25f, 0.02f);
+	tb_contact_data cd[4];
+	assert_int_equal(tb_body_get_contacts(w, platform, cd, 4), 0);
+	assert_int_equal(tb_body_set_type(w, platform, TB_STATIC_BODY), TB_OK);
+	assert_true(tb_world_validate(w));
+	tb_destroy_world(w);
+}
+
 /* ---------------- forces and impulses ---------------- */
 
 static void test_forces_and_impulses(void **state)
@@ -974,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_damping),
 		cmocka_unit_test(test_gravity_scale),
 		cmocka_unit_test(test_disabled_body),
+		cmocka_unit_test(test_set_type_keeps_disabled_shape_out),
 		cmocka_unit_test(test_forces_and_impulses),
 		cmocka_unit_test(test_set_transform_teleports),
 		cmocka_unit_test(test_compound_mass),

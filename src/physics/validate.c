@@ -1,0 +1,266 @@
+/* tumble physics: tb_world_validate, a check of every internal link of a
+ * world (after Box2D's b2ValidateSolverSets, b2ValidateContacts and
+ * b2ValidateConnectivity). Builds with TB_VALIDATE run it after every step
+ * (and, once there are snapshots, after every restore) and assert; the tests
+ * call it directly.
+ *
+ * It reads only and allocates nothing, so it can check a world whose
+ * allocator has just failed. A set of slots (a pool's free list, the move
+ * buffer) is compared with the slots it must equal by count, sum and sum of
+ * squares: a duplicate or a missing slot changes them. */
+#include "world.h"
+
+#ifdef TB_VALIDATE
+#include <stdio.h>
+#define FAIL(what) (fprintf(stderr, "tb_world_validate: %s (%s:%d)\n", what, __FILE__, __LINE__), false)
+#else
+#define FAIL(what) false
+#endif
+#define CHECK(cond)                                                                                         \
+	do {                                                                                                    \
+		if (!(cond)) return FAIL(#cond);                                                                    \
+	} while (0)
+
+/* The multiset of a set of slots, for comparing two sets without memory. */
+typedef struct slot_sum { int64_t count, sum, squares; } slot_sum;
+
+static void add_slot(slot_sum *s, int32_t slot)
+{
+	s->count += 1;
+	s->sum += slot;
+	s->squares += (int64_t)slot * slot;
+}
+
+static bool same_slots(slot_sum a, slot_sum b) { return a.count == b.count && a.sum == b.sum && a.squares == b.squares; }
+
+/* The pool hands out [0, next_index): its free slots are exactly the records
+ * not in use, each once, and freeing every slot needs no memory. */
+static bool slot_in_use(const void *records, size_t offset, size_t stride, int32_t slot)
+{
+	return *(const bool *)((const char *)records + (size_t)slot * stride + offset);
+}
+
+static bool validate_pool(const tb_id_pool *pool, int32_t record_count, const void *records, size_t offset,
+                          size_t stride)
+{
+	CHECK(pool->next_index == record_count);
+	CHECK(pool->free_ids.capacity >= pool->next_index);
+	slot_sum free_slots = {0, 0, 0}, dead = {0, 0, 0};
+	for (int32_t k = 0; k < pool->free_ids.count; ++k) {
+		int32_t slot = pool->free_ids.data[k];
+		CHECK(0 <= slot && slot < pool->next_index);
+		CHECK(!slot_in_use(records, offset, stride, slot));
+		add_slot(&free_slots, slot);
+	}
+	for (int32_t i = 0; i < record_count; ++i) {
+		if (!slot_in_use(records, offset, stride, i)) add_slot(&dead, i);
+	}
+	CHECK(same_slots(free_slots, dead));
+	return true;
+}
+
+static bool validate_body(const tb_world *w, int32_t bi, int32_t *shapes, int32_t *contact_edges, int32_t *joint_edges)
+{
+	const tb_body *b = w->bodies.data + bi;
+	CHECK(!b->is_marked);
+	CHECK(b->type == TB_STATIC_BODY || b->type == TB_KINEMATIC_BODY || b->type == TB_DYNAMIC_BODY);
+	CHECK(!(b->type == TB_STATIC_BODY && b->awake));
+
+	/* shapes: a doubly linked list in creation order, each pointing back */
+	int32_t n = 0, prev = TB_NULL_INDEX;
+	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+		CHECK(0 <= k && k < w->shapes.count && ++n <= w->shapes.count);
+		const tb_shape *s = w->shapes.data + k;
+		CHECK(s->in_use && s->body == bi && s->prev_in_body == prev);
+		prev = k;
+	}
+	CHECK(b->tail_shape == prev && b->shape_count == n);
+	*shapes += n;
+
+	/* contacts: the key of each edge names the contact and which end is this body */
+	n = 0;
+	prev = TB_NULL_INDEX;
+	for (int32_t key = b->head_contact_key; key != TB_NULL_INDEX;) {
+		int32_t ci = key >> 1, edge = key & 1;
+		CHECK(0 <= ci && ci < w->contacts.count && ++n <= 2 * w->contacts.count);
+		const tb_contact *c = w->contacts.data + ci;
+		CHECK(c->in_use && c->edges[edge].body == bi && c->edges[edge].prev_key == prev);
+		prev = key;
+		key = c->edges[edge].next_key;
+	}
+	CHECK(b->contact_count == n);
+	*contact_edges += n;
+
+	n = 0;
+	prev = TB_NULL_INDEX;
+	for (int32_t key = b->head_joint_key; key != TB_NULL_INDEX;) {
+		int32_t ji = key >> 1, edge = key & 1;
+		CHECK(0 <= ji && ji < w->joints.count && ++n <= 2 * w->joints.count);
+		const tb_joint *j = w->joints.data + ji;
+		CHECK(j->in_use && (edge == 0 ? j->body_a : j->body_b) == bi && j->edge_prev[edge] == prev);
+		prev = key;
+		key = j->edge_next[edge];
+	}
+	CHECK(b->joint_count == n);
+	*joint_edges += n;
+	return true;
+}
+
+static bool validate_shape(const tb_world *w, int32_t si, int32_t proxies[2], slot_sum *moving)
+{
+	const tb_shape *s = w->shapes.data + si;
+	CHECK(0 <= s->body && s->body < w->bodies.count && w->bodies.data[s->body].in_use);
+	const tb_body *b = w->bodies.data + s->body;
+	CHECK((s->chain_id >= 0) == (s->geom.type == TB_SHAPE_CHAIN_SEGMENT));
+
+	/* a sensor record exactly for sensors and field carriers, pointing back */
+	bool needs_record = s->is_sensor || s->field.kind != TB_FIELD_NONE;
+	CHECK((s->sensor_index != TB_NULL_INDEX) == needs_record);
+	if (s->sensor_index != TB_NULL_INDEX) {
+		CHECK(0 <= s->sensor_index && s->sensor_index < w->sensors.count);
+		const tb_sensor *sensor = w->sensors.data + s->sensor_index;
+		CHECK(sensor->in_use && sensor->shape == si);
+	}
+
+	/* a proxy exactly when shape and body are enabled, in the tree of the body's type */
+	CHECK((s->proxy != TB_NULL_INDEX) == (s->enabled && b->enabled));
+	if (s->proxy != TB_NULL_INDEX) {
+		int32_t tree_index = b->type == TB_STATIC_BODY ? 0 : 1;
+		CHECK(s->tree == tree_index);
+		const tb_dynamic_tree *tree = &w->broad_phase.trees[tree_index];
+		CHECK(0 <= s->proxy && s->proxy < tree->node_capacity);
+		const tb_tree_node *node = tree->nodes + s->proxy;
+		CHECK(node->height == 0 && node->user_data == si);
+		CHECK(tb_aabb_contains(node->aabb, s->fat_aabb) && tb_aabb_contains(s->fat_aabb, node->aabb));
+		proxies[tree_index] += 1;
+	}
+	if (s->in_move_buffer) {
+		CHECK(s->proxy != TB_NULL_INDEX);
+		add_slot(moving, si);
+	}
+	return true;
+}
+
+static bool validate_contact(const tb_world *w, int32_t ci)
+{
+	const tb_contact *c = w->contacts.data + ci;
+	CHECK(0 <= c->shape_a && c->shape_a < w->shapes.count && 0 <= c->shape_b && c->shape_b < w->shapes.count);
+	const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
+	CHECK(a->in_use && b->in_use && a->proxy != TB_NULL_INDEX && b->proxy != TB_NULL_INDEX);
+	CHECK(c->edges[0].body == a->body && c->edges[1].body == b->body && a->body != b->body);
+	/* the chain colliders take the chain first */
+	CHECK(b->geom.type != TB_SHAPE_CHAIN_SEGMENT);
+	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == (c->manifold.point_count > 0));
+	CHECK(tb_pair_set_find(&w->broad_phase.pairs, c->shape_a, c->shape_b) == ci);
+	return true;
+}
+
+static bool validate_joint(const tb_world *w, int32_t ji)
+{
+	const tb_joint *j = w->joints.data + ji;
+	CHECK(0 <= j->body_a && j->body_a < w->bodies.count && 0 <= j->body_b && j->body_b < w->bodies.count);
+	CHECK(j->body_a != j->body_b && w->bodies.data[j->body_a].in_use && w->bodies.data[j->body_b].in_use);
+	/* the ids in the def are the live bodies' */
+	tb_body_id a = tb_make_body_id(w, j->body_a), b = tb_make_body_id(w, j->body_b);
+	CHECK(TB_ID_EQUALS(j->def.body_a, a) && TB_ID_EQUALS(j->def.body_b, b));
+	CHECK((int)j->def.type >= 0 && j->def.type < TB_JOINT_TYPE_COUNT);
+	return true;
+}
+
+/* Live sensors' segments lie in the overlap array, apart from each other,
+ * sorted by slot; a stored generation never runs ahead of its slot's. */
+static bool validate_sensor(const tb_world *w, int32_t index)
+{
+	const tb_sensor *sensor = w->sensors.data + index;
+	CHECK(0 <= sensor->shape && sensor->shape < w->shapes.count);
+	const tb_shape *s = w->shapes.data + sensor->shape;
+	CHECK(s->in_use && s->sensor_index == index);
+	CHECK(sensor->count >= 0 && sensor->first >= 0 && sensor->first + sensor->count <= w->overlaps.count);
+	const tb_sensor_overlap *list = w->overlaps.data + sensor->first;
+	for (int32_t k = 0; k < sensor->count; ++k) {
+		CHECK(0 <= list[k].shape && list[k].shape < w->shapes.count);
+		CHECK(k == 0 || list[k - 1].shape <= list[k].shape);
+		uint32_t stored = list[k].generation & 0x1fffffffu;
+		CHECK(stored <= (w->shapes.data[list[k].shape].generation & 0x1fffffffu));
+	}
+	if (sensor->count == 0) return true;
+	for (int32_t other = index + 1; other < w->sensors.count; ++other) {
+		const tb_sensor *o = w->sensors.data + other;
+		if (!o->in_use || o->count == 0) continue;
+		CHECK(o->first + o->count <= sensor->first || sensor->first + sensor->count <= o->first);
+	}
+	return true;
+}
+
+/* What the step and the destroy functions rely on never having to allocate. */
+static bool validate_reserves(const tb_world *w)
+{
+	int32_t bodies = w->bodies.count, shapes = w->shapes.count, contacts = w->contacts.count;
+	CHECK(w->sims.count == bodies && w->sims.capacity >= bodies);
+	CHECK(w->stack.capacity >= bodies + (bodies > 0 ? 1 : 0));
+	CHECK(w->broad_phase.move_buffer.capacity >= shapes);
+	CHECK(w->broad_phase.pairs.capacity >= 2 * tb_id_pool_count(&w->contact_pool));
+	CHECK(w->constraints.capacity >= contacts && w->graph.constraint_colors.capacity >= contacts &&
+	      w->graph.order.capacity >= contacts);
+	CHECK(contacts == 0 || w->graph.blocks.capacity >= tb_graph_block_bound(contacts));
+	CHECK(w->begin_events.capacity >= contacts && w->end_events.capacity >= 2 * contacts &&
+	      w->hit_events.capacity >= contacts && w->pending_end_events.capacity >= contacts);
+	CHECK(w->pending_end_events.count <= w->pending_end_events.capacity);
+	CHECK(((uintptr_t)w->graph.blocks.data % TB_ALIGNMENT) == 0);
+	return true;
+}
+
+bool tb_world_validate(const tb_world *w)
+{
+	if (w == NULL) return false;
+	CHECK(!w->locked);
+	CHECK(w->bodies.count <= w->bodies.capacity && w->shapes.count <= w->shapes.capacity);
+#define POOL(pool, array, type) validate_pool(&w->pool, w->array.count, w->array.data, offsetof(type, in_use), sizeof(type))
+	CHECK(POOL(body_pool, bodies, tb_body));
+	CHECK(POOL(shape_pool, shapes, tb_shape));
+	CHECK(POOL(contact_pool, contacts, tb_contact));
+	CHECK(POOL(joint_pool, joints, tb_joint));
+	CHECK(POOL(sensor_pool, sensors, tb_sensor));
+#undef POOL
+	CHECK(validate_reserves(w));
+
+	int32_t shapes = 0, contact_edges = 0, joint_edges = 0;
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		if (w->bodies.data[i].in_use) CHECK(validate_body(w, i, &shapes, &contact_edges, &joint_edges));
+	}
+	/* every live shape, contact and joint is in the lists of its bodies */
+	CHECK(shapes == tb_id_pool_count(&w->shape_pool));
+	CHECK(contact_edges == 2 * tb_id_pool_count(&w->contact_pool));
+	CHECK(joint_edges == 2 * tb_id_pool_count(&w->joint_pool));
+
+	int32_t proxies[2] = {0, 0};
+	slot_sum moving = {0, 0, 0}, buffered = {0, 0, 0};
+	for (int32_t i = 0; i < w->shapes.count; ++i) {
+		if (w->shapes.data[i].in_use) CHECK(validate_shape(w, i, proxies, &moving));
+	}
+	for (int t = 0; t < 2; ++t) {
+		CHECK(proxies[t] == w->broad_phase.trees[t].proxy_count);
+		CHECK(tb_dynamic_tree_validate(&w->broad_phase.trees[t]));
+	}
+	const tb_int_array *buffer = &w->broad_phase.move_buffer;
+	for (int32_t k = 0; k < buffer->count; ++k) {
+		int32_t si = buffer->data[k];
+		CHECK(0 <= si && si < w->shapes.count && w->shapes.data[si].in_use && w->shapes.data[si].in_move_buffer);
+		add_slot(&buffered, si);
+	}
+	/* the move buffer holds each flagged shape once */
+	CHECK(same_slots(moving, buffered));
+
+	/* the pair set is the live contacts: each finds itself, and the counts agree */
+	for (int32_t i = 0; i < w->contacts.count; ++i) {
+		if (w->contacts.data[i].in_use) CHECK(validate_contact(w, i));
+	}
+	CHECK(w->broad_phase.pairs.count == tb_id_pool_count(&w->contact_pool));
+	for (int32_t i = 0; i < w->joints.count; ++i) {
+		if (w->joints.data[i].in_use) CHECK(validate_joint(w, i));
+	}
+	for (int32_t i = 0; i < w->sensors.count; ++i) {
+		if (w->sensors.data[i].in_use) CHECK(validate_sensor(w, i));
+	}
+	return true;
+}
