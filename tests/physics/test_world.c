@@ -3,6 +3,7 @@
  * mass of compound bodies, geometry changes, clearing. */
 #include "test_util.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,22 +387,58 @@ static void test_create_rejects_bad_defs(void **state)
 	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
+	/* each refusal says why, as tb_create_joint does */
+	tb_status why = TB_OK;
 	bd.position = tb_v2(NAN, 0.0f);
-	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_INVALID_NUMBER);
 	bd.position = tb_v2(0.0f, INFINITY);
 	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
+	bd.position = tb_v2(0.0f, 2e6f);
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_INVALID_NUMBER);
 	bd.position = tb_v2(0.0f, 0.0f);
 	bd.angle = NAN;
 	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
 	bd.angle = 0.0f;
 	bd.linear_velocity = tb_v2(0.0f, -INFINITY);
 	assert_true(TB_IS_NULL(tb_create_body(w, &bd, NULL)));
+	bd.linear_velocity = tb_v2(0.0f, 0.0f);
+	bd.linear_damping = -1.0f;
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_NEGATIVE);
+	bd.linear_damping = 0.0f;
+	bd.type = (tb_body_type)7;
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_INVALID_ARGUMENT);
 	assert_int_equal(tb_world_get_counters(w).body_count, 0);
+	assert_true(TB_IS_NULL(tb_create_body(w, NULL, &why)));
+	assert_int_equal(why, TB_ERR_INVALID_ARGUMENT);
 
 	bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
-	tb_body_id b = tb_create_body(w, &bd, NULL);
+	tb_body_id b = tb_create_body(w, &bd, &why);
 	assert_false(TB_IS_NULL(b));
+	assert_int_equal(why, TB_OK);
+
+	/* setters refuse bad input with a status and change nothing */
+	assert_int_equal(tb_body_set_linear_damping(w, b, -1.0f), TB_ERR_NEGATIVE);
+	assert_int_equal(tb_body_set_linear_damping(w, b, NAN), TB_ERR_INVALID_NUMBER);
+	assert_int_equal(tb_body_set_angular_damping(w, b, -INFINITY), TB_ERR_INVALID_NUMBER);
+	assert_near(tb_body_get_linear_damping(w, b), 0.0f, 0.0f);
+	assert_int_equal(tb_body_set_linear_damping(w, b, 0.5f), TB_OK);
+	assert_near(tb_body_get_linear_damping(w, b), 0.5f, 0.0f);
+	assert_int_equal(tb_body_set_gravity_scale(w, b, NAN), TB_ERR_INVALID_NUMBER);
+	assert_int_equal(tb_body_set_transform(w, b, tb_v2(NAN, 0.0f), 0.0f), TB_ERR_INVALID_NUMBER);
+	assert_int_equal(tb_body_set_linear_velocity(w, b, tb_v2(0.0f, INFINITY)), TB_ERR_INVALID_NUMBER);
+	assert_int_equal(tb_body_set_type(w, b, (tb_body_type)9), TB_ERR_INVALID_ARGUMENT);
+	assert_int_equal(tb_body_apply_force_to_center(w, b, tb_v2(NAN, 0.0f), true), TB_ERR_INVALID_NUMBER);
+	assert_int_equal(tb_body_apply_force_to_center(w, b, tb_v2(1.0f, 0.0f), true), TB_OK);
+	assert_int_equal(tb_body_get_type(w, b), TB_DYNAMIC_BODY);
+	tb_body_id stale = b;
+	stale.generation += 1;
+	assert_int_equal(tb_body_set_linear_damping(w, stale, 1.0f), TB_ERR_STALE_HANDLE);
+	assert_int_equal(tb_body_set_enabled(w, stale, false), TB_ERR_STALE_HANDLE);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_status st = TB_OK;
 	tb_circle c = {{0.0f, 0.0f}, -1.0f};
@@ -893,6 +930,130 @@ static void test_geometry_and_density_update_mass(void **state)
 	tb_destroy_world(w);
 }
 
+/* Every derived quantity of a body is finite: mass, inertia, both centres
+ * and the velocity of a point. */
+static void assert_body_finite(tb_world *w, tb_body_id b)
+{
+	assert_true(isfinite(tb_body_get_mass(w, b)) && tb_body_get_mass(w, b) >= 0.0f);
+	assert_true(isfinite(tb_body_get_inertia(w, b)) && tb_body_get_inertia(w, b) >= 0.0f);
+	tb_vec2 lc = tb_body_get_local_center(w, b), wc = tb_body_get_world_center(w, b);
+	assert_true(isfinite(lc.x) && isfinite(lc.y) && isfinite(wc.x) && isfinite(wc.y));
+	tb_vec2 v = tb_body_get_world_point_velocity(w, b, tb_v2(1.0f, 1.0f));
+	assert_true(isfinite(v.x) && isfinite(v.y));
+}
+
+/* A shape whose mass, inertia or centre would not be a finite, normal float is
+ * refused, for every kind with an area, at creation and on a change of
+ * geometry or density: a denormal mass has an infinite inverse, and inertia,
+ * centres and point velocities came back NaN. */
+static void test_mass_out_of_range_refused(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_geometry kinds[4];
+	memset(kinds, 0, sizeof kinds);
+	kinds[0].type = TB_SHAPE_CIRCLE;
+	kinds[0].circle.radius = 0.5f;
+	kinds[1].type = TB_SHAPE_CAPSULE;
+	kinds[1].capsule.center1 = tb_v2(-0.5f, 0.0f);
+	kinds[1].capsule.center2 = tb_v2(0.5f, 0.0f);
+	kinds[1].capsule.radius = 0.25f;
+	kinds[2].type = TB_SHAPE_POLYGON;
+	kinds[2].polygon = tb_make_box(0.5f, 0.5f);
+	kinds[3].type = TB_SHAPE_POLYGON;
+	kinds[3].polygon = tb_make_rounded_box(0.5f, 0.25f, 0.1f);
+	/* 1e-38 times these areas (0.7 to 1) is below the smallest normal float */
+	const float bad_densities[] = {1e-40f, 1e-38f, 1e-44f};
+	for (int k = 0; k < 4; ++k) {
+		tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(3.0f * (float)k, 0.0f), 0.5f, 1.0f);
+		float mass = tb_body_get_mass(w, b);
+		tb_shape_def sd = tb_default_shape_def();
+		for (size_t d = 0; d < sizeof bad_densities / sizeof bad_densities[0]; ++d) {
+			sd.density = bad_densities[d];
+			tb_status st = TB_OK;
+			assert_true(TB_IS_NULL(tb_create_shape(w, b, &sd, &kinds[k], &st)));
+			assert_int_equal(st, TB_ERR_MASS_RANGE);
+		}
+		/* a good one, then changes to it that would break it */
+		sd.density = 1.0f;
+		tb_shape_id s = tb_create_shape(w, b, &sd, &kinds[k], NULL);
+		assert_false(TB_IS_NULL(s));
+		float mass2 = tb_body_get_mass(w, b);
+		assert_true(mass2 > mass);
+		for (size_t d = 0; d < sizeof bad_densities / sizeof bad_densities[0]; ++d) {
+			assert_int_equal(tb_shape_set_density(w, s, bad_densities[d], true), TB_ERR_MASS_RANGE);
+			assert_near(tb_shape_get_density(w, s), 1.0f, 0.0f);
+		}
+		assert_near(tb_body_get_mass(w, b), mass2, 0.0f);
+		assert_body_finite(w, b);
+	}
+
+	/* sizes: a circle of radius 1e-20 has a denormal area */
+	tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 5.0f), 0.5f, 1.0f);
+	tb_shape_def sd = tb_default_shape_def();
+	tb_circle tiny = {{0.0f, 0.0f}, 1e-20f};
+	tb_status st = TB_OK;
+	assert_true(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &tiny, &st)));
+	assert_int_equal(st, TB_ERR_MASS_RANGE);
+	tb_geometry g = tb_shape_get_geometry(w, first_shape(w, b));
+	g.circle.radius = 1e-20f;
+	assert_int_equal(tb_shape_set_geometry(w, first_shape(w, b), &g), TB_ERR_MASS_RANGE);
+	tb_capsule thin = {{-1e-19f, 0.0f}, {1e-19f, 0.0f}, 1e-20f};
+	assert_true(TB_IS_NULL(tb_create_capsule_shape(w, b, &sd, &thin, &st)));
+	assert_true(st != TB_OK);
+	/* massless (density 0) shapes of any size are fine: they add no mass */
+	sd.density = 0.0f;
+	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &tiny, &st)));
+	assert_near(tb_body_get_mass(w, b), TB_PI * 0.25f, 1e-6f);
+	assert_body_finite(w, b);
+
+	/* too heavy: a 10 m box at 1e38 kg/m^2 has an infinite mass */
+	sd.density = 1e38f;
+	tb_polygon big = tb_make_box(5.0f, 5.0f);
+	assert_true(TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &big, &st)));
+	assert_int_equal(st, TB_ERR_MASS_RANGE);
+	sd.density = FLT_MAX;
+	tb_circle unit = {{0.0f, 0.0f}, 1.0f};
+	assert_true(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &unit, &st)));
+	assert_int_equal(st, TB_ERR_MASS_RANGE);
+
+	/* the body's total: each of two shapes is fine, together they overflow */
+	tb_body_id heavy = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 10.0f), 0.5f, 0.5f, 3e38f);
+	sd.density = 3e38f;
+	tb_polygon box = tb_make_offset_box(0.5f, 0.5f, tb_v2(1.0f, 0.0f), tb_rot_identity);
+	assert_true(TB_IS_NULL(tb_create_polygon_shape(w, heavy, &sd, &box, &st)));
+	assert_int_equal(st, TB_ERR_MASS_RANGE);
+	assert_body_finite(w, heavy);
+	for (int i = 0; i < 30; ++i) tb_world_step(w, 1.0f / 60.0f);
+	assert_body_finite(w, b);
+	assert_body_finite(w, heavy);
+	assert_true(tb_world_validate(w));
+	tb_destroy_world(w);
+}
+
+/* What cancellation can still leave in a legal body (a small shape far from
+ * the origin: inertia about the centre is a difference of two huge numbers)
+ * never turns into NaN. */
+static void test_degenerate_body_total_stays_finite(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	tb_body_id b = tb_create_body(w, &bd, NULL);
+	tb_shape_def sd = tb_default_shape_def();
+	for (int i = 0; i < 3; ++i) {
+		tb_circle c = {{9.0e5f + 0.01f * (float)i, 9.0e5f}, 0.01f};
+		assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
+	}
+	assert_body_finite(w, b);
+	tb_body_apply_linear_impulse(w, b, tb_v2(1e-6f, 0.0f), tb_v2(9.0e5f, 9.0e5f + 0.01f), true);
+	tb_body_apply_torque(w, b, 1.0f, true);
+	for (int i = 0; i < 10; ++i) tb_world_step(w, 1.0f / 60.0f);
+	assert_body_finite(w, b);
+	tb_destroy_world(w);
+}
+
 static void test_resized_shape_collides_at_new_size(void **state)
 {
 	(void)state;
@@ -1003,6 +1164,8 @@ int main(void)
 		cmocka_unit_test(test_set_transform_teleports),
 		cmocka_unit_test(test_compound_mass),
 		cmocka_unit_test(test_geometry_and_density_update_mass),
+		cmocka_unit_test(test_mass_out_of_range_refused),
+		cmocka_unit_test(test_degenerate_body_total_stays_finite),
 		cmocka_unit_test(test_resized_shape_collides_at_new_size),
 		cmocka_unit_test(test_world_clear),
 		cmocka_unit_test(test_get_bodies_and_counters),
