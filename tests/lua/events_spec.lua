@@ -199,6 +199,34 @@ describe("mutation inside handlers", function()
     assert.is_false(ended.valid)
   end)
 
+  it("deliver end and sensor_exit events of everything world:destroy_all removed", function()
+    local w, _, gs = h.world_with_ground()
+    local _, ball = drop_ball(w, 0, 0)
+    local zone = w:body{ x = 5, y = 2.1 } -- clear of the ground
+    local sensor = zone:box{ w = 4, h = 4, sensor = true }
+    local _, visitor = drop_ball(w, 5, 0)
+    local entered = 0
+    sensor.on_sensor_enter = function(self, other) if other == visitor then entered = entered + 1 end end
+    h.step(w, 10)
+    assert.are.equal(1, entered)
+    local ends, exits = {}, {}
+    w:on("end", function(a, b) ends[#ends + 1] = (a == gs and b or a) end)
+    -- per-shape handlers go with their shapes: the world handler hears these
+    w:on("sensor_exit", function(s, v) exits[#exits + 1] = { self = s, other = v } end)
+    w:destroy_all()
+    assert.are.equal(0, #ends) -- they come with the next step
+    w:step(1 / 60)
+    assert.are.equal(2, #ends)
+    assert.is_true((ends[1] == ball and ends[2] == visitor) or (ends[1] == visitor and ends[2] == ball))
+    assert.are.equal(1, #exits)
+    assert.are.equal(sensor, exits[1].self)
+    assert.are.equal(visitor, exits[1].other)
+    assert.is_false(exits[1].other.valid)
+    w:step(1 / 60)
+    assert.are.equal(2, #ends)
+    assert.are.equal(1, #exits)
+  end)
+
   it("may create bodies and change settings", function()
     local w = h.world_with_ground()
     drop_ball(w)

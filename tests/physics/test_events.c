@@ -275,6 +275,106 @@ static void test_sensor_enter_exit(void **state)
 	tb_destroy_world(w);
 }
 
+/* A box resting on the ground (touching, begin reported) and a ball resting
+ * inside a sensor zone (enter reported). */
+typedef struct settled_scene {
+	tb_body_id ground, box, zone, ball;
+	tb_shape_id ground_shape, box_shape, sensor, visitor;
+} settled_scene;
+
+static settled_scene make_settled_scene(tb_world *w)
+{
+	settled_scene sc;
+	sc.ground = new_body(w, TB_STATIC_BODY, tb_v2(0.0f, -0.5f), tb_vec2_zero);
+	sc.ground_shape = add_box_shape(w, sc.ground, 20.0f, 0.5f, false);
+	sc.box = new_body(w, TB_DYNAMIC_BODY, tb_v2(-5.0f, 0.5f), tb_vec2_zero);
+	sc.box_shape = add_box_shape(w, sc.box, 0.5f, 0.5f, false);
+	sc.zone = new_body(w, TB_STATIC_BODY, tb_v2(5.0f, 2.0f), tb_vec2_zero);
+	sc.sensor = add_box_shape(w, sc.zone, 2.0f, 2.0f, true);
+	sc.ball = new_body(w, TB_DYNAMIC_BODY, tb_v2(5.0f, 0.25f), tb_vec2_zero);
+	sc.visitor = add_circle_shape(w, sc.ball, 0.25f, false);
+	int begins = 0, enters = 0;
+	for (int i = 0; i < 30; ++i) {
+		tb_world_step(w, DT);
+		begins += count_pair(w, sc.box_shape, sc.ground_shape).begin;
+		tb_sensor_events se = tb_world_get_sensor_events(w);
+		for (int k = 0; k < se.begin_count; ++k)
+			enters += TB_ID_EQUALS(se.begin[k].sensor, sc.sensor) && TB_ID_EQUALS(se.begin[k].visitor, sc.visitor);
+	}
+	assert_int_equal(begins, 1);
+	assert_int_equal(enters, 1);
+	return sc;
+}
+
+typedef struct ended { int box_end, ball_end, exits; } ended;
+
+/* The end and exit events the next step reports for the scene's pairs. */
+static ended step_and_count_ends(tb_world *w, const settled_scene *sc)
+{
+	ended e = {0, 0, 0};
+	tb_world_step(w, DT);
+	e.box_end = count_pair(w, sc->box_shape, sc->ground_shape).end;
+	e.ball_end = count_pair(w, sc->visitor, sc->ground_shape).end;
+	tb_sensor_events se = tb_world_get_sensor_events(w);
+	for (int k = 0; k < se.end_count; ++k)
+		e.exits += TB_ID_EQUALS(se.end[k].sensor, sc->sensor) && TB_ID_EQUALS(se.end[k].visitor, sc->visitor);
+	/* nothing is reported twice */
+	tb_world_step(w, DT);
+	tb_contact_events ce = tb_world_get_contact_events(w);
+	assert_int_equal(ce.end_count, 0);
+	assert_int_equal(tb_world_get_sensor_events(w).end_count, 0);
+	return e;
+}
+
+/* tb_world_clear reports what destroying each body reports: the end of every
+ * touching contact and the exit of every reported sensor overlap, with the
+ * next step and with the (now stale) ids. */
+static void test_clear_delivers_end_and_exit_events(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	settled_scene sc = make_settled_scene(w);
+	assert_int_equal(tb_world_clear(w), TB_OK);
+	ended cleared = step_and_count_ends(w, &sc);
+	assert_int_equal(cleared.box_end, 1);
+	assert_int_equal(cleared.ball_end, 1);
+	assert_int_equal(cleared.exits, 1);
+	assert_true(tb_world_validate(w));
+	tb_destroy_world(w);
+
+	/* the same world, each body destroyed in turn */
+	w = new_world(tb_v2(0.0f, -10.0f));
+	sc = make_settled_scene(w);
+	tb_body_id bodies[4] = {sc.ground, sc.box, sc.zone, sc.ball};
+	for (int i = 0; i < 4; ++i) tb_destroy_body(w, bodies[i]);
+	ended destroyed = step_and_count_ends(w, &sc);
+	assert_memory_equal(&destroyed, &cleared, sizeof cleared);
+	tb_destroy_world(w);
+}
+
+/* Destroying a sensor (or making it an ordinary shape) ends its reported
+ * overlaps: each begin is followed by exactly one end. */
+static void test_destroyed_sensor_reports_exits(void **state)
+{
+	(void)state;
+	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	settled_scene sc = make_settled_scene(w);
+	tb_destroy_shape(w, sc.sensor, true);
+	ended e = step_and_count_ends(w, &sc);
+	assert_int_equal(e.exits, 1);
+	assert_int_equal(e.box_end + e.ball_end, 0);
+	tb_destroy_world(w);
+
+	w = new_world(tb_v2(0.0f, -10.0f));
+	sc = make_settled_scene(w);
+	assert_int_equal(tb_shape_set_sensor(w, sc.sensor, false), TB_OK);
+	tb_world_step(w, DT);
+	tb_sensor_events se = tb_world_get_sensor_events(w);
+	assert_int_equal(se.end_count, 1);
+	assert_true(TB_ID_EQUALS(se.end[0].sensor, sc.sensor) && TB_ID_EQUALS(se.end[0].visitor, sc.visitor));
+	tb_destroy_world(w);
+}
+
 /* ---------------- fields ---------------- */
 
 static tb_shape_id make_field_zone(tb_world *w, tb_vec2 center, float hx, float hy, const tb_field *f)
@@ -828,6 +928,8 @@ int main(void)
 		cmocka_unit_test(test_hit_events),
 		cmocka_unit_test(test_contact_events_flag),
 		cmocka_unit_test(test_sensor_enter_exit),
+		cmocka_unit_test(test_clear_delivers_end_and_exit_events),
+		cmocka_unit_test(test_destroyed_sensor_reports_exits),
 		cmocka_unit_test(test_linear_field),
 		cmocka_unit_test(test_linear_field_acceleration),
 		cmocka_unit_test(test_radial_field),
