@@ -66,6 +66,9 @@ endif
 
 CTEST_SRC := $(wildcard tests/physics/test_*.c)
 CTEST_BIN := $(CTEST_SRC:tests/physics/%.c=$(BUILD)/tests/%)
+# C tests of the binding's host interface (tumble_lua.h), linked with Lua.
+LTEST_SRC := $(wildcard tests/lua/test_*.c)
+LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
 
 .PHONY: all run test test-suites bench clean install uninstall rock install-rock deps format
 all: $(BIN) $(SO)
@@ -102,6 +105,11 @@ $(BIN): $(HOST_OBJ) $(LUA_OBJ) $(PHYS_LIB)
 $(SO): $(LUA_OBJ) $(PHYS_LIB)
 	$(CC) $(LDFLAGS_SAN) -shared -o $@ $(LUA_OBJ) $(PHYS_LIB) -lm
 
+$(BUILD)/tests/test_lua_%: tests/lua/test_%.c $(LUA_OBJ) $(PHYS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
+	  $(LUA_OBJ) $(PHYS_LIB) $(shell pkg-config --libs lua5.4 cmocka) -lm
+
 $(BUILD)/tests/%: tests/physics/%.c $(PHYS_LIB) tests/physics/test_util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
@@ -122,7 +130,7 @@ run: deps
 	 else echo "no display: running the default level headless"; ./tumble --headless --frames 600; fi
 
 # One pass of every suite for the current BUILD; results appended to $(BUILD)/results.
-test-suites: all $(CTEST_BIN) $(PNG_PROBE)
+test-suites: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run_suites.sh
 
 test: deps

@@ -29,6 +29,16 @@ void tumble_lua_push_joint(lua_State *L, int world_idx, tb_joint_id id);
  * false (not a Body, destroyed, or its world gone). Never raises. */
 bool tumble_lua_to_body(lua_State *L, int idx, tb_world **world, tb_body_id *id);
 
+/* Limits for every world created afterwards in this Lua state by tumble.world
+ * (bodies, shapes, joints, contacts, and the bytes of engine memory each world
+ * may hold; 0 = none; NULL removes them). Kept in the registry: Lua code
+ * cannot change or raise them (without the debug library). Creating past a
+ * limit raises a Lua error naming it. Every world also allocates through the
+ * state's allocator (lua_getallocf), so a host's cap on Lua memory covers the
+ * engine; do not replace the allocator (lua_setallocf) while worlds exist.
+ * May raise a memory error, like any Lua API call. */
+void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits);
+
 /* Time spent dispatching events to Lua handlers in the last world:step, in ms
  * (for the host's overlay); the step itself is in tb_world_get_profile. */
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);

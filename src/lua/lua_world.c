@@ -121,6 +121,35 @@ static int world_gc(lua_State *L)
 	return 0;
 }
 
+/* The limits the host gave tumble_lua_set_world_limits, a userdata in the
+ * registry under this key's address: Lua code cannot reach it (without the
+ * debug library) and tumble.world has no option for it. */
+static const char world_limits_key = 0;
+
+void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits)
+{
+	if (limits == NULL) {
+		lua_pushnil(L);
+	} else {
+		tb_world_limits *copy = lua_newuserdatauv(L, sizeof *copy, 0);
+		*copy = *limits;
+	}
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &world_limits_key);
+}
+
+/* Every world's memory comes from the Lua state's own allocator, so a host
+ * that caps its Lua memory caps the engine's too (the World's __gc destroys
+ * the world before the state closes). */
+static void world_memory(lua_State *L, tb_world_def *def)
+{
+	void *ud = NULL;
+	def->alloc = lua_getallocf(L, &ud);
+	def->alloc_ud = ud;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &world_limits_key) == LUA_TUSERDATA)
+		def->limits = *(const tb_world_limits *)lua_touserdata(L, -1);
+	lua_pop(L, 1);
+}
+
 /* tumble.world{ settings } */
 static int tumble_world(lua_State *L)
 {
@@ -149,6 +178,7 @@ static int tumble_world(lua_State *L)
 	ud->rec = rec;
 	rec->refs = 1;
 	tl_record_open(L, rec);
+	world_memory(L, &def);
 	rec->world = tb_create_world(&def);
 	if (rec->world == NULL) luaL_error(L, "could not create the world (out of memory)");
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
@@ -241,7 +271,14 @@ static int world_step(lua_State *L)
 	float dt = tl_range(L, 2, TL_ARG(2), 0.0, 1.0, "[0, 1]");
 	if (tb_world_is_locked(rec->world)) return luaL_error(L, "world is locked");
 	tb_world_step(rec->world, dt);
+	uint32_t issues = tb_world_get_step_issues(rec->world);
 	tl_dispatch(L, rec);
+	/* the world stays usable; the script learns what the step left out */
+	if (issues & TB_STEP_OUT_OF_MEMORY)
+		return luaL_error(L, "out of memory in world:step (some contacts, sensor overlaps or events were left out)");
+	if (issues & TB_STEP_CONTACT_LIMIT)
+		return luaL_error(L, "too many contacts in world:step (the world's max_contacts limit): some touching "
+		                     "shapes got none");
 	return 0;
 }
 

@@ -30,8 +30,8 @@ static tb_status validate_body_def(const tb_body_def *def)
 	return TB_OK;
 }
 
-/* A fresh slot needs room in every array that grows with the bodies; the graph
- * walks' stack holds every body once, plus the start. */
+/* A fresh slot needs room in every array that grows with the bodies: the
+ * step's, and the graph walks' stack, which holds every body once plus the start. */
 static tb_status reserve_body_slot(tb_world *w)
 {
 	tb_id_pool *pool = &w->body_pool;
@@ -41,7 +41,8 @@ static tb_status reserve_body_slot(tb_world *w)
 	int32_t n = pool->next_index + 1;
 	tb_allocator *a = &w->allocator;
 	if (!tb_body_array_reserve(a, &w->bodies, n) || !tb_body_sim_array_reserve(a, &w->sims, n) ||
-	    !tb_id_pool_reserve(a, pool, n) || !tb_int_array_reserve(a, &w->stack, n + 1))
+	    !tb_id_pool_reserve(a, pool, n) || !tb_int_array_reserve(a, &w->stack, n + 1) ||
+	    !tb_reserve_step_arrays(w, n, w->joints.count))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

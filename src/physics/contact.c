@@ -16,7 +16,7 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	       tb_contact_constraint_array_reserve(a, &w->constraints, slots) &&
 	       tb_int_array_reserve(a, &w->graph.constraint_colors, slots) &&
 	       tb_int_array_reserve(a, &w->graph.order, slots) &&
-	       tb_contact_block_array_reserve(a, &w->graph.blocks, tb_graph_block_bound(slots)) &&
+	       tb_contact_block_array_reserve(a, &w->graph.blocks, slots > 0 ? tb_graph_block_bound(slots) : 0) &&
 	       tb_contact_begin_event_array_reserve(a, &w->begin_events, slots) &&
 	       tb_contact_end_event_array_reserve(a, &w->end_events, 2 * slots) &&
 	       tb_contact_hit_event_array_reserve(a, &w->hit_events, slots) &&

@@ -106,7 +106,8 @@ static tb_status reserve_joint_slot(tb_world *w)
 	if (limit > 0 && tb_id_pool_count(pool) >= limit) return TB_ERR_JOINT_LIMIT;
 	if (tb_id_pool_peek(pool) < pool->next_index) return TB_OK;
 	int32_t n = pool->next_index + 1;
-	if (!tb_joint_array_reserve(&w->allocator, &w->joints, n) || !tb_id_pool_reserve(&w->allocator, pool, n))
+	if (!tb_joint_array_reserve(&w->allocator, &w->joints, n) || !tb_id_pool_reserve(&w->allocator, pool, n) ||
+	    !tb_reserve_step_arrays(w, w->bodies.count, n))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

@@ -12,10 +12,9 @@
  * Every loop runs in slot order, so two runs of one script agree bit for bit. */
 #include "world.h"
 
-bool tb_reserve_step_arrays(tb_world *w)
+bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 {
 	tb_allocator *a = &w->allocator;
-	int32_t n = w->bodies.count, j = w->joints.count;
 	return tb_body_state_array_reserve(a, &w->states, n) && tb_body_motion_array_reserve(a, &w->motions, n) &&
 	       tb_int_array_reserve(a, &w->awake_bodies, n) && tb_u64_array_reserve(a, &w->graph.body_colors, n) &&
 	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&

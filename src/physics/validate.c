@@ -206,6 +206,13 @@ static bool validate_reserves(const tb_world *w)
 	CHECK(w->begin_events.capacity >= contacts && w->end_events.capacity >= 2 * contacts &&
 	      w->hit_events.capacity >= contacts && w->pending_end_events.capacity >= contacts);
 	CHECK(w->pending_end_events.count <= w->pending_end_events.capacity);
+	/* the step's per-body and per-joint arrays, reserved as bodies and joints are made */
+	int32_t joints = w->joints.count;
+	CHECK(w->states.capacity >= bodies && w->motions.capacity >= bodies && w->awake_bodies.capacity >= bodies &&
+	      w->graph.body_colors.capacity >= bodies && w->fast_bodies.capacity >= bodies &&
+	      w->island_parent.capacity >= bodies && w->island_sleep.capacity >= bodies &&
+	      w->field_stamp.capacity >= (bodies > 0 ? bodies + 1 : 0));
+	CHECK(w->active_joints.capacity >= joints && w->joint_rows.capacity >= joints);
 	CHECK(((uintptr_t)w->graph.blocks.data % TB_ALIGNMENT) == 0);
 	return true;
 }

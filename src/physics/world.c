@@ -141,12 +141,13 @@ uint32_t tb_world_get_step_issues(const tb_world *w) { return w->step_issues; }
 
 size_t tb_world_get_allocated_bytes(const tb_world *w) { return w->allocator.bytes; }
 
-/* Everything the step can need that does not grow with the contacts (those
- * are reserved as they are created), before it changes anything. */
+/* Everything the step can need, before it changes anything. Creating bodies,
+ * joints and contacts reserved it already; this holds it to that. */
 static bool reserve_step(tb_world *w)
 {
 	tb_allocator *a = &w->allocator;
-	return tb_reserve_step_arrays(w) && tb_reserve_contact_slots(w, w->contacts.count) &&
+	return tb_reserve_step_arrays(w, w->bodies.count, w->joints.count) &&
+	       tb_reserve_contact_slots(w, w->contacts.count) &&
 	       tb_contact_end_event_array_reserve(a, &w->end_events, w->pending_end_events.count) &&
 	       tb_sensor_event_array_reserve(a, &w->sensor_end_events, w->pending_sensor_end_events.count);
 }

@@ -156,8 +156,10 @@ static inline bool tb_next_body_edge(const tb_world *w, tb_body_edge_iter *it, t
 }
 
 /* ---- solver.c ---- */
-/* Reserves the per-step arrays that grow with the bodies and joints. */
-bool tb_reserve_step_arrays(tb_world *w);
+/* Reserves the per-step arrays for `bodies` body slots and `joints` joint
+ * slots; creating a body or joint does it, so a world that could be built can
+ * be stepped. */
+bool tb_reserve_step_arrays(tb_world *w, int32_t bodies, int32_t joints);
 void tb_solve(tb_world *w, float dt);
 
 #endif
