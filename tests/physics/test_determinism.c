@@ -1,5 +1,6 @@
 /* Determinism: the same scene stepped twice gives bit-identical bodies and the
- * same world hash; a one-body change gives a different hash. */
+ * same world hash; a one-body change gives a different hash; and a reference
+ * scene's hash is pinned, so a build that computes differently is caught. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -216,12 +217,148 @@ static void test_hash_is_stable(void **state)
 	tb_destroy_world(w);
 }
 
+/* ---------------- the pinned reference ---------------- */
+
+/* Every part of the step in one scene: a bin of mixed bodies on a chain
+ * floor, a pendulum of revolute links, a prismatic slider with motor and
+ * limits, a distance spring, a soft weld, a bullet, and a radial field. */
+static tb_world *reference_scene(void)
+{
+	tb_world *w = tb_create_world(NULL);
+	assert_non_null(w);
+	tb_body_def bd = tb_default_body_def();
+	tb_body_id ground = tb_create_body(w, &bd, NULL);
+	/* right to left: a chain is solid on the side its right-hand normal faces, up here */
+	tb_vec2 floor[5] = {{22.0f, 30.0f}, {20.0f, 0.0f}, {0.0f, -1.0f}, {-20.0f, 0.0f}, {-22.0f, 30.0f}};
+	tb_chain_def cd = tb_default_chain_def();
+	cd.points = floor;
+	cd.count = 5;
+	assert_int_equal(tb_create_chain(w, ground, &cd, NULL, 0, NULL), 4);
+	uint32_t seed = 2026u;
+	for (int i = 0; i < 200; ++i) {
+		tb_vec2 p = tb_v2(-15.0f + 1.5f * (float)(i % 20) + lcg_float(&seed, -0.2f, 0.2f), 2.0f + 1.2f * (float)(i / 20));
+		add_mixed_body(w, i, &seed, p);
+	}
+
+	/* a pendulum of eight links hung from the ground */
+	tb_body_id prev = ground;
+	tb_vec2 pivot = tb_v2(-8.0f, 25.0f);
+	for (int i = 0; i < 8; ++i) {
+		bd = tb_default_body_def();
+		bd.type = TB_DYNAMIC_BODY;
+		bd.position = tb_v2(pivot.x + 0.5f + (float)i, pivot.y);
+		tb_body_id link = tb_create_body(w, &bd, NULL);
+		tb_shape_def sd = tb_default_shape_def();
+		tb_capsule c = {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.1f};
+		assert_false(TB_IS_NULL(tb_create_capsule_shape(w, link, &sd, &c, NULL)));
+		tb_joint_def jd = tb_default_joint_def(TB_JOINT_REVOLUTE);
+		jd.body_a = prev;
+		jd.body_b = link;
+		jd.local_anchor_a = tb_body_get_local_point(w, prev, tb_v2(pivot.x + (float)i, pivot.y));
+		jd.local_anchor_b = tb_v2(-0.5f, 0.0f);
+		if (i == 0) {
+			jd.enable_limit = true;
+			jd.lower = -1.0f;
+			jd.upper = 1.0f;
+		}
+		assert_false(TB_IS_NULL(tb_create_joint(w, &jd, NULL)));
+		prev = link;
+	}
+	/* a slider, a spring, a weld */
+	uint32_t s2 = 9u;
+	tb_body_id slider = add_mixed_body(w, 0, &s2, tb_v2(8.0f, 22.0f));
+	tb_joint_def pj = tb_default_joint_def(TB_JOINT_PRISMATIC);
+	pj.body_a = ground;
+	pj.body_b = slider;
+	pj.local_anchor_a = tb_v2(8.0f, 22.0f);
+	pj.local_axis_a = tb_v2(1.0f, 0.3f);
+	pj.enable_motor = true;
+	pj.motor_speed = 2.0f;
+	pj.max_motor_force = 50.0f;
+	pj.enable_limit = true;
+	pj.lower = -2.0f;
+	pj.upper = 3.0f;
+	assert_false(TB_IS_NULL(tb_create_joint(w, &pj, NULL)));
+	tb_body_id bob = add_mixed_body(w, 1, &s2, tb_v2(12.0f, 20.0f));
+	tb_joint_def dj = tb_default_joint_def(TB_JOINT_DISTANCE);
+	dj.body_a = slider;
+	dj.body_b = bob;
+	dj.length = 3.0f;
+	dj.enable_spring = true;
+	dj.hertz = 3.0f;
+	dj.damping_ratio = 0.1f;
+	dj.max_length = 4.0f;
+	assert_false(TB_IS_NULL(tb_create_joint(w, &dj, NULL)));
+	tb_body_id tail = add_mixed_body(w, 2, &s2, tb_v2(13.0f, 20.0f));
+	tb_joint_def wj = tb_default_joint_def(TB_JOINT_WELD);
+	wj.body_a = bob;
+	wj.body_b = tail;
+	wj.local_anchor_a = tb_v2(0.5f, 0.0f);
+	wj.local_anchor_b = tb_v2(-0.5f, 0.0f);
+	wj.angular_hertz = 4.0f;
+	wj.angular_damping_ratio = 0.5f;
+	assert_false(TB_IS_NULL(tb_create_joint(w, &wj, NULL)));
+
+	/* a bullet thrown at the pile, and a field pushing out of the middle */
+	bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.is_bullet = true;
+	bd.position = tb_v2(-19.0f, 10.0f);
+	bd.linear_velocity = tb_v2(60.0f, -5.0f);
+	tb_body_id bullet = tb_create_body(w, &bd, NULL);
+	tb_shape_def sd = tb_default_shape_def();
+	tb_circle c = {{0.0f, 0.0f}, 0.1f};
+	assert_false(TB_IS_NULL(tb_create_circle_shape(w, bullet, &sd, &c, NULL)));
+	bd = tb_default_body_def();
+	bd.position = tb_v2(0.0f, 4.0f);
+	tb_body_id zone = tb_create_body(w, &bd, NULL);
+	sd.is_sensor = true;
+	tb_circle area = {{0.0f, 0.0f}, 3.0f};
+	tb_shape_id field_shape = tb_create_circle_shape(w, zone, &sd, &area, NULL);
+	tb_field f;
+	memset(&f, 0, sizeof f);
+	f.kind = TB_FIELD_RADIAL;
+	f.strength = 15.0f;
+	f.falloff = TB_FALLOFF_LINEAR;
+	assert_int_equal(tb_shape_set_field(w, field_shape, &f), TB_OK);
+	return w;
+}
+
+/* The hash of the reference scene after 300 steps, pinned: a compiler, flag
+ * or platform change that breaks determinism fails here, not only a
+ * comparison of two runs in one process. Update it on purpose, in the commit
+ * that changes the solver, and say why there. */
+#define TB_REFERENCE_HASH 0xb0d4b4c7d968eedeull
+
+static void test_pinned_reference_hash(void **state)
+{
+	(void)state;
+	tb_world *w = reference_scene();
+	for (int i = 0; i < 300; ++i) tb_world_step(w, DT);
+	uint64_t h = tb_world_hash(w);
+	tb_counters c = tb_world_get_counters(w);
+	/* a scene that still makes sense: everything inside the bin */
+	static tb_body_id all[256];
+	int n = tb_world_get_bodies(w, all, 256);
+	for (int i = 0; i < n; ++i) {
+		tb_vec2 p = tb_body_get_position(w, all[i]);
+		assert_true(p.x > -22.0f && p.x < 22.0f && p.y > -1.5f);
+	}
+	tb_destroy_world(w);
+	print_message("# reference scene: hash %016llx, %d bodies, %d touching contacts, %d joints, %d awake\n",
+	              (unsigned long long)h, c.body_count, c.touching_contact_count, c.joint_count, c.awake_body_count);
+	if (h != TB_REFERENCE_HASH)
+		fail_msg("reference hash %016llx, pinned %016llx: the engine's results changed",
+		         (unsigned long long)h, (unsigned long long)TB_REFERENCE_HASH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_runs_identical),
 		cmocka_unit_test(test_scripted_changes_replay),
 		cmocka_unit_test(test_hash_is_stable),
+		cmocka_unit_test(test_pinned_reference_hash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
