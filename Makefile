@@ -64,7 +64,7 @@ BIN      := tumble
 SO       := tumble.so
 endif
 
-CTEST_SRC := $(wildcard tests/physics/test_*.c)
+CTEST_SRC := $(filter-out tests/physics/test_util.c,$(wildcard tests/physics/test_*.c))
 CTEST_BIN := $(CTEST_SRC:tests/physics/%.c=$(BUILD)/tests/%)
 # C tests of the binding's host interface (tumble_lua.h), linked with Lua.
 LTEST_SRC := $(wildcard tests/lua/test_*.c)
@@ -110,9 +110,9 @@ $(BUILD)/tests/test_lua_%: tests/lua/test_%.c $(LUA_OBJ) $(PHYS_LIB)
 	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
 	  $(LUA_OBJ) $(PHYS_LIB) $(shell pkg-config --libs lua5.4 cmocka) -lm
 
-$(BUILD)/tests/%: tests/physics/%.c $(PHYS_LIB) tests/physics/test_util.h
+$(BUILD)/tests/%: tests/physics/%.c tests/physics/test_util.c $(PHYS_LIB) tests/physics/test_util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< tests/physics/test_util.c -o $@ $(LDFLAGS_SAN) \
 	  $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
 # The playtests' screenshot reader (SDL2_image, independent of the host's writer).

@@ -3,7 +3,7 @@
  * enable_continuous switch really switches it off. */
 #include "test_util.h"
 
-#define DT (1.0f / 60.0f)
+#define DT TU_DT
 
 /* The wall: static, 0.1 m thick, centred on x = 0, 200 m tall. */
 #define WALL_HALF 0.05f
@@ -14,32 +14,16 @@ static tb_world *new_world(bool continuous)
 	tb_world_def wd = tb_default_world_def();
 	wd.gravity = tb_v2(0.0f, 0.0f);
 	wd.enable_continuous = continuous;
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
+	return tu_world_with(&wd);
 }
 
-static void make_wall(tb_world *w)
-{
-	tb_body_def bd = tb_default_body_def();
-	tb_body_id wall = tb_create_body(w, &bd, NULL);
-	tb_shape_def sd = tb_default_shape_def();
-	tb_polygon box = tb_make_box(WALL_HALF, 100.0f);
-	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, wall, &sd, &box, NULL)));
-}
+static void make_wall(tb_world *w) { tu_box_body(w, TB_STATIC_BODY, tb_vec2_zero, WALL_HALF, 100.0f, 1.0f); }
 
 static tb_body_id make_ball(tb_world *w, tb_vec2 p, tb_vec2 v, bool bullet)
 {
-	tb_body_def bd = tb_default_body_def();
-	bd.type = TB_DYNAMIC_BODY;
-	bd.position = p;
-	bd.linear_velocity = v;
-	bd.is_bullet = bullet;
-	tb_body_id b = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(b));
-	tb_shape_def sd = tb_default_shape_def();
-	tb_circle c = {{0.0f, 0.0f}, R};
-	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, p, 0.0f, v, 0.0f);
+	assert_int_equal(tb_body_set_bullet(w, b, bullet), TB_OK);
+	tu_circle(w, b, R, 1.0f);
 	assert_true(tb_body_is_bullet(w, b) == bullet);
 	return b;
 }

@@ -22,12 +22,7 @@ static float lcg_float(uint32_t *s, float lo, float hi)
 
 static void make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
 {
-	tb_body_def bd = tb_default_body_def();
-	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	tb_shape_def sd = tb_default_shape_def();
-	tb_polygon box = tb_make_box(hx, hy);
-	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
+	tu_box_body(w, TB_STATIC_BODY, p, hx, hy, 1.0f);
 }
 
 static tb_body_id add_mixed_body(tb_world *w, int i, uint32_t *seed, tb_vec2 p)

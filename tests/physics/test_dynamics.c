@@ -6,54 +6,36 @@
 
 #include <string.h>
 
-#define DT (1.0f / 60.0f)
+#define DT TU_DT
 
 static tb_world *new_world(tb_vec2 gravity, int substeps)
 {
 	tb_world_def wd = tb_default_world_def();
 	wd.gravity = gravity;
 	wd.substeps = substeps;
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
+	return tu_world_with(&wd);
 }
 
-static tb_body_id make_body(tb_world *w, tb_body_type type, tb_vec2 p, float angle, tb_vec2 v, float omega)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.type = type;
-	bd.position = p;
-	bd.angle = angle;
-	bd.linear_velocity = v;
-	bd.angular_velocity = omega;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	return id;
-}
-
-static tb_shape_id add_circle(tb_world *w, tb_body_id b, float r, float density, float friction, float restitution)
+static tb_shape_def material(float density, float friction, float restitution)
 {
 	tb_shape_def sd = tb_default_shape_def();
 	sd.density = density;
 	sd.friction = friction;
 	sd.restitution = restitution;
-	tb_circle c = {{0.0f, 0.0f}, r};
-	tb_shape_id s = tb_create_circle_shape(w, b, &sd, &c, NULL);
-	assert_false(TB_IS_NULL(s));
-	return s;
+	return sd;
+}
+
+static tb_shape_id add_circle(tb_world *w, tb_body_id b, float r, float density, float friction, float restitution)
+{
+	tb_shape_def sd = material(density, friction, restitution);
+	return tu_circle_with(w, b, r, &sd);
 }
 
 static tb_shape_id add_box(tb_world *w, tb_body_id b, float hx, float hy, float density, float friction,
                            float restitution)
 {
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	sd.friction = friction;
-	sd.restitution = restitution;
-	tb_polygon box = tb_make_box(hx, hy);
-	tb_shape_id s = tb_create_polygon_shape(w, b, &sd, &box, NULL);
-	assert_false(TB_IS_NULL(s));
-	return s;
+	tb_shape_def sd = material(density, friction, restitution);
+	return tu_box_with(w, b, hx, hy, &sd);
 }
 
 /* Relative comparison with an absolute floor for values near zero. */
@@ -72,7 +54,7 @@ static void check_projectile(int substeps, tb_vec2 v0, int steps)
 {
 	const float g = -10.0f;
 	tb_world *w = new_world(tb_v2(0.0f, g), substeps);
-	tb_body_id b = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, v0, 0.0f);
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, v0, 0.0f);
 	add_circle(w, b, 0.25f, 1.0f, 0.6f, 0.0f);
 	for (int i = 0; i < steps; ++i) tb_world_step(w, DT);
 
@@ -118,7 +100,7 @@ static void test_integrator_order(void **state)
 {
 	(void)state;
 	tb_world *w = new_world(tb_v2(0.0f, -10.0f), 1);
-	tb_body_id b = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, b, 0.25f, 1.0f, 0.6f, 0.0f);
 	for (int i = 0; i < 60; ++i) tb_world_step(w, DT);
 	/* continuous: -5; symplectic: -5 - 10 * (1/60) / 2 = -5.0833 */
@@ -133,13 +115,13 @@ static void test_integrator_order(void **state)
 static void check_bounce(float e_ball, float e_ground)
 {
 	tb_world *w = new_world(tb_v2(0.0f, -10.0f), 4);
-	tb_body_id ground = make_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id ground = tu_body_moving(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_box(w, ground, 20.0f, 1.0f, 1.0f, 0.6f, e_ground);
 	const float r = 0.5f;
 	const double h = 1.0 / 240.0;
 	const double fall = 10.0 * h * h * 240.0 * 241.0 / 2.0; /* distance fallen in 60 steps */
 	const double drop = fall + 0.01;                          /* bottom of the ball above the ground */
-	tb_body_id ball = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, (float)(r + drop)), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id ball = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, (float)(r + drop)), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, ball, r, 1.0f, 0.6f, e_ball);
 
 	bool bounced = false;
@@ -179,10 +161,10 @@ static void test_no_bounce_below_threshold(void **state)
 {
 	(void)state;
 	tb_world *w = new_world(tb_v2(0.0f, -10.0f), 4);
-	tb_body_id ground = make_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id ground = tu_body_moving(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_box(w, ground, 20.0f, 1.0f, 1.0f, 0.6f, 1.0f);
 	/* 2 cm drop: about 0.63 m/s at impact, threshold is 1 m/s */
-	tb_body_id ball = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.52f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id ball = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.52f), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, ball, 0.5f, 1.0f, 0.6f, 1.0f);
 	float max_up = 0.0f;
 	for (int i = 0; i < 120; ++i) {
@@ -202,12 +184,12 @@ static void test_no_bounce_below_threshold(void **state)
 static float ramp_slide(float theta, float mu_box, float mu_ramp, float seconds, float *angle_change)
 {
 	tb_world *w = new_world(tb_v2(0.0f, -10.0f), 4);
-	tb_body_id ramp = make_body(w, TB_STATIC_BODY, tb_v2(0.0f, 0.0f), theta, tb_vec2_zero, 0.0f);
+	tb_body_id ramp = tu_body_moving(w, TB_STATIC_BODY, tb_v2(0.0f, 0.0f), theta, tb_vec2_zero, 0.0f);
 	add_box(w, ramp, 30.0f, 0.5f, 1.0f, mu_ramp, 0.0f);
 	tb_vec2 n = tb_v2(-sinf(theta), cosf(theta));
 	tb_vec2 u = tb_v2(cosf(theta), sinf(theta));
 	tb_vec2 p0 = tb_mul_sv(1.0f, n); /* half ramp thickness + half box */
-	tb_body_id box = make_body(w, TB_DYNAMIC_BODY, p0, theta, tb_vec2_zero, 0.0f);
+	tb_body_id box = tu_body_moving(w, TB_DYNAMIC_BODY, p0, theta, tb_vec2_zero, 0.0f);
 	add_box(w, box, 0.5f, 0.5f, 1.0f, mu_box, 0.0f);
 	int steps = (int)(seconds * 60.0f + 0.5f);
 	for (int i = 0; i < steps; ++i) tb_world_step(w, DT);
@@ -319,17 +301,17 @@ static void check_momentum(tb_world *w, tb_body_id a, tb_body_id b, double *l_be
 static void circles_scene(tb_world *w, tb_body_id *a, tb_body_id *b)
 {
 	/* A's line of motion passes 0.35 m above B's centre */
-	*a = make_body(w, TB_DYNAMIC_BODY, tb_v2(-3.0f, 0.35f), 0.0f, tb_v2(8.0f, 0.0f), 1.0f);
+	*a = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(-3.0f, 0.35f), 0.0f, tb_v2(8.0f, 0.0f), 1.0f);
 	add_circle(w, *a, 0.5f, 2.0f, 0.5f, 0.5f);
-	*b = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_v2(-1.0f, 0.5f), -2.0f);
+	*b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_v2(-1.0f, 0.5f), -2.0f);
 	add_circle(w, *b, 0.7f, 1.0f, 0.5f, 0.5f);
 }
 
 static void boxes_scene(tb_world *w, tb_body_id *a, tb_body_id *b)
 {
-	*a = make_body(w, TB_DYNAMIC_BODY, tb_v2(-3.0f, 0.3f), 0.2f, tb_v2(6.0f, 0.0f), 1.5f);
+	*a = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(-3.0f, 0.3f), 0.2f, tb_v2(6.0f, 0.0f), 1.5f);
 	add_box(w, *a, 0.5f, 0.5f, 1.0f, 0.4f, 0.3f);
-	*b = make_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	*b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_box(w, *b, 1.0f, 0.25f, 2.0f, 0.4f, 0.3f);
 }
 
@@ -393,9 +375,9 @@ static void test_elastic_head_on(void **state)
 {
 	(void)state;
 	tb_world *w = new_world(tb_v2(0.0f, 0.0f), 4);
-	tb_body_id a = make_body(w, TB_DYNAMIC_BODY, tb_v2(-2.0f, 0.0f), 0.0f, tb_v2(4.0f, 0.0f), 0.0f);
+	tb_body_id a = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(-2.0f, 0.0f), 0.0f, tb_v2(4.0f, 0.0f), 0.0f);
 	add_circle(w, a, 0.5f, 1.0f, 0.0f, 1.0f);
-	tb_body_id b = make_body(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, b, 0.5f, 1.0f, 0.0f, 1.0f);
 	for (int i = 0; i < 60; ++i) tb_world_step(w, DT);
 	assert_near(tb_body_get_linear_velocity(w, a).x, 0.0f, 4e-3f);
@@ -423,9 +405,9 @@ static void test_seed002_rough_balls(void **state)
 	(void)state;
 	tb_world *w = new_world(tb_v2(0.0f, 0.0f), 1);
 	const float m1 = 2.0f, r1 = 2.0f, m2 = 3.0f, r2 = 3.0f;
-	tb_body_id b1 = make_body(w, TB_DYNAMIC_BODY, tb_v2(6.0f, -13.0f), 0.0f, tb_v2(0.0f, 5.0f), 1.0f);
+	tb_body_id b1 = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(6.0f, -13.0f), 0.0f, tb_v2(0.0f, 5.0f), 1.0f);
 	add_circle(w, b1, r1, m1 / (TB_PI * r1 * r1), 0.2f, 1.0f);
-	tb_body_id b2 = make_body(w, TB_DYNAMIC_BODY, tb_v2(10.0f, -10.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id b2 = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(10.0f, -10.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, b2, r2, m2 / (TB_PI * r2 * r2), 0.2f, 1.0f);
 	/* the masses and the solid-disc inertia m r^2 / 2 of the seed */
 	assert_near(tb_body_get_mass(w, b1), 2.0f, 1e-5f);

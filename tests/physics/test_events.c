@@ -5,46 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DT (1.0f / 60.0f)
+#define DT TU_DT
 
-static tb_world *new_world(tb_vec2 gravity)
-{
-	tb_world_def wd = tb_default_world_def();
-	wd.gravity = gravity;
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
-}
-
+/* Boxes and circles with density 1, or sensors. */
 static tb_shape_id add_box_shape(tb_world *w, tb_body_id b, float hx, float hy, bool sensor)
 {
 	tb_shape_def sd = tb_default_shape_def();
 	sd.is_sensor = sensor;
-	tb_polygon box = tb_make_box(hx, hy);
-	tb_shape_id s = tb_create_polygon_shape(w, b, &sd, &box, NULL);
-	assert_false(TB_IS_NULL(s));
-	return s;
+	return tu_box_with(w, b, hx, hy, &sd);
 }
 
 static tb_shape_id add_circle_shape(tb_world *w, tb_body_id b, float r, bool sensor)
 {
 	tb_shape_def sd = tb_default_shape_def();
 	sd.is_sensor = sensor;
-	tb_circle c = {{0.0f, 0.0f}, r};
-	tb_shape_id s = tb_create_circle_shape(w, b, &sd, &c, NULL);
-	assert_false(TB_IS_NULL(s));
-	return s;
+	return tu_circle_with(w, b, r, &sd);
 }
 
 static tb_body_id new_body(tb_world *w, tb_body_type type, tb_vec2 p, tb_vec2 v)
 {
-	tb_body_def bd = tb_default_body_def();
-	bd.type = type;
-	bd.position = p;
-	bd.linear_velocity = v;
-	tb_body_id b = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(b));
-	return b;
+	return tu_body_moving(w, type, p, 0.0f, v, 0.0f);
 }
 
 static bool same_pair(tb_shape_id a, tb_shape_id b, tb_shape_id x, tb_shape_id y)
@@ -69,7 +49,7 @@ static pair_counts count_pair(tb_world *w, tb_shape_id x, tb_shape_id y)
 static void test_begin_once_end_on_lift(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_id ground = new_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), tb_vec2_zero);
 	tb_shape_id g = add_box_shape(w, ground, 20.0f, 1.0f, false);
 	tb_body_id box = new_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 3.0f), tb_vec2_zero);
@@ -123,7 +103,7 @@ static void test_begin_once_end_on_lift(void **state)
 static void test_begin_event_data(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_id ground = new_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), tb_vec2_zero);
 	tb_shape_id g = add_box_shape(w, ground, 20.0f, 1.0f, false);
 	tb_body_id box = new_body(w, TB_DYNAMIC_BODY, tb_v2(2.0f, 3.0f), tb_vec2_zero);
@@ -204,7 +184,7 @@ static void test_hit_events(void **state)
 static void test_contact_events_flag(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_id ground = new_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), tb_vec2_zero);
 	tb_shape_id g = add_box_shape(w, ground, 20.0f, 1.0f, false);
 	tb_body_id box = new_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 1.0f), tb_vec2_zero);
@@ -229,7 +209,7 @@ static void test_contact_events_flag(void **state)
 static void test_sensor_enter_exit(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_id zone = new_body(w, TB_STATIC_BODY, tb_vec2_zero, tb_vec2_zero);
 	tb_shape_id sensor = add_box_shape(w, zone, 1.0f, 1.0f, true);
 	assert_true(tb_shape_is_sensor(w, sensor));
@@ -332,7 +312,7 @@ static ended step_and_count_ends(tb_world *w, const settled_scene *sc)
 static void test_clear_delivers_end_and_exit_events(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	settled_scene sc = make_settled_scene(w);
 	assert_int_equal(tb_world_clear(w), TB_OK);
 	ended cleared = step_and_count_ends(w, &sc);
@@ -343,7 +323,7 @@ static void test_clear_delivers_end_and_exit_events(void **state)
 	tb_destroy_world(w);
 
 	/* the same world, each body destroyed in turn */
-	w = new_world(tb_v2(0.0f, -10.0f));
+	w = tu_world(tb_v2(0.0f, -10.0f));
 	sc = make_settled_scene(w);
 	tb_body_id bodies[4] = {sc.ground, sc.box, sc.zone, sc.ball};
 	for (int i = 0; i < 4; ++i) tb_destroy_body(w, bodies[i]);
@@ -357,7 +337,7 @@ static void test_clear_delivers_end_and_exit_events(void **state)
 static void test_destroyed_sensor_reports_exits(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	settled_scene sc = make_settled_scene(w);
 	tb_destroy_shape(w, sc.sensor, true);
 	ended e = step_and_count_ends(w, &sc);
@@ -365,7 +345,7 @@ static void test_destroyed_sensor_reports_exits(void **state)
 	assert_int_equal(e.box_end + e.ball_end, 0);
 	tb_destroy_world(w);
 
-	w = new_world(tb_v2(0.0f, -10.0f));
+	w = tu_world(tb_v2(0.0f, -10.0f));
 	sc = make_settled_scene(w);
 	assert_int_equal(tb_shape_set_sensor(w, sc.sensor, false), TB_OK);
 	tb_world_step(w, DT);
@@ -390,12 +370,7 @@ static tb_shape_id make_field_zone(tb_world *w, tb_vec2 center, float hx, float 
 
 static tb_body_id make_ball(tb_world *w, tb_vec2 p, float r, float density)
 {
-	tb_body_id b = new_body(w, TB_DYNAMIC_BODY, p, tb_vec2_zero);
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_circle c = {{0.0f, 0.0f}, r};
-	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
-	return b;
+	return tu_circle_body(w, TB_DYNAMIC_BODY, p, r, density);
 }
 
 /* An updraft: force 2 m g up inside y in [0, 4]. Inside, the net acceleration
@@ -403,7 +378,7 @@ static tb_body_id make_ball(tb_world *w, tb_vec2 p, float r, float density)
 static void test_linear_field(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	const float r = 0.25f;
 	tb_body_id ball = make_ball(w, tb_v2(0.0f, 1.0f), r, 1.0f);
 	float m = tb_body_get_mass(w, ball);
@@ -446,7 +421,7 @@ static void test_linear_field(void **state)
 static void test_linear_field_acceleration(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_field f;
 	memset(&f, 0, sizeof f);
 	f.kind = TB_FIELD_LINEAR;
@@ -469,7 +444,7 @@ static void test_radial_field(void **state)
 {
 	(void)state;
 	for (int sign = -1; sign <= 1; sign += 2) {
-		tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+		tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 		tb_body_id zone = new_body(w, TB_STATIC_BODY, tb_v2(1.0f, 1.0f), tb_vec2_zero);
 		tb_shape_id s = add_circle_shape(w, zone, 5.0f, true);
 		tb_field f;
@@ -503,7 +478,7 @@ static void test_radial_field(void **state)
 static void test_radial_inverse_square(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_id zone = new_body(w, TB_STATIC_BODY, tb_vec2_zero, tb_vec2_zero);
 	tb_shape_id s = add_circle_shape(w, zone, 10.0f, true);
 	tb_field f;
@@ -528,7 +503,7 @@ static void test_radial_inverse_square(void **state)
 static void test_drag_field(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_field f;
 	memset(&f, 0, sizeof f);
 	f.kind = TB_FIELD_DRAG;
@@ -559,7 +534,7 @@ static void test_drag_field(void **state)
 static void test_field_removed_or_disabled(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_field f;
 	memset(&f, 0, sizeof f);
 	f.kind = TB_FIELD_LINEAR;
@@ -633,7 +608,7 @@ static float ray_collect(tb_shape_id shape, tb_vec2 point, tb_vec2 normal, float
 static void test_ray_casts(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_id b1 = new_body(w, TB_STATIC_BODY, tb_v2(3.0f, 0.0f), tb_vec2_zero);
 	tb_shape_id box1 = add_box_shape(w, b1, 0.5f, 0.5f, false);
 	tb_body_id b2 = new_body(w, TB_STATIC_BODY, tb_v2(6.0f, 0.0f), tb_vec2_zero);
@@ -763,7 +738,7 @@ static float frand(uint32_t *s, float lo, float hi)
 static void test_aabb_query_matches_brute_force(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	enum { N = 200 };
 	tb_shape_id shapes[N];
 	uint32_t seed = 99u;
@@ -812,7 +787,7 @@ static void test_aabb_query_matches_brute_force(void **state)
 static void test_point_query(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_id b1 = new_body(w, TB_STATIC_BODY, tb_vec2_zero, tb_vec2_zero);
 	tb_shape_id box = add_box_shape(w, b1, 1.0f, 1.0f, false);
 	tb_body_id b2 = new_body(w, TB_STATIC_BODY, tb_v2(1.5f, 0.0f), tb_vec2_zero);
@@ -844,7 +819,7 @@ static void test_point_query(void **state)
 static void test_overlap_is_exact(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_id ba = new_body(w, TB_STATIC_BODY, tb_vec2_zero, tb_vec2_zero);
 	tb_shape_id a = add_circle_shape(w, ba, 1.0f, false);
 	/* B: boxes overlap, circles 2.26 m apart (> 2) */
@@ -881,7 +856,7 @@ static void test_overlap_is_exact(void **state)
 static void test_collide_shapes_no_response(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_shape_def sd = tb_default_shape_def();
 	sd.filter.group_index = -1; /* never collide with each other */
 	tb_circle c = {{0.0f, 0.0f}, 1.0f};

@@ -3,68 +3,12 @@
  * balance) or a hard geometric invariant (anchors together, limits held). */
 #include "test_util.h"
 
-#define DT (1.0f / 60.0f)
+#define DT TU_DT
 #define G 10.0f
 
-static tb_world *make_world(void)
-{
-	tb_world_def def = tb_default_world_def();
-	def.gravity = tb_v2(0.0f, -G);
-	tb_world *world = tb_create_world(&def);
-	assert_non_null(world);
-	return world;
-}
-
-static tb_world *make_world_without_gravity(void)
-{
-	tb_world_def def = tb_default_world_def();
-	def.gravity = tb_v2(0.0f, 0.0f);
-	tb_world *world = tb_create_world(&def);
-	assert_non_null(world);
-	return world;
-}
-
-static tb_body_id make_ground(tb_world *world)
-{
-	tb_body_def def = tb_default_body_def();
-	def.type = TB_STATIC_BODY;
-	tb_body_id id = tb_create_body(world, &def, NULL);
-	assert_false(TB_IS_NULL(id));
-	return id;
-}
-
-static tb_body_id make_dynamic(tb_world *world, tb_vec2 position, float angle)
-{
-	tb_body_def def = tb_default_body_def();
-	def.type = TB_DYNAMIC_BODY;
-	def.position = position;
-	def.angle = angle;
-	tb_body_id id = tb_create_body(world, &def, NULL);
-	assert_false(TB_IS_NULL(id));
-	return id;
-}
-
-static void add_box(tb_world *world, tb_body_id body, float hw, float hh, float density)
-{
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_polygon box = tb_make_box(hw, hh);
-	tb_status status = TB_OK;
-	tb_shape_id s = tb_create_polygon_shape(world, body, &sd, &box, &status);
-	assert_int_equal(status, TB_OK);
-	assert_false(TB_IS_NULL(s));
-}
-
-static void add_circle(tb_world *world, tb_body_id body, float radius, float density)
-{
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_circle c = {{0.0f, 0.0f}, radius};
-	tb_status status = TB_OK;
-	tb_shape_id s = tb_create_circle_shape(world, body, &sd, &c, &status);
-	assert_int_equal(status, TB_OK);
-	assert_false(TB_IS_NULL(s));
-}
+static tb_world *make_world(void) { return tu_world(tb_v2(0.0f, -G)); }
+static tb_world *make_world_without_gravity(void) { return tu_world(tb_v2(0.0f, 0.0f)); }
+static tb_body_id make_ground(tb_world *world) { return tu_body(world, TB_STATIC_BODY, tb_vec2_zero); }
 
 /* A def of the given kind with both local anchors at one world point. */
 static tb_joint_def def_at(tb_world *world, tb_joint_type type, tb_body_id a, tb_body_id b, tb_vec2 anchor)
@@ -91,8 +35,8 @@ static tb_joint_id create_ok(tb_world *world, const tb_joint_def *def)
  * revolute joint hinging its left end there to `ground` (not yet created). */
 static tb_body_id make_hinged_bar(tb_world *world, tb_body_id ground, tb_vec2 pivot, tb_joint_def *def)
 {
-	tb_body_id bar = make_dynamic(world, tb_v2(pivot.x + 1.0f, pivot.y), 0.0f);
-	add_box(world, bar, 1.0f, 0.1f, 1.0f);
+	tb_body_id bar = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(pivot.x + 1.0f, pivot.y), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, bar, 1.0f, 0.1f, 1.0f);
 	*def = def_at(world, TB_JOINT_REVOLUTE, ground, bar, pivot);
 	return bar;
 }
@@ -171,8 +115,8 @@ static void test_validation(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 2.0f), 0.0f);
-	add_box(world, body, 0.5f, 0.5f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 2.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.5f, 0.5f, 1.0f);
 
 	tb_joint_def rev = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 3.0f));
 	rev.enable_limit = true;
@@ -284,8 +228,8 @@ static void test_stale_handles(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
-	add_box(world, body, 0.25f, 0.25f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.25f, 0.25f, 1.0f);
 
 	int tag = 7;
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
@@ -330,8 +274,8 @@ static void test_pendulum_period(void **state)
 	tb_vec2 bob = tb_v2(pivot.x + length * sinf(theta0), pivot.y - length * cosf(theta0));
 	/* the physical pendulum: a disc of radius r on an arm L swings with
 	 * T = 2 pi sqrt(I_pivot / (m g L)), I_pivot = m (r^2 / 2 + L^2) */
-	tb_body_id body = make_dynamic(world, bob, 0.0f);
-	add_circle(world, body, radius, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, bob, 0.0f, tb_vec2_zero, 0.0f);
+	tu_circle(world, body, radius, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, pivot);
 	create_ok(world, &def);
 
@@ -361,8 +305,8 @@ static void test_pendulum_constraint_force(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 8.0f), 0.0f);
-	add_box(world, body, 0.5f, 0.5f, 2.0f); /* m = 2 kg */
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 8.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.5f, 0.5f, 2.0f); /* m = 2 kg */
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 10.0f));
 	tb_joint_id joint = create_ok(world, &def);
 	for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
@@ -383,8 +327,8 @@ static void test_revolute_motor(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 center = tb_v2(0.0f, 5.0f);
-	tb_body_id wheel = make_dynamic(world, center, 0.0f);
-	add_circle(world, wheel, 0.5f, 1.0f);
+	tb_body_id wheel = tu_body_moving(world, TB_DYNAMIC_BODY, center, 0.0f, tb_vec2_zero, 0.0f);
+	tu_circle(world, wheel, 0.5f, 1.0f);
 	float inertia = tb_body_get_inertia(world, wheel);
 	float mass = tb_body_get_mass(world, wheel);
 	assert_near(inertia, 0.5f * mass * 0.25f, 1e-4);
@@ -481,8 +425,8 @@ static void test_revolute_spring(void **state)
 	tb_vec2 center = tb_v2(2.0f, 3.0f);
 	/* start 0.3 rad away from the reference angle: the spring swings it back and forth
 	 * at its own frequency, whatever the wheel's inertia */
-	tb_body_id wheel = make_dynamic(world, center, 0.3f);
-	add_box(world, wheel, 0.5f, 0.2f, 3.0f);
+	tb_body_id wheel = tu_body_moving(world, TB_DYNAMIC_BODY, center, 0.3f, tb_vec2_zero, 0.0f);
+	tu_box(world, wheel, 0.5f, 0.2f, 3.0f);
 	const float hertz = 2.0f;
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, wheel, center);
 	def.enable_spring = true;
@@ -509,7 +453,7 @@ static void test_revolute_fixed_rotation(void **state)
 	bd.position = tb_v2(1.0f, 5.0f);
 	bd.fixed_rotation = true;
 	tb_body_id body = tb_create_body(world, &bd, NULL);
-	add_box(world, body, 0.2f, 0.2f, 1.0f);
+	tu_box(world, body, 0.2f, 0.2f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
 	def.enable_limit = true; /* meaningless without rotation: must be ignored, not blow up */
 	def.lower = -0.1f;
@@ -543,8 +487,8 @@ static void test_revolute_chain(void **state)
 	tb_body_id links[LINKS];
 	const float y = 20.0f;
 	for (int i = 0; i < LINKS; ++i) {
-		links[i] = make_dynamic(world, tb_v2(i + 0.5f, y), 0.0f);
-		add_box(world, links[i], 0.5f, 0.125f, 20.0f);
+		links[i] = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(i + 0.5f, y), 0.0f, tb_vec2_zero, 0.0f);
+		tu_box(world, links[i], 0.5f, 0.125f, 20.0f);
 		tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, prev, links[i], tb_v2((float)i, y));
 		joints[i] = create_ok(world, &def);
 		prev = links[i];
@@ -583,10 +527,10 @@ static void test_revolute_fast_spin(void **state)
 	tb_body_set_linear_velocity(world, bar, tb_v2(0.0f, spin * 1.0f));
 
 	/* a free pair: bar A spinning about its centre, bar B pinned to its end */
-	tb_body_id a = make_dynamic(world, tb_v2(10.0f, 0.0f), 0.0f);
-	tb_body_id b = make_dynamic(world, tb_v2(12.0f, 0.0f), 0.0f);
-	add_box(world, a, 1.0f, 0.1f, 1.0f);
-	add_box(world, b, 1.0f, 0.1f, 1.0f);
+	tb_body_id a = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(10.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tb_body_id b = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(12.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, a, 1.0f, 0.1f, 1.0f);
+	tu_box(world, b, 1.0f, 0.1f, 1.0f);
 	tb_joint_def pair_def = def_at(world, TB_JOINT_REVOLUTE, a, b, tb_v2(11.0f, 0.0f));
 	tb_joint_id link = create_ok(world, &pair_def);
 	tb_body_set_angular_velocity(world, a, spin);
@@ -621,8 +565,8 @@ static void test_prismatic_axis_and_limits(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 origin = tb_v2(0.0f, 5.0f);
-	tb_body_id slider = make_dynamic(world, origin, 0.0f);
-	add_box(world, slider, 0.5f, 0.5f, 1.0f);
+	tb_body_id slider = tu_body_moving(world, TB_DYNAMIC_BODY, origin, 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, slider, 0.5f, 0.5f, 1.0f);
 	tb_vec2 axis = tb_normalize(tb_v2(1.0f, 1.0f));
 	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, origin);
 	def.local_axis_a = tb_v2(1.0f, 1.0f);
@@ -676,8 +620,8 @@ static void test_prismatic_free_slide(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 origin = tb_v2(3.0f, 5.0f);
-	tb_body_id slider = make_dynamic(world, origin, 0.0f);
-	add_box(world, slider, 0.5f, 0.25f, 1.0f);
+	tb_body_id slider = tu_body_moving(world, TB_DYNAMIC_BODY, origin, 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, slider, 0.5f, 0.25f, 1.0f);
 	const float slope = 0.5f; /* rad */
 	tb_vec2 axis = tb_v2(cosf(slope), sinf(slope));
 	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, origin);
@@ -704,8 +648,8 @@ static void test_prismatic_holds_angle(void **state)
 	tb_body_id ground = make_ground(world);
 	/* the rail point is the slider's left end, 1 m from its centre: without the
 	 * angular row the weight would swing the slider round that point */
-	tb_body_id slider = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
-	add_box(world, slider, 1.0f, 0.1f, 1.0f);
+	tb_body_id slider = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, slider, 1.0f, 0.1f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_PRISMATIC, ground, slider, tb_v2(0.0f, 5.0f));
 	def.local_axis_a = tb_v2(1.0f, 0.0f);
 	def.enable_limit = true;
@@ -729,8 +673,8 @@ static void test_prismatic_spring(void **state)
 	(void)state;
 	tb_world *world = make_world_without_gravity();
 	tb_body_id ground = make_ground(world);
-	tb_body_id slider = make_dynamic(world, tb_v2(0.5f, 0.0f), 0.0f);
-	add_box(world, slider, 0.25f, 0.25f, 4.0f);
+	tb_body_id slider = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.5f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, slider, 0.25f, 0.25f, 4.0f);
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_PRISMATIC);
 	def.body_a = ground;
 	def.body_b = slider;
@@ -758,8 +702,8 @@ static void test_distance_rigid(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
-	tb_body_id body = make_dynamic(world, tb_v2(2.0f, 10.0f), 0.0f);
-	add_box(world, body, 0.3f, 0.2f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(2.0f, 10.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.3f, 0.2f, 1.0f);
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
 	def.body_a = ground;
 	def.body_b = body;
@@ -786,8 +730,8 @@ static void test_distance_spring_period(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 8.0f), 0.0f);
-	add_circle(world, body, 0.25f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 8.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_circle(world, body, 0.25f, 1.0f);
 	const float hertz = 2.0f;
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
 	def.body_a = ground;
@@ -826,8 +770,8 @@ static void test_distance_rope_limits(void **state)
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
 	tb_vec2 pivot = tb_v2(0.0f, 10.0f);
-	tb_body_id body = make_dynamic(world, tb_v2(0.5f, 9.5f), 0.0f);
-	add_circle(world, body, 0.1f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.5f, 9.5f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_circle(world, body, 0.1f, 1.0f);
 	/* a slack rope: free between 0.5 and 2 m, no spring */
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
 	def.body_a = ground;
@@ -871,10 +815,10 @@ static void test_weld_keeps_relative_pose(void **state)
 	tb_body_id ground = make_ground(world);
 	/* a swinging compound: A hangs from the ground by a revolute, B is welded to A's
 	 * end at an angle. The swing loads the weld with changing forces. */
-	tb_body_id a = make_dynamic(world, tb_v2(1.0f, 10.0f), 0.0f);
-	add_box(world, a, 1.0f, 0.1f, 1.0f);
-	tb_body_id b = make_dynamic(world, tb_v2(2.5f, 10.3f), 0.4f);
-	add_box(world, b, 0.5f, 0.1f, 1.0f);
+	tb_body_id a = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 10.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, a, 1.0f, 0.1f, 1.0f);
+	tb_body_id b = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(2.5f, 10.3f), 0.4f, tb_vec2_zero, 0.0f);
+	tu_box(world, b, 0.5f, 0.1f, 1.0f);
 	tb_joint_def hinge = def_at(world, TB_JOINT_REVOLUTE, ground, a, tb_v2(0.0f, 10.0f));
 	create_ok(world, &hinge);
 	tb_joint_def weld = def_at(world, TB_JOINT_WELD, a, b, tb_v2(2.0f, 10.0f));
@@ -902,8 +846,8 @@ static void test_weld_cantilever(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id beam = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
-	add_box(world, beam, 1.0f, 0.1f, 1.0f);
+	tb_body_id beam = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, beam, 1.0f, 0.1f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_WELD, ground, beam, tb_v2(0.0f, 5.0f));
 	tb_joint_id joint = create_ok(world, &def);
 	for (int i = 0; i < 120; ++i) tb_world_step(world, DT);
@@ -935,8 +879,8 @@ static void test_mouse_pulls_to_target(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 0.0f), 0.0f);
-	add_box(world, body, 0.5f, 0.5f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.5f, 0.5f, 1.0f);
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOUSE);
 	def.body_a = ground;
 	def.body_b = body;
@@ -964,8 +908,8 @@ static void test_mouse_max_force(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 0.0f), 0.0f);
-	add_box(world, body, 0.5f, 0.5f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.5f, 0.5f, 1.0f);
 	float mass = tb_body_get_mass(world, body);
 	/* a hand that can lift only half the weight: the body falls at g / 2 */
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOUSE);
@@ -992,8 +936,8 @@ static void test_joint_without_warm_starting(void **state)
 	wd.enable_warm_starting = false;
 	tb_world *world = tb_create_world(&wd);
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(1.0f, 5.0f), 0.0f);
-	add_box(world, body, 0.2f, 0.2f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.2f, 0.2f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
 	tb_joint_id joint = create_ok(world, &def);
 	for (int i = 0; i < 120; ++i) {
@@ -1008,8 +952,8 @@ static void test_set_def_wakes_bodies(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(0.0f, 4.0f), 0.0f);
-	add_box(world, body, 0.25f, 0.25f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 4.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.25f, 0.25f, 1.0f);
 	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, body, tb_v2(0.0f, 5.0f));
 	tb_joint_id joint = create_ok(world, &def);
 	/* hanging still, the body falls asleep */
@@ -1048,8 +992,8 @@ static void test_draw(void **state)
 	(void)state;
 	tb_world *world = make_world();
 	tb_body_id ground = make_ground(world);
-	tb_body_id body = make_dynamic(world, tb_v2(2.0f, 3.0f), 0.0f);
-	add_box(world, body, 0.25f, 0.25f, 1.0f);
+	tb_body_id body = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(2.0f, 3.0f), 0.0f, tb_vec2_zero, 0.0f);
+	tu_box(world, body, 0.25f, 0.25f, 1.0f);
 	tb_joint_def def = tb_default_joint_def(TB_JOINT_DISTANCE);
 	def.body_a = ground;
 	def.body_b = body;

@@ -5,15 +5,7 @@
 
 #include <stdlib.h>
 
-#define DT (1.0f / 60.0f)
-
-static tb_world *new_world(void)
-{
-	tb_world_def wd = tb_default_world_def();
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
-}
+#define DT TU_DT
 
 /* The fast preset the README offers for big piles that need not be exact:
  * half the substeps, so the contact springs must be half as stiff (the solver
@@ -23,42 +15,11 @@ static tb_world *new_fast_world(void)
 	tb_world_def wd = tb_default_world_def();
 	wd.substeps = 4;
 	wd.contact_hertz = 30.0f;
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
-}
-
-static tb_body_id make_static_box(tb_world *w, tb_vec2 p, float hx, float hy)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	tb_shape_def sd = tb_default_shape_def();
-	tb_polygon box = tb_make_box(hx, hy);
-	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
-	return id;
+	return tu_world_with(&wd);
 }
 
 /* Ground with its top face at y = 0. */
-static tb_body_id make_ground(tb_world *w)
-{
-	return make_static_box(w, tb_v2(0.0f, -1.0f), 60.0f, 1.0f);
-}
-
-static tb_body_id make_box(tb_world *w, tb_vec2 p, float hx, float hy, float density)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.type = TB_DYNAMIC_BODY;
-	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_polygon box = tb_make_box(hx, hy);
-	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, id, &sd, &box, NULL)));
-	return id;
-}
+static tb_body_id make_ground(tb_world *w) { return tu_ground(w, 0.0f, 60.0f); }
 
 static int count_awake(tb_world *w, const tb_body_id *ids, int n)
 {
@@ -102,7 +63,7 @@ static float run_settle_then_watch(tb_world *w, tb_body_id watched, const tb_bod
 
 static void make_stack_10(tb_world *w, tb_body_id *ids)
 {
-	for (int i = 0; i < 10; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	for (int i = 0; i < 10; ++i) ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
 }
 
 /* The issue's numbers taken literally, from the moment of creation: the top
@@ -114,7 +75,7 @@ static void make_stack_10(tb_world *w, tb_body_id *ids)
 static void test_box_stack_10(void **state)
 {
 	(void)state;
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
 	tb_body_id ids[10];
 	make_stack_10(w, ids);
@@ -138,7 +99,7 @@ static void make_pyramid_20(tb_world *w, tb_body_id *ids)
 		int n = PYRAMID_ROWS - row;
 		for (int j = 0; j < n; ++j) {
 			float x = ((float)j - 0.5f * (float)(n - 1)) * 1.05f;
-			ids[k++] = make_box(w, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
+			ids[k++] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(x, 0.5f + (float)row), 0.5f, 0.5f, 1.0f);
 		}
 	}
 	assert_int_equal(k, PYRAMID_COUNT);
@@ -147,7 +108,7 @@ static void make_pyramid_20(tb_world *w, tb_body_id *ids)
 static void test_pyramid_20(void **state)
 {
 	(void)state;
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
 	tb_body_id ids[PYRAMID_COUNT];
 	make_pyramid_20(w, ids);
@@ -165,17 +126,17 @@ static void test_pyramid_20(void **state)
 static tb_body_id make_heavy_on_light(tb_world *w, float ratio, tb_body_id *a, tb_body_id *b)
 {
 	make_ground(w);
-	*a = make_box(w, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
-	*b = make_box(w, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	*a = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(-1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
+	*b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(1.5f, 0.25f), 0.25f, 0.25f, 1.0f);
 	float small = 0.25f;
-	tb_body_id top = make_box(w, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, ratio * small / 4.0f);
+	tb_body_id top = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 1.0f), 2.0f, 0.5f, ratio * small / 4.0f);
 	assert_near(tb_body_get_mass(w, top) / tb_body_get_mass(w, *a), ratio, 1e-3f * ratio);
 	return top;
 }
 
 static void check_heavy_on_light(float ratio)
 {
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	tb_body_id a, b;
 	tb_body_id top = make_heavy_on_light(w, ratio, &a, &b);
 	float sag = 0.0f, drift = 0.0f, sag_at_2s = 0.0f;
@@ -217,13 +178,13 @@ static void test_heavy_on_light(void **state)
 static void test_overlapping_creation(void **state)
 {
 	(void)state;
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
-	make_static_box(w, tb_v2(-2.0f, 5.0f), 0.5f, 5.0f); /* inner face x = -1.5 */
-	make_static_box(w, tb_v2(2.0f, 5.0f), 0.5f, 5.0f);  /* inner face x = +1.5 */
+	tu_box_body(w, TB_STATIC_BODY, tb_v2(-2.0f, 5.0f), 0.5f, 5.0f, 1.0f); /* inner face x = -1.5 */
+	tu_box_body(w, TB_STATIC_BODY, tb_v2(2.0f, 5.0f), 0.5f, 5.0f, 1.0f);  /* inner face x = +1.5 */
 	enum { N = 20 };
 	tb_body_id ids[N];
-	for (int i = 0; i < N; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.25f), 0.25f, 0.25f, 1.0f);
+	for (int i = 0; i < N; ++i) ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.25f), 0.25f, 0.25f, 1.0f);
 	float max_speed = 0.0f;
 	for (int i = 0; i < 15 * 60; ++i) {
 		tb_world_step(w, DT);
@@ -264,8 +225,8 @@ static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 	tb_world *w = tb_create_world(&wd);
 	assert_non_null(w);
 	make_ground(w);
-	make_static_box(w, tb_v2(-2.0f, 5.0f), 0.5f, 5.0f);
-	make_static_box(w, tb_v2(2.0f, 5.0f), 0.5f, 5.0f);
+	tu_box_body(w, TB_STATIC_BODY, tb_v2(-2.0f, 5.0f), 0.5f, 5.0f, 1.0f);
+	tu_box_body(w, TB_STATIC_BODY, tb_v2(2.0f, 5.0f), 0.5f, 5.0f, 1.0f);
 	enum { N = 20 };
 	tb_body_id ids[N];
 	uint32_t r = 12345u;
@@ -274,7 +235,7 @@ static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 		float jx = jitter * ((float)((r >> 8) % 1000u) / 1000.0f - 0.5f);
 		r = r * 1103515245u + 12345u;
 		float jy = jitter * (float)((r >> 8) % 1000u) / 1000.0f;
-		ids[i] = make_box(w, tb_v2(jx, 0.25f + jy), 0.25f, 0.25f, 1.0f);
+		ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(jx, 0.25f + jy), 0.25f, 0.25f, 1.0f);
 	}
 	float max_speed = 0.0f;
 	for (int i = 0; i < 15 * 60; ++i) {
@@ -311,13 +272,13 @@ static void test_overlapping_push_out(void **state)
  * not launch anything, and the boxes above it must fall. */
 static void check_remove_heavy(int heavy_index)
 {
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
 	enum { N = 6 };
 	tb_body_id ids[N];
 	for (int i = 0; i < N; ++i) {
 		float density = i == heavy_index ? 100.0f : 1.0f;
-		ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, density);
+		ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, density);
 	}
 	for (int i = 0; i < 4 * 60; ++i) tb_world_step(w, DT);
 	tb_destroy_body(w, ids[heavy_index]);
@@ -361,13 +322,13 @@ static void test_remove_heavy_body(void **state)
 static void test_offset_tower_20(void **state)
 {
 	(void)state;
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
 	enum { N = 20 };
 	tb_body_id ids[N];
 	for (int i = 0; i < N; ++i) {
 		float x = (i & 1) ? 0.05f : -0.05f;
-		ids[i] = make_box(w, tb_v2(x, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+		ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(x, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
 	}
 	int slept;
 	float settle;
@@ -438,10 +399,10 @@ static void test_fast_preset(void **state)
 static void test_sleeping_stack_wakes(void **state)
 {
 	(void)state;
-	tb_world *w = new_world();
+	tb_world *w = tu_world_with(NULL);
 	make_ground(w);
 	tb_body_id ids[3];
-	for (int i = 0; i < 3; ++i) ids[i] = make_box(w, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	for (int i = 0; i < 3; ++i) ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
 	for (int i = 0; i < 3 * 60; ++i) tb_world_step(w, DT);
 	assert_int_equal(count_awake(w, ids, 3), 0);
 	assert_int_equal(tb_world_get_counters(w).awake_body_count, 0);

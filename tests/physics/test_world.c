@@ -7,74 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DT (1.0f / 60.0f)
-
-static tb_world *new_world(tb_vec2 gravity)
-{
-	tb_world_def wd = tb_default_world_def();
-	wd.gravity = gravity;
-	tb_world *w = tb_create_world(&wd);
-	assert_non_null(w);
-	return w;
-}
-
-static void step_n(tb_world *w, int n)
-{
-	for (int i = 0; i < n; ++i) tb_world_step(w, DT);
-}
-
-/* A static box whose top face is at y = top. */
-static tb_body_id make_ground(tb_world *w, float top)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.position = tb_v2(0.0f, top - 1.0f);
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	tb_shape_def sd = tb_default_shape_def();
-	tb_polygon box = tb_make_box(50.0f, 1.0f);
-	tb_shape_id s = tb_create_polygon_shape(w, id, &sd, &box, NULL);
-	assert_false(TB_IS_NULL(s));
-	return id;
-}
-
-static tb_body_id make_box(tb_world *w, tb_body_type type, tb_vec2 p, float hx, float hy, float density)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.type = type;
-	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_polygon box = tb_make_box(hx, hy);
-	tb_status st = TB_ERR_INVALID_ARGUMENT;
-	tb_shape_id s = tb_create_polygon_shape(w, id, &sd, &box, &st);
-	assert_false(TB_IS_NULL(s));
-	assert_int_equal(st, TB_OK);
-	return id;
-}
-
-static tb_body_id make_circle(tb_world *w, tb_body_type type, tb_vec2 p, float r, float density)
-{
-	tb_body_def bd = tb_default_body_def();
-	bd.type = type;
-	bd.position = p;
-	tb_body_id id = tb_create_body(w, &bd, NULL);
-	assert_false(TB_IS_NULL(id));
-	tb_shape_def sd = tb_default_shape_def();
-	sd.density = density;
-	tb_circle c = {{0.0f, 0.0f}, r};
-	tb_shape_id s = tb_create_circle_shape(w, id, &sd, &c, NULL);
-	assert_false(TB_IS_NULL(s));
-	return id;
-}
-
-static tb_shape_id first_shape(tb_world *w, tb_body_id b)
-{
-	tb_shape_id s = tb_null_shape_id;
-	assert_int_equal(tb_body_get_shapes(w, b, &s, 1), 1);
-	return s;
-}
+#define DT TU_DT
 
 /* ---------------- defaults and settings ---------------- */
 
@@ -144,7 +77,7 @@ static void test_default_defs(void **state)
 static void test_set_def_validation(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_world_def good = tb_world_get_def(w);
 
 	tb_world_def d = good;
@@ -210,14 +143,14 @@ static void test_set_def_validation(void **state)
 static void test_enable_motion_false_freezes(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	tb_body_id b = make_box(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.5f, 0.5f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f), 0.5f, 0.5f, 1.0f);
 	tb_body_set_linear_velocity(w, b, tb_v2(3.0f, 1.0f));
 	tb_body_set_angular_velocity(w, b, 2.0f);
 	tb_world_def d = tb_world_get_def(w);
 	d.enable_motion = false;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	step_n(w, 60);
+	tu_step(w, 60);
 	tb_vec2 p = tb_body_get_position(w, b);
 	assert_near(p.x, 1.0f, 0.0f);
 	assert_near(p.y, 5.0f, 0.0f);
@@ -226,7 +159,7 @@ static void test_enable_motion_false_freezes(void **state)
 	/* switching it back on lets the body move again */
 	d.enable_motion = true;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	step_n(w, 30);
+	tu_step(w, 30);
 	p = tb_body_get_position(w, b);
 	assert_true(p.x > 1.5f);
 	assert_true(fabsf(tb_body_get_angle(w, b)) > 0.5f);
@@ -236,9 +169,9 @@ static void test_enable_motion_false_freezes(void **state)
 static void test_gravity_change_wakes_sleepers(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
-	tb_body_id b = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
+	tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
 	bool slept = false;
 	for (int i = 0; i < 300 && !slept; ++i) {
 		tb_world_step(w, DT);
@@ -251,7 +184,7 @@ static void test_gravity_change_wakes_sleepers(void **state)
 	d.gravity = tb_v2(0.0f, 10.0f);
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
 	assert_true(tb_body_is_awake(w, b));
-	step_n(w, 60);
+	tu_step(w, 60);
 	/* one second of +10 m/s^2 from rest: about 5 m up */
 	float y1 = tb_body_get_position(w, b).y;
 	assert_true(y1 - y0 > 4.5f);
@@ -263,39 +196,39 @@ static void test_setting_toggles(void **state)
 {
 	(void)state;
 	/* sleeping off: a resting box stays awake; on again: it sleeps */
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
 	tb_world_def d = tb_world_get_def(w);
 	d.enable_sleep = false;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	tb_body_id b = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
-	step_n(w, 180);
+	tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
+	tu_step(w, 180);
 	assert_true(tb_body_is_awake(w, b));
 	d.enable_sleep = true;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	step_n(w, 120);
+	tu_step(w, 120);
 	assert_false(tb_body_is_awake(w, b));
 	tb_destroy_world(w);
 
 	/* position correction off: an overlap is not pushed out (it only stops sinking) */
-	w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
+	w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
 	d = tb_world_get_def(w);
 	d.enable_position_correction = false;
 	d.enable_sleep = false;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	b = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.4f), 0.5f, 0.5f, 1.0f);
-	step_n(w, 60);
+	b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.4f), 0.5f, 0.5f, 1.0f);
+	tu_step(w, 60);
 	assert_near(tb_body_get_position(w, b).y, 0.4f, 0.01f);
 	d.enable_position_correction = true;
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_near(tb_body_get_position(w, b).y, 0.5f, 0.01f);
 	tb_destroy_world(w);
 
 	/* the speed limit */
-	w = new_world(tb_v2(0.0f, 0.0f));
-	b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.25f, 1.0f);
+	w = tu_world(tb_v2(0.0f, 0.0f));
+	b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.25f, 1.0f);
 	tb_body_set_linear_velocity(w, b, tb_v2(1000.0f, 0.0f));
 	tb_world_step(w, DT);
 	assert_true(tb_length(tb_body_get_linear_velocity(w, b)) <= 400.0f * 1.001f);
@@ -313,9 +246,9 @@ static void test_setting_toggles(void **state)
 static void test_body_generations(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
-	tb_body_id a = make_circle(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 2.0f), 0.5f, 1.0f);
-	tb_shape_id sa = first_shape(w, a);
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
+	tb_body_id a = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 2.0f), 0.5f, 1.0f);
+	tb_shape_id sa = tu_first_shape(w, a);
 	assert_true(tb_body_is_valid(w, a));
 	assert_true(tb_shape_is_valid(w, sa));
 	tb_body_set_linear_velocity(w, a, tb_v2(1.0f, 1.0f));
@@ -346,7 +279,7 @@ static void test_body_generations(void **state)
 	tb_body_id b = tb_null_body_id;
 	bool reused = false;
 	for (int tries = 0; tries < 4 && !reused; ++tries) {
-		b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(5.0f, 6.0f), 0.5f, 1.0f);
+		b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(5.0f, 6.0f), 0.5f, 1.0f);
 		reused = b.index1 == a.index1;
 		if (!reused) tb_destroy_body(w, b);
 	}
@@ -384,7 +317,7 @@ static void test_body_generations(void **state)
 static void test_create_rejects_bad_defs(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	/* each refusal says why, as tb_create_joint does */
@@ -478,12 +411,12 @@ static void test_create_rejects_bad_defs(void **state)
 static void test_static_body_stays(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	tb_body_id s = make_box(w, TB_STATIC_BODY, tb_v2(2.0f, 1.0f), 2.0f, 0.25f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id s = tu_box_body(w, TB_STATIC_BODY, tb_v2(2.0f, 1.0f), 2.0f, 0.25f, 1.0f);
 	assert_near(tb_body_get_mass(w, s), 0.0f, 0.0f);
-	tb_body_id d = make_box(w, TB_DYNAMIC_BODY, tb_v2(2.0f, 4.0f), 0.5f, 0.5f, 5.0f);
+	tb_body_id d = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(2.0f, 4.0f), 0.5f, 0.5f, 5.0f);
 	tb_body_apply_linear_impulse_to_center(w, s, tb_v2(100.0f, 100.0f), true);
-	step_n(w, 120);
+	tu_step(w, 120);
 	tb_vec2 p = tb_body_get_position(w, s);
 	assert_near(p.x, 2.0f, 0.0f);
 	assert_near(p.y, 1.0f, 0.0f);
@@ -496,10 +429,10 @@ static void test_static_body_stays(void **state)
 static void test_dynamic_falls(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	tb_body_id d = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 100.0f), 0.5f, 0.5f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id d = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 100.0f), 0.5f, 0.5f, 1.0f);
 	assert_int_equal(tb_body_get_type(w, d), TB_DYNAMIC_BODY);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_near(tb_body_get_linear_velocity(w, d).y, -10.0f, 1e-3f);
 	assert_true(tb_body_get_position(w, d).y < 95.1f);
 	tb_destroy_world(w);
@@ -508,7 +441,7 @@ static void test_dynamic_falls(void **state)
 static void test_kinematic_body(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_KINEMATIC_BODY;
 	bd.position = tb_v2(0.0f, 3.0f);
@@ -522,8 +455,8 @@ static void test_kinematic_body(void **state)
 	assert_near(tb_body_get_mass(w, k), 0.0f, 0.0f);
 
 	/* a dynamic box falls onto it and is pushed around; the kinematic body is not */
-	tb_body_id d = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 4.0f), 0.3f, 0.3f, 20.0f);
-	step_n(w, 60);
+	tb_body_id d = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 4.0f), 0.3f, 0.3f, 20.0f);
+	tu_step(w, 60);
 	tb_vec2 p = tb_body_get_position(w, k);
 	assert_near(p.x, 1.0f, 1e-3f);
 	assert_near(p.y, 3.5f, 1e-3f);
@@ -539,7 +472,7 @@ static void test_kinematic_body(void **state)
 static void test_kinematic_carries_box(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_KINEMATIC_BODY;
 	bd.position = tb_v2(0.0f, 0.0f);
@@ -548,8 +481,8 @@ static void test_kinematic_carries_box(void **state)
 	tb_shape_def sd = tb_default_shape_def();
 	tb_polygon plat = tb_make_box(10.0f, 0.25f);
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, k, &sd, &plat, NULL)));
-	tb_body_id d = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.75f), 0.5f, 0.5f, 1.0f);
-	step_n(w, 120);
+	tb_body_id d = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.75f), 0.5f, 0.5f, 1.0f);
+	tu_step(w, 120);
 	/* friction (mu = 0.6) brings the box to the platform speed in 1/3 s, slipping 1/3 m */
 	tb_vec2 v = tb_body_get_linear_velocity(w, d);
 	assert_near(v.x, 2.0f, 0.05f);
@@ -560,7 +493,7 @@ static void test_kinematic_carries_box(void **state)
 
 	/* a platform moving up lifts it */
 	tb_body_set_linear_velocity(w, k, tb_v2(0.0f, 1.0f));
-	step_n(w, 60);
+	tu_step(w, 60);
 	p = tb_body_get_position(w, d);
 	assert_near(p.y, 1.75f, 0.03f);
 	assert_near(tb_body_get_linear_velocity(w, d).y, 1.0f, 0.05f);
@@ -570,8 +503,8 @@ static void test_kinematic_carries_box(void **state)
 static void test_fixed_rotation(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(0.0f, 2.0f);
@@ -585,7 +518,7 @@ static void test_fixed_rotation(void **state)
 	tb_body_apply_torque(w, b, 100.0f, true);
 	tb_body_apply_angular_impulse(w, b, 10.0f, true);
 	/* it lands on a corner: a free box would topple, this one keeps its angle */
-	step_n(w, 120);
+	tu_step(w, 120);
 	assert_near(tb_body_get_angular_velocity(w, b), 0.0f, 0.0f);
 	assert_near(tb_body_get_angle(w, b), 0.3f, 1e-5f);
 	/* lowest corner of a unit box at 0.3 rad is 0.5 (cos + sin) below the centre */
@@ -601,7 +534,7 @@ static void test_fixed_rotation(void **state)
 static void test_damping(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.linear_velocity = tb_v2(10.0f, 0.0f);
@@ -614,7 +547,7 @@ static void test_damping(void **state)
 	assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &c, NULL)));
 	assert_near(tb_body_get_linear_damping(w, b), 0.5f, 0.0f);
 	assert_near(tb_body_get_angular_damping(w, b), 0.25f, 0.0f);
-	step_n(w, 120);
+	tu_step(w, 120);
 	/* v = v0 exp(-c t) at t = 2 s */
 	float ev = 10.0f * expf(-1.0f), ew = 4.0f * expf(-0.5f);
 	assert_near(tb_body_get_linear_velocity(w, b).x, ev, 0.02f * ev);
@@ -626,7 +559,7 @@ static void test_damping(void **state)
 	tb_body_set_angular_damping(w, b, 1.0f);
 	assert_near(tb_body_get_angular_damping(w, b), 1.0f, 0.0f);
 	float v0 = tb_body_get_linear_velocity(w, b).x, w0 = tb_body_get_angular_velocity(w, b);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_near(tb_body_get_linear_velocity(w, b).x, v0, 1e-6f);
 	assert_near(tb_body_get_angular_velocity(w, b), w0 * expf(-1.0f), 0.02f * w0 * expf(-1.0f));
 	tb_destroy_world(w);
@@ -635,14 +568,14 @@ static void test_damping(void **state)
 static void test_gravity_scale(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	tb_body_id a = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 100.0f), 0.5f, 1.0f);
-	tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(5.0f, 100.0f), 0.5f, 1.0f);
-	tb_body_id c = make_circle(w, TB_DYNAMIC_BODY, tb_v2(10.0f, 100.0f), 0.5f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id a = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 100.0f), 0.5f, 1.0f);
+	tb_body_id b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(5.0f, 100.0f), 0.5f, 1.0f);
+	tb_body_id c = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(10.0f, 100.0f), 0.5f, 1.0f);
 	tb_body_set_gravity_scale(w, a, 0.0f);
 	tb_body_set_gravity_scale(w, b, 2.0f);
 	assert_near(tb_body_get_gravity_scale(w, b), 2.0f, 0.0f);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_near(tb_body_get_position(w, a).y, 100.0f, 0.0f);
 	assert_near(tb_body_get_linear_velocity(w, a).y, 0.0f, 0.0f);
 	assert_near(tb_body_get_linear_velocity(w, b).y, -20.0f, 2e-3f);
@@ -655,7 +588,7 @@ static void test_gravity_scale(void **state)
 static void test_disabled_body(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(-5.0f, 5.0f);
@@ -666,9 +599,9 @@ static void test_disabled_body(void **state)
 	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, off, &sd, &box, NULL)));
 	assert_false(tb_body_is_enabled(w, off));
 
-	tb_body_id ground = make_ground(w, 0.0f);
-	tb_body_id d = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
-	step_n(w, 60);
+	tb_body_id ground = tu_ground(w, 0.0f, 50.0f);
+	tb_body_id d = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 0.5f, 1.0f);
+	tu_step(w, 60);
 	assert_near(tb_body_get_position(w, off).y, 5.0f, 0.0f);
 	assert_near(tb_body_get_position(w, d).y, 0.5f, 0.02f);
 	tb_contact_data cd[8];
@@ -678,7 +611,7 @@ static void test_disabled_body(void **state)
 	tb_body_set_enabled(w, ground, false);
 	assert_false(tb_body_is_enabled(w, ground));
 	tb_body_set_awake(w, d, true);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_true(tb_body_get_position(w, d).y < -3.0f);
 	assert_int_equal(tb_body_get_contacts(w, d, cd, 8), 0);
 	assert_int_equal(tb_body_get_contacts(w, ground, cd, 8), 0);
@@ -686,7 +619,7 @@ static void test_disabled_body(void **state)
 
 	/* enabled again it falls like any body */
 	tb_body_set_enabled(w, off, true);
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_true(tb_body_get_position(w, off).y < 0.5f);
 	tb_destroy_world(w);
 }
@@ -696,16 +629,16 @@ static void test_disabled_body(void **state)
 static void test_set_type_keeps_disabled_shape_out(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
-	tb_body_id platform = make_box(w, TB_STATIC_BODY, tb_v2(0.0f, 5.0f), 2.0f, 0.2f, 1.0f);
-	tb_shape_id deck = first_shape(w, platform);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
+	tb_body_id platform = tu_box_body(w, TB_STATIC_BODY, tb_v2(0.0f, 5.0f), 2.0f, 0.2f, 1.0f);
+	tb_shape_id deck = tu_first_shape(w, platform);
 	assert_int_equal(tb_shape_set_enabled(w, deck, false), TB_OK);
-	tb_body_id ball = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 7.0f), 0.25f, 1.0f);
+	tb_body_id ball = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 7.0f), 0.25f, 1.0f);
 	assert_int_equal(tb_body_set_type(w, platform, TB_KINEMATIC_BODY), TB_OK);
 	assert_false(tb_shape_is_enabled(w, deck));
 	assert_true(tb_world_validate(w));
-	step_n(w, 120);
+	tu_step(w, 120);
 	/* through the disabled deck, onto the ground */
 	assert_near(tb_body_get_position(w, ball).y, 0.25f, 0.02f);
 	tb_contact_data cd[4];
@@ -720,9 +653,9 @@ static void test_set_type_keeps_disabled_shape_out(void **state)
 static void test_forces_and_impulses(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	/* 2 x 1 box, density 1: m = 2, I = m (w^2 + h^2) / 12 = 10/12 */
-	tb_body_id b = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 1.0f, 0.5f, 1.0f);
+	tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 1.0f, 0.5f, 1.0f);
 	float m = 2.0f, I = 10.0f / 12.0f;
 	assert_near(tb_body_get_mass(w, b), m, 1e-5f);
 	assert_near(tb_body_get_inertia(w, b), I, 1e-5f);
@@ -788,8 +721,8 @@ static void test_forces_and_impulses(void **state)
 static void test_set_transform_teleports(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
-	tb_body_id b = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.5f, 0.5f, 1.0f);
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
+	tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.5f, 0.5f, 1.0f);
 	tb_body_set_linear_velocity(w, b, tb_v2(3.0f, 0.0f));
 	tb_body_set_transform(w, b, tb_v2(50.0f, 7.0f), 1.0f);
 	tb_vec2 p = tb_body_get_position(w, b);
@@ -803,7 +736,7 @@ static void test_set_transform_teleports(void **state)
 	assert_near(c.x, 50.0f, 1e-5f);
 	assert_near(c.y, 7.0f, 1e-5f);
 	/* the broad phase knows the new place before any step */
-	tb_aabb box = tb_shape_get_aabb(w, first_shape(w, b));
+	tb_aabb box = tb_shape_get_aabb(w, tu_first_shape(w, b));
 	assert_true(box.lower.x > 49.0f && box.upper.x < 51.0f);
 	assert_near(tb_body_get_linear_velocity(w, b).x, 3.0f, 0.0f);
 	tb_world_step(w, DT);
@@ -816,7 +749,7 @@ static void test_set_transform_teleports(void **state)
 static void test_compound_mass(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	bd.position = tb_v2(3.0f, 4.0f);
@@ -848,7 +781,7 @@ static void test_compound_mass(void **state)
 
 	/* spinning in free space, the centre of mass stays put */
 	tb_body_set_angular_velocity(w, b, 3.0f);
-	step_n(w, 30);
+	tu_step(w, 30);
 	wc = tb_body_get_world_center(w, b);
 	assert_near(wc.x, ex.x, 1e-4f);
 	assert_near(wc.y, ex.y, 1e-4f);
@@ -868,9 +801,9 @@ static void test_compound_mass(void **state)
 static void test_geometry_and_density_update_mass(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.5f, 1.0f);
-	tb_shape_id s = first_shape(w, b);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 0.5f, 1.0f);
+	tb_shape_id s = tu_first_shape(w, b);
 	assert_near(tb_body_get_mass(w, b), TB_PI * 0.25f, 1e-5f);
 	assert_near(tb_body_get_inertia(w, b), 0.5f * TB_PI * 0.25f * 0.25f, 1e-6f);
 
@@ -949,7 +882,7 @@ static void assert_body_finite(tb_world *w, tb_body_id b)
 static void test_mass_out_of_range_refused(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_geometry kinds[4];
 	memset(kinds, 0, sizeof kinds);
 	kinds[0].type = TB_SHAPE_CIRCLE;
@@ -965,7 +898,7 @@ static void test_mass_out_of_range_refused(void **state)
 	/* 1e-38 times these areas (0.7 to 1) is below the smallest normal float */
 	const float bad_densities[] = {1e-40f, 1e-38f, 1e-44f};
 	for (int k = 0; k < 4; ++k) {
-		tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(3.0f * (float)k, 0.0f), 0.5f, 1.0f);
+		tb_body_id b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(3.0f * (float)k, 0.0f), 0.5f, 1.0f);
 		float mass = tb_body_get_mass(w, b);
 		tb_shape_def sd = tb_default_shape_def();
 		for (size_t d = 0; d < sizeof bad_densities / sizeof bad_densities[0]; ++d) {
@@ -989,15 +922,15 @@ static void test_mass_out_of_range_refused(void **state)
 	}
 
 	/* sizes: a circle of radius 1e-20 has a denormal area */
-	tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 5.0f), 0.5f, 1.0f);
+	tb_body_id b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 5.0f), 0.5f, 1.0f);
 	tb_shape_def sd = tb_default_shape_def();
 	tb_circle tiny = {{0.0f, 0.0f}, 1e-20f};
 	tb_status st = TB_OK;
 	assert_true(TB_IS_NULL(tb_create_circle_shape(w, b, &sd, &tiny, &st)));
 	assert_int_equal(st, TB_ERR_MASS_RANGE);
-	tb_geometry g = tb_shape_get_geometry(w, first_shape(w, b));
+	tb_geometry g = tb_shape_get_geometry(w, tu_first_shape(w, b));
 	g.circle.radius = 1e-20f;
-	assert_int_equal(tb_shape_set_geometry(w, first_shape(w, b), &g), TB_ERR_MASS_RANGE);
+	assert_int_equal(tb_shape_set_geometry(w, tu_first_shape(w, b), &g), TB_ERR_MASS_RANGE);
 	tb_capsule thin = {{-1e-19f, 0.0f}, {1e-19f, 0.0f}, 1e-20f};
 	assert_true(TB_IS_NULL(tb_create_capsule_shape(w, b, &sd, &thin, &st)));
 	assert_true(st != TB_OK);
@@ -1018,7 +951,7 @@ static void test_mass_out_of_range_refused(void **state)
 	assert_int_equal(st, TB_ERR_MASS_RANGE);
 
 	/* the body's total: each of two shapes is fine, together they overflow */
-	tb_body_id heavy = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 10.0f), 0.5f, 0.5f, 3e38f);
+	tb_body_id heavy = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 10.0f), 0.5f, 0.5f, 3e38f);
 	sd.density = 3e38f;
 	tb_polygon box = tb_make_offset_box(0.5f, 0.5f, tb_v2(1.0f, 0.0f), tb_rot_identity);
 	assert_true(TB_IS_NULL(tb_create_polygon_shape(w, heavy, &sd, &box, &st)));
@@ -1037,7 +970,7 @@ static void test_mass_out_of_range_refused(void **state)
 static void test_degenerate_body_total_stays_finite(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, 0.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
 	tb_body_def bd = tb_default_body_def();
 	bd.type = TB_DYNAMIC_BODY;
 	tb_body_id b = tb_create_body(w, &bd, NULL);
@@ -1057,16 +990,16 @@ static void test_degenerate_body_total_stays_finite(void **state)
 static void test_resized_shape_collides_at_new_size(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
-	make_ground(w, 0.0f);
-	tb_body_id b = make_circle(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 1.0f);
-	step_n(w, 30);
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_ground(w, 0.0f, 50.0f);
+	tb_body_id b = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f), 0.5f, 1.0f);
+	tu_step(w, 30);
 	assert_near(tb_body_get_position(w, b).y, 0.5f, 0.02f);
-	tb_geometry g = tb_shape_get_geometry(w, first_shape(w, b));
+	tb_geometry g = tb_shape_get_geometry(w, tu_first_shape(w, b));
 	g.circle.radius = 1.0f;
-	assert_int_equal(tb_shape_set_geometry(w, first_shape(w, b), &g), TB_OK);
+	assert_int_equal(tb_shape_set_geometry(w, tu_first_shape(w, b), &g), TB_OK);
 	assert_true(tb_body_is_awake(w, b));
-	step_n(w, 120);
+	tu_step(w, 120);
 	/* pushed out to rest on its new radius, gently */
 	assert_near(tb_body_get_position(w, b).y, 1.0f, 0.02f);
 	tb_destroy_world(w);
@@ -1075,18 +1008,18 @@ static void test_resized_shape_collides_at_new_size(void **state)
 static void test_world_clear(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_world_def d = tb_world_get_def(w);
 	d.gravity = tb_v2(0.0f, -3.0f);
 	assert_int_equal(tb_world_set_def(w, &d), TB_OK);
 	tb_body_id ids[10];
 	tb_shape_id sids[10];
-	make_ground(w, 0.0f);
+	tu_ground(w, 0.0f, 50.0f);
 	for (int i = 0; i < 10; ++i) {
-		ids[i] = make_box(w, TB_DYNAMIC_BODY, tb_v2((float)i * 2.0f, 2.0f), 0.5f, 0.5f, 1.0f);
-		sids[i] = first_shape(w, ids[i]);
+		ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2((float)i * 2.0f, 2.0f), 0.5f, 0.5f, 1.0f);
+		sids[i] = tu_first_shape(w, ids[i]);
 	}
-	step_n(w, 30);
+	tu_step(w, 30);
 	assert_int_equal(tb_world_get_counters(w).body_count, 11);
 	tb_world_clear(w);
 	for (int i = 0; i < 10; ++i) {
@@ -1101,10 +1034,10 @@ static void test_world_clear(void **state)
 	tb_world_step(w, DT);
 	/* settings stay; the world is usable and the old ids stay stale */
 	assert_near(tb_world_get_def(w).gravity.y, -3.0f, 0.0f);
-	tb_body_id n = make_box(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 10.0f), 0.5f, 0.5f, 1.0f);
+	tb_body_id n = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 10.0f), 0.5f, 0.5f, 1.0f);
 	assert_true(tb_body_is_valid(w, n));
 	for (int i = 0; i < 10; ++i) assert_false(tb_body_is_valid(w, ids[i]));
-	step_n(w, 60);
+	tu_step(w, 60);
 	assert_near(tb_body_get_linear_velocity(w, n).y, -3.0f, 1e-3f);
 	tb_destroy_world(w);
 }
@@ -1112,9 +1045,9 @@ static void test_world_clear(void **state)
 static void test_get_bodies_and_counters(void **state)
 {
 	(void)state;
-	tb_world *w = new_world(tb_v2(0.0f, -10.0f));
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_body_id ids[6];
-	for (int i = 0; i < 6; ++i) ids[i] = make_circle(w, TB_DYNAMIC_BODY, tb_v2((float)i * 3.0f, 0.0f), 0.5f, 1.0f);
+	for (int i = 0; i < 6; ++i) ids[i] = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2((float)i * 3.0f, 0.0f), 0.5f, 1.0f);
 	tb_destroy_body(w, ids[2]);
 	tb_body_id out[8];
 	int n = tb_world_get_bodies(w, out, 8);
