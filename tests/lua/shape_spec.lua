@@ -72,6 +72,10 @@ describe("b:circle", function()
       error_of(function() b:circle{ r = 1, density = -2 } end))
     assert.are.equal("bad argument #1 to 'circle' (field 'density': number <= 1e6 expected, got 1000000000.0)",
       error_of(function() b:circle{ r = 1, density = 1e9 } end))
+    -- a mass that would not be a normal float (its inverse infinite, centres NaN)
+    assert.matches("mass out of range", error_of(function() b:circle{ r = 0.5, density = 1e-40 } end), 1, true)
+    assert.matches("mass out of range", error_of(function() b:circle{ r = 1e-20 } end), 1, true)
+    assert.are.equal(0, b.mass)
     assert.are.equal("bad argument #1 to 'circle' (field 'friction': number expected, got string)",
       error_of(function() b:circle{ r = 1, friction = "high" } end))
     assert.are.equal("bad argument #1 to 'circle' (field 'sensor': boolean expected, got string)",
