@@ -173,41 +173,39 @@ bool tb_body_is_valid(const tb_world *w, tb_body_id id) { return tb_body_lookup(
 
 /* ---- mass ---- */
 
-/* Mass, first moment and second moment about the body origin of a body's
- * shapes, summed in list order (the order decides the rounding). */
-typedef struct mass_sum {
-	float mass;
-	tb_vec2 moment;      /* sum of mass * centre */
-	float rot_inertia;   /* about the body origin */
-} mass_sum;
+static void add_mass_data(tb_mass_sum *sum, const tb_mass_data *md)
+{
+	sum->mass += md->mass;
+	sum->moment = tb_mul_add(sum->moment, md->mass, md->center);
+	sum->rot_inertia += md->rotational_inertia + md->mass * tb_dot(md->center, md->center);
+}
 
-static void add_mass(mass_sum *sum, const tb_geometry *g, float density)
+/* A massless shape adds nothing, not even a rounding. */
+static void add_mass(tb_mass_sum *sum, const tb_geometry *g, float density)
 {
 	if (density == 0.0f) return;
 	tb_mass_data md = tb_compute_mass(g, density);
-	sum->mass += md.mass;
-	sum->moment = tb_mul_add(sum->moment, md.mass, md.center);
-	sum->rot_inertia += md.rotational_inertia + md.mass * tb_dot(md.center, md.center);
+	add_mass_data(sum, &md);
 }
 
-static mass_sum sum_body_mass(const tb_world *w, int32_t bi, int32_t replace, const tb_geometry *geometry,
-                              float density)
+static tb_mass_sum sum_body_mass(const tb_world *w, int32_t bi, int32_t replace, const tb_mass_data *shape_mass)
 {
-	mass_sum sum = {0.0f, {0.0f, 0.0f}, 0.0f};
+	tb_mass_sum sum = {0.0f, {0.0f, 0.0f}, 0.0f};
 	const tb_body *b = w->bodies.data + bi;
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		const tb_shape *sh = w->shapes.data + k;
-		if (k == replace) add_mass(&sum, geometry, density);
-		else add_mass(&sum, &sh->geom, sh->density);
+		if (k != replace) add_mass(&sum, &sh->geom, sh->density);
+		else if (shape_mass != NULL) add_mass_data(&sum, shape_mass);
 	}
-	if (replace == TB_NULL_INDEX && geometry != NULL) add_mass(&sum, geometry, density);
+	if (replace == TB_NULL_INDEX && shape_mass != NULL) add_mass_data(&sum, shape_mass);
 	return sum;
 }
 
-tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_geometry *geometry,
-                             float density)
+tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_mass_data *shape_mass,
+                             tb_mass_sum *out)
 {
-	mass_sum sum = sum_body_mass(w, body, replace, geometry, density);
+	tb_mass_sum sum = sum_body_mass(w, body, replace, shape_mass);
+	if (out != NULL) *out = sum;
 	if (sum.mass == 0.0f) return TB_OK;
 	if (!isnormal(sum.mass) || !isfinite(sum.rot_inertia) || !tb_is_valid_vec2(sum.moment))
 		return TB_ERR_MASS_RANGE;
@@ -217,7 +215,9 @@ tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, c
 	return TB_OK;
 }
 
-void tb_update_body_mass(tb_world *w, int32_t bi)
+void tb_update_body_mass(tb_world *w, int32_t bi) { tb_apply_body_mass(w, bi, NULL); }
+
+void tb_apply_body_mass(tb_world *w, int32_t bi, const tb_mass_sum *known)
 {
 	tb_body *b = w->bodies.data + bi;
 	tb_body_sim *s = w->sims.data + bi;
@@ -230,7 +230,7 @@ void tb_update_body_mass(tb_world *w, int32_t bi)
 
 	tb_vec2 local_center = tb_vec2_zero;
 	if (b->type == TB_DYNAMIC_BODY) {
-		mass_sum sum = sum_body_mass(w, bi, TB_NULL_INDEX, NULL, 0.0f);
+		tb_mass_sum sum = known != NULL ? *known : sum_body_mass(w, bi, TB_NULL_INDEX, NULL);
 		/* shapes are refused when they would make these degenerate
 		 * (tb_check_body_mass); what cancellation can still leave (a tiny or
 		 * negative inertia) is clamped, so nothing downstream turns into NaN */

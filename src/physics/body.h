@@ -27,15 +27,27 @@ typedef struct tb_body {
 
 TB_ARRAY_DECLARE(tb_body_array, tb_body)
 
+/* Mass, first moment and second moment about the body origin of a body's
+ * shapes, summed in list order (the order decides the rounding). */
+typedef struct tb_mass_sum {
+	float mass;
+	tb_vec2 moment;      /* sum of mass * centre */
+	float rot_inertia;   /* about the body origin */
+} tb_mass_sum;
+
 /* Mass properties a body would have with one shape added or replaced: the
- * shape at `replace` (TB_NULL_INDEX: none) counts with `geometry` and
- * `density` instead of its own; `geometry` NULL with no replacement adds
- * nothing. TB_ERR_MASS_RANGE when the total would not be finite and normal. */
-tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_geometry *geometry,
-                             float density);
+ * shape at `replace` (TB_NULL_INDEX: a new one, last) counts with
+ * `shape_mass` (NULL: no mass) instead of its own. TB_ERR_MASS_RANGE when the
+ * total would not be finite and normal. The sum goes to *out (optional), for
+ * tb_apply_body_mass once the change is made. */
+tb_status tb_check_body_mass(const tb_world *w, int32_t body, int32_t replace, const tb_mass_data *shape_mass,
+                             tb_mass_sum *out);
 
 /* Recomputes mass, inertia and centre from the shapes; never leaves a NaN. */
 void tb_update_body_mass(tb_world *w, int32_t body);
+/* The same from a sum tb_check_body_mass made of the shapes as they are now
+ * (NULL: sum them). */
+void tb_apply_body_mass(tb_world *w, int32_t body, const tb_mass_sum *sum);
 /* Wakes the body's island (the touching and jointed graph). Never allocates. */
 void tb_wake_body(tb_world *w, int32_t body);
 /* Puts the touching graph to sleep. */

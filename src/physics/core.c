@@ -54,6 +54,28 @@ void tb_free(tb_allocator *a, void *ptr, size_t size)
 	a->fn(a->ud, raw, total, 0);
 }
 
+void *tb_realloc(tb_allocator *a, void *ptr, size_t old_size, size_t new_size)
+{
+	if (ptr == NULL) return tb_alloc(a, new_size);
+	if (new_size > SIZE_MAX - TB_ALIGNMENT) return NULL;
+	size_t old_total = old_size + TB_ALIGNMENT, new_total = new_size + TB_ALIGNMENT;
+	if (a->max_bytes != 0 && new_total > old_total &&
+	    (new_total > a->max_bytes || a->bytes - old_total > a->max_bytes - new_total))
+		return NULL;
+	unsigned char *p = ptr;
+	size_t old_offset = p[-1];
+	/* the allocator keeps the block's bytes where they were relative to its
+	 * start (or leaves the block alone and fails) */
+	unsigned char *raw = a->fn(a->ud, p - old_offset, old_total, new_total);
+	if (raw == NULL) return NULL;
+	uintptr_t start = (uintptr_t)raw;
+	size_t offset = (size_t)(((start + TB_ALIGNMENT) & ~(uintptr_t)(TB_ALIGNMENT - 1)) - start);
+	if (offset != old_offset) memmove(raw + offset, raw + old_offset, old_size < new_size ? old_size : new_size);
+	raw[offset - 1] = (unsigned char)offset;
+	a->bytes = a->bytes - old_total + new_total;
+	return raw + offset;
+}
+
 void *tb_allocator_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	tb_allocator *a = ud;
@@ -61,13 +83,7 @@ void *tb_allocator_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize)
 		tb_free(a, ptr, osize);
 		return NULL;
 	}
-	void *p = tb_alloc(a, nsize);
-	if (p == NULL) return NULL;
-	if (ptr != NULL) {
-		memcpy(p, ptr, osize < nsize ? osize : nsize);
-		tb_free(a, ptr, osize);
-	}
-	return p;
+	return tb_realloc(a, ptr, osize, nsize);
 }
 
 bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t needed, size_t element_size)
@@ -78,12 +94,10 @@ bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t need
 	while (cap < needed) cap *= 2;
 	if ((size_t)cap > SIZE_MAX / element_size) return false;
 	size_t old_bytes = (size_t)*capacity * element_size, new_bytes = (size_t)cap * element_size;
-	unsigned char *p = tb_alloc(a, new_bytes);
+	unsigned char *p = tb_realloc(a, *data, old_bytes, new_bytes);
 	if (p == NULL) return false;
-	if (old_bytes > 0) memcpy(p, *data, old_bytes);
 	/* new elements start zeroed, so pools and per-slot arrays can rely on it */
 	memset(p + old_bytes, 0, new_bytes - old_bytes);
-	tb_free(a, *data, old_bytes);
 	*data = p;
 	*capacity = cap;
 	return true;

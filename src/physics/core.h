@@ -49,12 +49,16 @@ void tb_allocator_init(tb_allocator *a, tb_alloc_fn *fn, void *ud, size_t max_by
 void *tb_alloc(tb_allocator *a, size_t size);
 /* Frees a block of tb_alloc; size must be the size it was allocated with. */
 void tb_free(tb_allocator *a, void *ptr, size_t size);
+/* Resizes a block of tb_alloc (NULL: a new one), keeping its contents up to
+ * the smaller size and its alignment; NULL when memory runs out, the block
+ * then unchanged. Grows in place when the allocator can. */
+void *tb_realloc(tb_allocator *a, void *ptr, size_t old_size, size_t new_size);
 /* The allocator as a tb_alloc_fn (ud: the tb_allocator), for code that takes
  * one, such as the dynamic tree. Blocks are aligned as tb_alloc's. */
 void *tb_allocator_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* Grows an array's block so it holds at least `needed` elements: capacity
- * doubles from 16, the elements up to the old capacity are copied and the new
+ * doubles from 16, the elements up to the old capacity are kept and the new
  * ones start zeroed. Returns false, changing nothing, when memory runs out. */
 bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t needed, size_t element_size);
 

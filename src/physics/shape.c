@@ -144,16 +144,18 @@ static tb_status reserve_proxies(tb_world *w, int32_t body, int32_t count)
  * stay within TB_HUGE of their body's origin. A shape with area and density
  * must have a mass and an inertia that are normal floats (a denormal mass has
  * an infinite inverse, and inertia, centre and velocities turn to NaN). */
-static tb_status check_shape_mass(const tb_geometry *g, float density)
+static tb_status check_shape_mass(const tb_geometry *g, float density, tb_mass_data *md, bool *has_mass)
 {
+	*has_mass = false;
 	tb_aabb box = tb_compute_aabb(g, tb_transform_identity);
 	if (!(fabsf(box.lower.x) < TB_HUGE && fabsf(box.lower.y) < TB_HUGE && fabsf(box.upper.x) < TB_HUGE &&
 	      fabsf(box.upper.y) < TB_HUGE))
 		return TB_ERR_INVALID_NUMBER;
+	if (density == 0.0f) return TB_OK;
+	*md = tb_compute_mass(g, density);
+	*has_mass = true;
 	bool has_area = g->type == TB_SHAPE_CIRCLE || g->type == TB_SHAPE_CAPSULE || g->type == TB_SHAPE_POLYGON;
-	if (!has_area || density == 0.0f) return TB_OK;
-	tb_mass_data md = tb_compute_mass(g, density);
-	if (!isnormal(md.mass) || !isnormal(md.rotational_inertia) || !tb_is_valid_vec2(md.center))
+	if (has_area && (!isnormal(md->mass) || !isnormal(md->rotational_inertia) || !tb_is_valid_vec2(md->center)))
 		return TB_ERR_MASS_RANGE;
 	return TB_OK;
 }
@@ -221,8 +223,11 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	}
 	int32_t bi = body.index1 - 1;
 	tb_status gs = tb_validate_geometry(g);
-	if (gs == TB_OK) gs = check_shape_mass(g, def->density);
-	if (gs == TB_OK) gs = tb_check_body_mass(w, bi, TB_NULL_INDEX, g, def->density);
+	tb_mass_data md;
+	bool has_mass;
+	if (gs == TB_OK) gs = check_shape_mass(g, def->density, &md, &has_mass);
+	tb_mass_sum sum;
+	if (gs == TB_OK) gs = tb_check_body_mass(w, bi, TB_NULL_INDEX, has_mass ? &md : NULL, &sum);
 	/* everything the shape needs, before anything changes */
 	if (gs == TB_OK) gs = reserve_shape_slots(w, 1);
 	if (gs == TB_OK && b->enabled && def->is_enabled) gs = reserve_proxies(w, bi, 1);
@@ -237,7 +242,8 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	s->enable_hit_events = def->enable_hit_events;
 	if (def->is_sensor) tb_sensor_create(w, si);
 	if (b->enabled && s->enabled) tb_create_shape_proxy(w, si);
-	if (def->density > 0.0f || b->shape_count == 1) tb_update_body_mass(w, bi);
+	/* the new shape is last in the list, where the check added it */
+	if (def->density > 0.0f || b->shape_count == 1) tb_apply_body_mass(w, bi, &sum);
 	else {
 		/* massless shape: only the extents change */
 		tb_body_sim *sim = w->sims.data + bi;
@@ -443,12 +449,15 @@ tb_status tb_shape_set_geometry(tb_world *w, tb_shape_id id, const tb_geometry *
 		return TB_ERR_WRONG_TYPE;
 	int32_t si = id.index1 - 1;
 	st = tb_validate_geometry(g);
-	if (st == TB_OK) st = check_shape_mass(g, s->density);
-	if (st == TB_OK) st = tb_check_body_mass(w, s->body, si, g, s->density);
+	tb_mass_data md;
+	bool has_mass;
+	if (st == TB_OK) st = check_shape_mass(g, s->density, &md, &has_mass);
+	tb_mass_sum sum;
+	if (st == TB_OK) st = tb_check_body_mass(w, s->body, si, has_mass ? &md : NULL, &sum);
 	if (st == TB_OK && s->proxy == TB_NULL_INDEX) st = reserve_proxies(w, s->body, 1);
 	if (st != TB_OK) return st;
 	s->geom = *g;
-	tb_update_body_mass(w, s->body);
+	tb_apply_body_mass(w, s->body, &sum);
 	refresh_shape(w, si);
 	return TB_OK;
 }
@@ -467,11 +476,14 @@ tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool 
 	if (!isfinite(density)) return TB_ERR_INVALID_NUMBER;
 	if (density < 0.0f) return TB_ERR_NEGATIVE;
 	if (s->geom.type == TB_SHAPE_CHAIN_SEGMENT || s->geom.type == TB_SHAPE_SEGMENT) return TB_OK;
-	st = check_shape_mass(&s->geom, density);
-	if (st == TB_OK) st = tb_check_body_mass(w, s->body, id.index1 - 1, &s->geom, density);
+	tb_mass_data md;
+	bool has_mass;
+	st = check_shape_mass(&s->geom, density, &md, &has_mass);
+	tb_mass_sum sum;
+	if (st == TB_OK) st = tb_check_body_mass(w, s->body, id.index1 - 1, has_mass ? &md : NULL, &sum);
 	if (st != TB_OK) return st;
 	s->density = density;
-	if (update_mass) tb_update_body_mass(w, s->body);
+	if (update_mass) tb_apply_body_mass(w, s->body, &sum);
 	tb_wake_body(w, s->body);
 	return TB_OK;
 }
