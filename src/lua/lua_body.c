@@ -4,234 +4,291 @@
 
 #include "lua_internal.h"
 
-static const char *const body_type_names[] = {"static", "kinematic", "dynamic", NULL};
+const char *const tl_body_type_names[] = {"static", "kinematic", "dynamic", NULL};
 
-/* Writable properties first; P_MASS and after are read-only. */
+/* Every name of Body: X(name, flags). The constructor takes every writable property. */
+#define BODY_FIELDS(X)                                                                                         \
+	X(x, TL_RW)                                                                                                \
+	X(y, TL_RW)                                                                                                \
+	X(angle, TL_RW)                                                                                            \
+	X(vx, TL_RW)                                                                                               \
+	X(vy, TL_RW)                                                                                               \
+	X(spin, TL_RW)                                                                                             \
+	X(type, TL_RW)                                                                                             \
+	X(awake, TL_RW)                                                                                            \
+	X(enabled, TL_RW)                                                                                          \
+	X(bullet, TL_RW)                                                                                           \
+	X(fixed_rotation, TL_RW)                                                                                   \
+	X(gravity_scale, TL_RW)                                                                                    \
+	X(linear_damping, TL_RW)                                                                                   \
+	X(angular_damping, TL_RW)                                                                                  \
+	X(can_sleep, TL_RW)                                                                                        \
+	X(user, TL_RW)                                                                                             \
+	X(mass, TL_RO)                                                                                             \
+	X(inertia, TL_RO)                                                                                          \
+	X(world, TL_RO)                                                                                            \
+	X(valid, TL_RO | TL_ALWAYS)                                                                                \
+	X(id, TL_RO | TL_ALWAYS)
+
 enum {
-	P_X,
-	P_Y,
-	P_ANGLE,
-	P_VX,
-	P_VY,
-	P_SPIN,
-	P_TYPE,
-	P_AWAKE,
-	P_ENABLED,
-	P_BULLET,
-	P_FIXED_ROTATION,
-	P_GRAVITY_SCALE,
-	P_LINEAR_DAMPING,
-	P_ANGULAR_DAMPING,
-	P_CAN_SLEEP,
-	P_USER,
-	P_MASS,
-	P_READ_ONLY = P_MASS,
-	P_INERTIA,
-	P_WORLD,
-	P_VALID,
-	P_ID,
+#define ENUM(name, ...) P_##name,
+	BODY_FIELDS(ENUM)
+#undef ENUM
+	P_COUNT
 };
+static const char *const body_names[] = {BODY_FIELDS(TL_X_NAME) NULL};
+static const uint8_t body_flags[] = {BODY_FIELDS(TL_X_FLAGS)};
+#define OPTION(name, flags) ((flags) & TL_WRITABLE ? 1u : 0u),
+static const uint32_t body_options[] = {BODY_FIELDS(OPTION)};
+#undef OPTION
 
-static const char *const body_props[] = {
-	"x", "y", "angle", "vx", "vy", "spin", "type", "awake", "enabled", "bullet", "fixed_rotation", "gravity_scale",
-	"linear_damping", "angular_damping", "can_sleep", "user", "mass", "inertia", "world", "valid", "id", NULL};
+/* A body setting read from Lua, applied later (once no Lua can run). */
+typedef union body_value {
+	float f;
+	bool b;
+	int i;
+} body_value;
 
-/* The constructor takes every writable property. */
-static const char *const body_options[] = {
-	"x", "y", "angle", "vx", "vy", "spin", "type", "awake", "enabled", "bullet", "fixed_rotation", "gravity_scale",
-	"linear_damping", "angular_damping", "can_sleep", "user", NULL};
+/* Reads the value of writable property p at idx. Numbers need no call: this
+ * is the hot path of every b.vx = v. */
+static body_value read_value(lua_State *L, int p, int idx, const tl_where *w)
+{
+	body_value v;
+	switch (p) {
+		case P_x:
+		case P_y:
+		case P_angle:
+		case P_vx:
+		case P_vy:
+		case P_spin:
+		case P_gravity_scale:
+			if (lua_type(L, idx) == LUA_TNUMBER) {
+				double d = lua_tonumber(L, idx);
+				if (fabs(d) <= TL_MAX_COORD) {
+					v.f = (float)d;
+					break;
+				}
+			}
+			v.f = tl_coord(L, idx, w);
+			break;
+		case P_linear_damping:
+		case P_angular_damping: v.f = tl_nonneg(L, idx, w); break;
+		case P_type: v.i = tl_enum(L, idx, w, tl_body_type_names); break;
+		default: v.b = tl_bool(L, idx, w); break;
+	}
+	return v;
+}
+
+static void apply_value(tb_world *w, tb_body_id id, int p, body_value v)
+{
+	switch (p) {
+		case P_x:
+		case P_y: {
+			tb_vec2 pos = tb_body_get_position(w, id);
+			if (p == P_x) pos.x = v.f; else pos.y = v.f;
+			tb_body_set_transform(w, id, pos, tb_body_get_angle(w, id));
+			break;
+		}
+		case P_angle: tb_body_set_transform(w, id, tb_body_get_position(w, id), v.f); break;
+		case P_vx:
+		case P_vy: {
+			tb_vec2 vel = tb_body_get_linear_velocity(w, id);
+			if (p == P_vx) vel.x = v.f; else vel.y = v.f;
+			tb_body_set_linear_velocity(w, id, vel);
+			break;
+		}
+		case P_spin: tb_body_set_angular_velocity(w, id, v.f); break;
+		case P_gravity_scale: tb_body_set_gravity_scale(w, id, v.f); break;
+		case P_type: tb_body_set_type(w, id, (tb_body_type)v.i); break;
+		case P_awake: tb_body_set_awake(w, id, v.b); break;
+		case P_enabled: tb_body_set_enabled(w, id, v.b); break;
+		case P_bullet: tb_body_set_bullet(w, id, v.b); break;
+		case P_fixed_rotation: tb_body_set_fixed_rotation(w, id, v.b); break;
+		case P_linear_damping: tb_body_set_linear_damping(w, id, v.f); break;
+		case P_angular_damping: tb_body_set_angular_damping(w, id, v.f); break;
+		case P_can_sleep: tb_body_enable_sleep(w, id, v.b); break;
+		default: break;
+	}
+}
 
 /* ---------------- world:body{...} ---------------- */
 
 int tl_world_body(lua_State *L)
 {
-	tl_world_record *rec = tl_check_world(L, 1);
+	tl_check_world(L, 1);
 	tb_body_def def = tb_default_body_def();
-	bool has_user = false;
-	if (!lua_isnoneornil(L, 2)) {
+	lua_settop(L, 2);
+	int base = tl_option_slots(L, &tl_body_spec);
+	if (!lua_isnil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		tl_check_options(L, 2, body_options, 0);
-		for (int p = 0; body_options[p] != NULL; ++p) {
-			if (!tl_opt(L, 2, body_options[p])) continue;
-			const tl_where *w = TL_FIELD(2, body_options[p]);
+		tl_read_options(L, 2, &tl_body_spec, 1, 0, TL_ARG(2), base);
+		for (int p = 0; p < P_user; ++p) {
+			if (!tl_has(L, base, p)) continue;
+			body_value v = read_value(L, p, base + p, TL_FIELD(2, body_names[p]));
 			switch (p) {
-				case P_X: def.position.x = tl_coord(L, -1, w); break;
-				case P_Y: def.position.y = tl_coord(L, -1, w); break;
-				case P_ANGLE: def.angle = tl_coord(L, -1, w); break;
-				case P_VX: def.linear_velocity.x = tl_coord(L, -1, w); break;
-				case P_VY: def.linear_velocity.y = tl_coord(L, -1, w); break;
-				case P_SPIN: def.angular_velocity = tl_coord(L, -1, w); break;
-				case P_TYPE: def.type = (tb_body_type)tl_enum(L, -1, w, body_type_names); break;
-				case P_AWAKE: def.is_awake = tl_bool(L, -1, w); break;
-				case P_ENABLED: def.is_enabled = tl_bool(L, -1, w); break;
-				case P_BULLET: def.is_bullet = tl_bool(L, -1, w); break;
-				case P_FIXED_ROTATION: def.fixed_rotation = tl_bool(L, -1, w); break;
-				case P_GRAVITY_SCALE: def.gravity_scale = tl_coord(L, -1, w); break;
-				case P_LINEAR_DAMPING: def.linear_damping = tl_nonneg(L, -1, w); break;
-				case P_ANGULAR_DAMPING: def.angular_damping = tl_nonneg(L, -1, w); break;
-				case P_CAN_SLEEP: def.enable_sleep = tl_bool(L, -1, w); break;
-				case P_USER: has_user = true; break;
+				case P_x: def.position.x = v.f; break;
+				case P_y: def.position.y = v.f; break;
+				case P_angle: def.angle = v.f; break;
+				case P_vx: def.linear_velocity.x = v.f; break;
+				case P_vy: def.linear_velocity.y = v.f; break;
+				case P_spin: def.angular_velocity = v.f; break;
+				case P_type: def.type = (tb_body_type)v.i; break;
+				case P_awake: def.is_awake = v.b; break;
+				case P_enabled: def.is_enabled = v.b; break;
+				case P_bullet: def.is_bullet = v.b; break;
+				case P_fixed_rotation: def.fixed_rotation = v.b; break;
+				case P_gravity_scale: def.gravity_scale = v.f; break;
+				case P_linear_damping: def.linear_damping = v.f; break;
+				case P_angular_damping: def.angular_damping = v.f; break;
+				case P_can_sleep: def.enable_sleep = v.b; break;
 				default: break;
 			}
-			lua_pop(L, 1);
 		}
 	}
-	tb_status st;
-	tb_body_id id = tb_create_body(rec->world, &def, &st);
+	/* every option is read (the user value pinned in its slot): now the world */
+	tl_world_record *rec = tl_check_world(L, 1);
+	tb_status st = TB_OK;
+	tb_body_id id = tb_create_body(tl_world_of(rec), &def, &st);
 	if (TB_IS_NULL(id)) return luaL_error(L, "could not create the body (%s)", tl_status_text(st));
 	tl_push_handle(L, rec, TL_BODY, id.index1, id.generation, false);
-	if (has_user) {
-		lua_getfield(L, 2, "user");
-		lua_setiuservalue(L, -2, 1);
+	if (tl_has(L, base, P_user) && !lua_isnil(L, -1)) {
+		lua_pushvalue(L, base + P_user);
+		lua_setiuservalue(L, -2, TL_UV_USER);
 		tl_anchor(L, -1, TL_BODY);
 	}
 	return 1;
 }
 
-/* Drops the Lua side of the body, its shapes and its joints, then the body. */
+/* Copies the ids of the body's shapes (or joints) into a buffer it pushes, and
+ * returns their count: the buffer is allocated first (which may run a finalizer
+ * that adds or removes some), then filled from the world taken again. Returns -1
+ * (nothing pushed) if the body died meanwhile. */
+static int push_ids(lua_State *L, tl_world_record *rec, tb_body_id id, tl_type kind, uint32_t **out)
+{
+	for (;;) {
+		tb_world *w = tl_world_of(rec);
+		if (w == NULL) luaL_error(L, "world was destroyed");
+		if (!tb_body_is_valid(w, id)) return -1;
+		int n = kind == TL_SHAPE ? tb_body_get_shapes(w, id, NULL, 0) : tb_body_get_joints(w, id, NULL, 0);
+		void *buffer = tl_push_buffer(L, 8, n); /* ids are two 32-bit words for either kind */
+		w = tl_world_of(rec);
+		if (w == NULL) luaL_error(L, "world was destroyed");
+		if (!tb_body_is_valid(w, id)) {
+			lua_pop(L, 1);
+			return -1;
+		}
+		int got = kind == TL_SHAPE ? tb_body_get_shapes(w, id, buffer, n) : tb_body_get_joints(w, id, buffer, n);
+		if (got <= n) {
+			*out = buffer;
+			return got;
+		}
+		lua_pop(L, 1);
+	}
+}
+
 void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id)
 {
-	tb_world *w = rec->world;
-	int n = tb_body_get_shapes(w, id, NULL, 0);
-	if (n > 0) {
-		tb_shape_id *shapes = tl_scratch(L, rec, sizeof(tb_shape_id) * (size_t)n);
-		n = tb_body_get_shapes(w, id, shapes, n);
-		for (int i = 0; i < n; ++i) {
-			tb_shape_id s = ((tb_shape_id *)rec->scratch)[i];
-			tl_forget(L, rec, TL_SHAPE, s.index1, s.generation);
+	/* the ids of the shapes and joints are copied out first (one buffer: its
+	 * allocation may run a finalizer, so the world is taken again after it);
+	 * dropping user values and anchors runs no Lua */
+	for (;;) {
+		tb_world *w = tl_world_of(rec);
+		if (w == NULL) luaL_error(L, "world was destroyed");
+		if (!tb_body_is_valid(w, id)) return;
+		int ns = tb_body_get_shapes(w, id, NULL, 0), nj = tb_body_get_joints(w, id, NULL, 0);
+		uint32_t *ids = tl_push_buffer(L, 8, ns + nj);
+		w = tl_world_of(rec);
+		if (w == NULL) luaL_error(L, "world was destroyed");
+		if (!tb_body_is_valid(w, id)) {
+			lua_pop(L, 1);
+			return;
 		}
-	}
-	n = tb_body_get_joints(w, id, NULL, 0);
-	if (n > 0) {
-		tb_joint_id *joints = tl_scratch(L, rec, sizeof(tb_joint_id) * (size_t)n);
-		n = tb_body_get_joints(w, id, joints, n);
-		for (int i = 0; i < n; ++i) {
-			tb_joint_id j = ((tb_joint_id *)rec->scratch)[i];
-			tl_forget(L, rec, TL_JOINT, j.index1, j.generation);
+		int gs = tb_body_get_shapes(w, id, (tb_shape_id *)ids, ns);
+		int gj = tb_body_get_joints(w, id, (tb_joint_id *)(ids + 2 * ns), nj);
+		if (gs <= ns && gj <= nj) {
+			for (int i = 0; i < gs; ++i) tl_forget(L, rec, TL_SHAPE, (int32_t)ids[2 * i], ids[2 * i + 1]);
+			for (int i = 0; i < gj; ++i) {
+				tl_forget(L, rec, TL_JOINT, (int32_t)ids[2 * (ns + i)], ids[2 * (ns + i) + 1]);
+			}
+			tl_forget(L, rec, TL_BODY, id.index1, id.generation);
+			tb_destroy_body(w, id);
+			lua_pop(L, 1);
+			return;
 		}
+		lua_pop(L, 1); /* more were made meanwhile: again */
 	}
-	tl_forget(L, rec, TL_BODY, id.index1, id.generation);
-	tb_destroy_body(w, id);
 }
 
 /* ---------------- properties ---------------- */
 
 /* The property paths are the hottest in most scripts (b.x in every frame), so
- * they avoid every call they can: the key is looked up before the type check
- * (the lookup table is an upvalue), numbers are checked inline and only a bad
- * value takes the slow path that builds the error message. */
+ * they avoid every call they can: the key is found by its address (tl_lookup),
+ * the receiver checked against the metatable at hand, numbers checked inline. */
 static int body_index(lua_State *L)
 {
-	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) {
-		/* a method or nil; index 1 is checked by the method itself */
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	int p = tl_lookup(L, names, 2);
+	if (p >= P_COUNT) {
+		/* a method: the receiver is checked by the method itself */
+		lua_pushcfunction(L, tl_body_spec.methods[p - P_COUNT].func);
 		return 1;
 	}
-	int p = (int)lua_tointeger(L, 2) - 1;
-	tl_handle *h = lua_touserdata(L, 1);
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "Body");
-	}
-	if (p == P_VALID || p == P_ID) {
+	if (p < 0) return 0;
+	tl_handle *h = tl_self(L, names, sizeof *h);
+	if (h == NULL) return luaL_typeerror(L, 1, "Body");
+	if (body_flags[p] & TL_ALWAYS) {
 		/* both stay readable on a destroyed handle */
-		if (p == P_VALID) lua_pushboolean(L, tl_handle_valid(h, TL_BODY)); else lua_pushinteger(L, h->index1);
+		if (p == P_valid) lua_pushboolean(L, tl_handle_valid(h, TL_BODY)); else lua_pushinteger(L, h->index1);
 		return 1;
 	}
-	tb_world *w = tl_live_body(L, h);
+	tb_world *w = tl_body_world(L, h);
 	tb_body_id id = tl_body_id(h);
 	switch (p) {
-		case P_X: lua_pushnumber(L, tb_body_get_position(w, id).x); break;
-		case P_Y: lua_pushnumber(L, tb_body_get_position(w, id).y); break;
-		case P_ANGLE: lua_pushnumber(L, tb_body_get_angle(w, id)); break;
-		case P_VX: lua_pushnumber(L, tb_body_get_linear_velocity(w, id).x); break;
-		case P_VY: lua_pushnumber(L, tb_body_get_linear_velocity(w, id).y); break;
-		case P_SPIN: lua_pushnumber(L, tb_body_get_angular_velocity(w, id)); break;
-		case P_TYPE: lua_pushstring(L, body_type_names[tb_body_get_type(w, id)]); break;
-		case P_AWAKE: lua_pushboolean(L, tb_body_is_awake(w, id)); break;
-		case P_ENABLED: lua_pushboolean(L, tb_body_is_enabled(w, id)); break;
-		case P_BULLET: lua_pushboolean(L, tb_body_is_bullet(w, id)); break;
-		case P_FIXED_ROTATION: lua_pushboolean(L, tb_body_is_fixed_rotation(w, id)); break;
-		case P_GRAVITY_SCALE: lua_pushnumber(L, tb_body_get_gravity_scale(w, id)); break;
-		case P_LINEAR_DAMPING: lua_pushnumber(L, tb_body_get_linear_damping(w, id)); break;
-		case P_ANGULAR_DAMPING: lua_pushnumber(L, tb_body_get_angular_damping(w, id)); break;
-		case P_CAN_SLEEP: lua_pushboolean(L, tb_body_is_sleep_enabled(w, id)); break;
-		case P_USER: lua_getiuservalue(L, 1, 1); break;
-		case P_MASS: lua_pushnumber(L, tb_body_get_mass(w, id)); break;
-		case P_INERTIA: lua_pushnumber(L, tb_body_get_inertia(w, id)); break;
-		case P_WORLD: tl_push_world(L, h->rec); break;
+		case P_x: lua_pushnumber(L, tb_body_get_position(w, id).x); break;
+		case P_y: lua_pushnumber(L, tb_body_get_position(w, id).y); break;
+		case P_angle: lua_pushnumber(L, tb_body_get_angle(w, id)); break;
+		case P_vx: lua_pushnumber(L, tb_body_get_linear_velocity(w, id).x); break;
+		case P_vy: lua_pushnumber(L, tb_body_get_linear_velocity(w, id).y); break;
+		case P_spin: lua_pushnumber(L, tb_body_get_angular_velocity(w, id)); break;
+		case P_type: lua_pushstring(L, tl_body_type_names[tb_body_get_type(w, id)]); break;
+		case P_awake: lua_pushboolean(L, tb_body_is_awake(w, id)); break;
+		case P_enabled: lua_pushboolean(L, tb_body_is_enabled(w, id)); break;
+		case P_bullet: lua_pushboolean(L, tb_body_is_bullet(w, id)); break;
+		case P_fixed_rotation: lua_pushboolean(L, tb_body_is_fixed_rotation(w, id)); break;
+		case P_gravity_scale: lua_pushnumber(L, tb_body_get_gravity_scale(w, id)); break;
+		case P_linear_damping: lua_pushnumber(L, tb_body_get_linear_damping(w, id)); break;
+		case P_angular_damping: lua_pushnumber(L, tb_body_get_angular_damping(w, id)); break;
+		case P_can_sleep: lua_pushboolean(L, tb_body_is_sleep_enabled(w, id)); break;
+		case P_user: lua_getiuservalue(L, 1, TL_UV_USER); break;
+		case P_mass: lua_pushnumber(L, tb_body_get_mass(w, id)); break;
+		case P_inertia: lua_pushnumber(L, tb_body_get_inertia(w, id)); break;
+		case P_world: tl_push_world(L, h->rec); break;
 		default: lua_pushnil(L); break;
 	}
 	return 1;
 }
 
-/* The assigned value (index 3) as a coordinate-sized float: inline for a plain
- * number in range, the full check (and its error) otherwise. */
-static inline float prop_coord(lua_State *L)
-{
-	if (lua_type(L, 3) == LUA_TNUMBER) {
-		double d = lua_tonumber(L, 3);
-		if (fabs(d) <= TL_MAX_COORD) return (float)d;
-	}
-	return tl_coord(L, 3, TL_PROP("Body", lua_tostring(L, 2)));
-}
-
 static int body_newindex(lua_State *L)
 {
-	lua_pushvalue(L, 2);
-	int t = lua_rawget(L, lua_upvalueindex(1));
-	tl_handle *h = lua_touserdata(L, 1);
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "Body");
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	tl_handle *h = tl_self(L, names, sizeof *h);
+	if (h == NULL) return luaL_typeerror(L, 1, "Body");
+	int p = tl_lookup(L, names, 2);
+	if (p < 0) return luaL_error(L, "Body has no property '%s'", luaL_tolstring(L, 2, NULL));
+	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Body", lua_tostring(L, 2));
+	if (!(body_flags[p] & TL_WRITABLE)) {
+		return luaL_error(L, "cannot assign read-only property '%s' of Body", lua_tostring(L, 2));
 	}
-	if (t != LUA_TNUMBER) {
-		if (t == LUA_TFUNCTION && lua_type(L, 2) == LUA_TSTRING) {
-			return luaL_error(L, "cannot assign method '%s' of Body", lua_tostring(L, 2));
-		}
-		return luaL_error(L, "Body has no property '%s'", luaL_tolstring(L, 2, NULL));
+	if (p == P_user) {
+		tl_body_world(L, h);
+		lua_settop(L, 3);
+		lua_setiuservalue(L, 1, TL_UV_USER);
+		if (!lua_isnil(L, 3)) tl_anchor(L, 1, TL_BODY);
+		return 0;
 	}
-	int p = (int)lua_tointeger(L, 4) - 1;
-	if (p >= P_READ_ONLY) return luaL_error(L, "cannot assign read-only property '%s' of Body", lua_tostring(L, 2));
-	tb_world *w = tl_live_body(L, h);
-	tb_body_id id = tl_body_id(h);
-	switch (p) {
-		case P_X:
-		case P_Y: {
-			float v = prop_coord(L);
-			tb_vec2 pos = tb_body_get_position(w, id);
-			if (p == P_X) pos.x = v; else pos.y = v;
-			tb_body_set_transform(w, id, pos, tb_body_get_angle(w, id));
-			break;
-		}
-		case P_ANGLE: tb_body_set_transform(w, id, tb_body_get_position(w, id), prop_coord(L)); break;
-		case P_VX:
-		case P_VY: {
-			float v = prop_coord(L);
-			tb_vec2 vel = tb_body_get_linear_velocity(w, id);
-			if (p == P_VX) vel.x = v; else vel.y = v;
-			tb_body_set_linear_velocity(w, id, vel);
-			break;
-		}
-		case P_SPIN: tb_body_set_angular_velocity(w, id, prop_coord(L)); break;
-		case P_GRAVITY_SCALE: tb_body_set_gravity_scale(w, id, prop_coord(L)); break;
-		default: {
-			const tl_where *where = TL_PROP("Body", lua_tostring(L, 2));
-			switch (p) {
-				case P_TYPE: tb_body_set_type(w, id, (tb_body_type)tl_enum(L, 3, where, body_type_names)); break;
-				case P_AWAKE: tb_body_set_awake(w, id, tl_bool(L, 3, where)); break;
-				case P_ENABLED: tb_body_set_enabled(w, id, tl_bool(L, 3, where)); break;
-				case P_BULLET: tb_body_set_bullet(w, id, tl_bool(L, 3, where)); break;
-				case P_FIXED_ROTATION: tb_body_set_fixed_rotation(w, id, tl_bool(L, 3, where)); break;
-				case P_LINEAR_DAMPING: tb_body_set_linear_damping(w, id, tl_nonneg(L, 3, where)); break;
-				case P_ANGULAR_DAMPING: tb_body_set_angular_damping(w, id, tl_nonneg(L, 3, where)); break;
-				case P_CAN_SLEEP: tb_body_enable_sleep(w, id, tl_bool(L, 3, where)); break;
-				case P_USER:
-					lua_settop(L, 3);
-					lua_setiuservalue(L, 1, 1);
-					if (!lua_isnil(L, 3)) tl_anchor(L, 1, TL_BODY);
-					break;
-				default: break;
-			}
-		}
-	}
+	/* the value first, then the engine pointer */
+	body_value v = read_value(L, p, 3, TL_PROP_OF("Body", lua_tostring(L, 2)));
+	apply_value(tl_body_world(L, h), tl_body_id(h), p, v);
 	return 0;
 }
 
@@ -241,25 +298,18 @@ static int body_tostring(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_BODY);
 	if (tl_handle_valid(h, TL_BODY)) {
-		tb_body_type t = tb_body_get_type(h->rec->world, tl_body_id(h));
-		lua_pushfstring(L, "Body#%d(%s)", (int)h->index1, body_type_names[t]);
+		tb_body_type t = tb_body_get_type(tl_world_of(h->rec), tl_body_id(h));
+		lua_pushfstring(L, "Body#%d(%s)", (int)h->index1, tl_body_type_names[t]);
 	} else {
 		lua_pushfstring(L, "Body#%d(destroyed)", (int)h->index1);
 	}
 	return 1;
 }
 
-static int body_gc(lua_State *L)
-{
-	tl_handle *h = tl_to_handle(L, 1, TL_BODY);
-	if (h != NULL && h->rec != NULL) {
-		tl_record_release(h->rec);
-		h->rec = NULL;
-	}
-	return 0;
-}
-
 /* ---------------- methods ---------------- */
+
+/* Each method checks its receiver first (a dead body is named before a bad
+ * argument), reads its arguments, then takes the world (tl_body_world). */
 
 static tb_vec2 check_point(lua_State *L, int arg)
 {
@@ -282,213 +332,221 @@ static int push_xy(lua_State *L, tb_vec2 v)
 	return 2;
 }
 
-static int body_apply_force(lua_State *L)
+static int apply(lua_State *L, bool impulse)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
 	tb_vec2 f = check_vector(L, 2);
-	if (lua_isnoneornil(L, 4)) {
-		tb_body_apply_force_to_center(w, id, f, true);
+	bool at_point = !lua_isnoneornil(L, 4);
+	tb_vec2 p = at_point ? check_point(L, 4) : tb_vec2_zero;
+	tb_world *w = tl_body_world(L, h);
+	tb_body_id id = tl_body_id(h);
+	if (impulse) {
+		if (at_point) tb_body_apply_linear_impulse(w, id, f, p, true);
+		else tb_body_apply_linear_impulse_to_center(w, id, f, true);
 	} else {
-		tb_body_apply_force(w, id, f, check_point(L, 4), true);
+		if (at_point) tb_body_apply_force(w, id, f, p, true);
+		else tb_body_apply_force_to_center(w, id, f, true);
 	}
 	return 0;
+}
+
+static int body_apply_force(lua_State *L)
+{
+	return apply(L, false);
 }
 
 static int body_apply_impulse(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_vec2 j = check_vector(L, 2);
-	if (lua_isnoneornil(L, 4)) {
-		tb_body_apply_linear_impulse_to_center(w, id, j, true);
-	} else {
-		tb_body_apply_linear_impulse(w, id, j, check_point(L, 4), true);
-	}
-	return 0;
+	return apply(L, true);
 }
 
 static int body_apply_torque(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_body_apply_torque(w, id, tl_float(L, 2, TL_ARG(2)), true);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	float t = tl_float(L, 2, TL_ARG(2));
+	tb_body_apply_torque(tl_body_world(L, h), tl_body_id(h), t, true);
 	return 0;
 }
 
 static int body_apply_angular_impulse(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_body_apply_angular_impulse(w, id, tl_float(L, 2, TL_ARG(2)), true);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	float t = tl_float(L, 2, TL_ARG(2));
+	tb_body_apply_angular_impulse(tl_body_world(L, h), tl_body_id(h), t, true);
 	return 0;
 }
 
 static int body_destroy(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_BODY);
-	/* destroying twice is harmless, like closing a closed file is not: but a
-	 * destroyed world is still an error */
-	if (h->rec == NULL || h->rec->world == NULL) return luaL_error(L, "world was destroyed");
-	if (!tl_handle_valid(h, TL_BODY)) return 0;
-	tl_destroy_body(L, h->rec, tl_body_id(h));
+	/* destroying twice is harmless; a destroyed world is still an error */
+	if (tl_world_of(h->rec) == NULL) return luaL_error(L, "world was destroyed");
+	if (tl_handle_valid(h, TL_BODY)) tl_destroy_body(L, h->rec, tl_body_id(h));
 	return 0;
+}
+
+/* Pushes an array of the handles of ids[0..n) (ids: a pinned buffer). */
+static void push_handles(lua_State *L, tl_world_record *rec, tl_type type, const uint32_t *ids, int n)
+{
+	lua_createtable(L, n, 0);
+	int k = 0;
+	for (int i = 0; i < n; ++i) {
+		tl_push_handle(L, rec, type, (int32_t)ids[2 * i], ids[2 * i + 1], false);
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1); /* destroyed meanwhile by a finalizer */
+			continue;
+		}
+		lua_rawseti(L, -2, ++k);
+	}
 }
 
 static int body_shapes(lua_State *L)
 {
-	tl_handle *h;
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, &h);
-	int n = tb_body_get_shapes(w, id, NULL, 0);
-	tb_shape_id *ids = tl_scratch(L, h->rec, sizeof(tb_shape_id) * (size_t)(n > 0 ? n : 1));
-	n = tb_body_get_shapes(w, id, ids, n);
-	lua_createtable(L, n, 0);
-	for (int i = 0; i < n; ++i) {
-		tb_shape_id s = ((tb_shape_id *)h->rec->scratch)[i];
-		tl_push_handle(L, h->rec, TL_SHAPE, s.index1, s.generation, false);
-		lua_rawseti(L, -2, i + 1);
-	}
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	uint32_t *ids;
+	int n = push_ids(L, h->rec, tl_body_id(h), TL_SHAPE, &ids);
+	if (n < 0) tl_dead(L, h, TL_BODY);
+	push_handles(L, h->rec, TL_SHAPE, ids, n);
 	return 1;
 }
 
 static int body_joints(lua_State *L)
 {
-	tl_handle *h;
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, &h);
-	int n = tb_body_get_joints(w, id, NULL, 0);
-	tb_joint_id *ids = tl_scratch(L, h->rec, sizeof(tb_joint_id) * (size_t)(n > 0 ? n : 1));
-	n = tb_body_get_joints(w, id, ids, n);
-	lua_createtable(L, n, 0);
-	for (int i = 0; i < n; ++i) {
-		tb_joint_id j = ((tb_joint_id *)h->rec->scratch)[i];
-		tl_push_handle(L, h->rec, TL_JOINT, j.index1, j.generation, false);
-		lua_rawseti(L, -2, i + 1);
-	}
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	uint32_t *ids;
+	int n = push_ids(L, h->rec, tl_body_id(h), TL_JOINT, &ids);
+	if (n < 0) tl_dead(L, h, TL_BODY);
+	push_handles(L, h->rec, TL_JOINT, ids, n);
 	return 1;
 }
 
 static int body_contacts(lua_State *L)
 {
-	tl_handle *h;
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, &h);
-	int n = tb_body_get_contacts(w, id, NULL, 0);
-	tb_contact_data *data = tl_scratch(L, h->rec, sizeof(tb_contact_data) * (size_t)(n > 0 ? n : 1));
-	n = tb_body_get_contacts(w, id, data, n);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	int n = tb_body_get_contacts(tl_world_of(h->rec), tl_body_id(h), NULL, 0);
+	tb_contact_data *data = tl_push_buffer(L, sizeof *data, n);
+	int got = tb_body_get_contacts(tl_body_world(L, h), tl_body_id(h), data, n);
+	if (got < n) n = got;
 	lua_createtable(L, n, 0);
 	for (int i = 0; i < n; ++i) {
-		tb_contact_data c = ((tb_contact_data *)h->rec->scratch)[i];
 		lua_createtable(L, 0, 3);
-		tl_push_handle(L, h->rec, TL_SHAPE, c.shape_a.index1, c.shape_a.generation, true);
+		tl_push_handle(L, h->rec, TL_SHAPE, data[i].shape_a.index1, data[i].shape_a.generation, true);
 		lua_setfield(L, -2, "a");
-		tl_push_handle(L, h->rec, TL_SHAPE, c.shape_b.index1, c.shape_b.generation, true);
+		tl_push_handle(L, h->rec, TL_SHAPE, data[i].shape_b.index1, data[i].shape_b.generation, true);
 		lua_setfield(L, -2, "b");
-		tl_push_manifold_contact(L, &c.manifold);
+		tl_push_manifold_contact(L, &data[i].manifold);
 		lua_setfield(L, -2, "contact");
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;
 }
 
+typedef enum frame_op { WORLD_POINT, LOCAL_POINT, WORLD_VECTOR, LOCAL_VECTOR, VELOCITY_AT } frame_op;
+
+static int frame(lua_State *L, frame_op op)
+{
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	bool point = op == WORLD_POINT || op == LOCAL_POINT || op == VELOCITY_AT;
+	tb_vec2 v = point ? check_point(L, 2) : check_vector(L, 2);
+	tb_world *w = tl_body_world(L, h);
+	tb_body_id id = tl_body_id(h);
+	switch (op) {
+		case WORLD_POINT: return push_xy(L, tb_body_get_world_point(w, id, v));
+		case LOCAL_POINT: return push_xy(L, tb_body_get_local_point(w, id, v));
+		case WORLD_VECTOR: return push_xy(L, tb_body_get_world_vector(w, id, v));
+		case LOCAL_VECTOR: return push_xy(L, tb_body_get_local_vector(w, id, v));
+		default: return push_xy(L, tb_body_get_world_point_velocity(w, id, v));
+	}
+}
+
 static int body_world_point(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_world_point(w, id, check_point(L, 2)));
+	return frame(L, WORLD_POINT);
 }
 
 static int body_local_point(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_local_point(w, id, check_point(L, 2)));
+	return frame(L, LOCAL_POINT);
 }
 
 static int body_world_vector(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_world_vector(w, id, check_vector(L, 2)));
+	return frame(L, WORLD_VECTOR);
 }
 
 static int body_local_vector(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_local_vector(w, id, check_vector(L, 2)));
+	return frame(L, LOCAL_VECTOR);
 }
 
 static int body_velocity_at(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_world_point_velocity(w, id, check_point(L, 2)));
+	return frame(L, VELOCITY_AT);
 }
 
 static int body_world_center(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_world_center(w, id));
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	return push_xy(L, tb_body_get_world_center(tl_body_world(L, h), tl_body_id(h)));
 }
 
 static int body_local_center(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	return push_xy(L, tb_body_get_local_center(w, id));
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	return push_xy(L, tb_body_get_local_center(tl_body_world(L, h), tl_body_id(h)));
 }
 
 static int body_set_position(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
 	tb_vec2 p = check_point(L, 2);
-	float angle = lua_isnoneornil(L, 4) ? tb_body_get_angle(w, id) : tl_coord(L, 4, TL_ARG(4));
-	tb_body_set_transform(w, id, p, angle);
+	bool has_angle = !lua_isnoneornil(L, 4);
+	float angle = has_angle ? tl_coord(L, 4, TL_ARG(4)) : 0.0f;
+	tb_world *w = tl_body_world(L, h);
+	tb_body_id id = tl_body_id(h);
+	tb_body_set_transform(w, id, p, has_angle ? angle : tb_body_get_angle(w, id));
 	return 0;
 }
 
 static int body_get_position(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_transform xf = tb_body_get_transform(w, id);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	tb_world *w = tl_world_of(h->rec);
+	tb_transform xf = tb_body_get_transform(w, tl_body_id(h));
 	lua_pushnumber(L, xf.p.x);
 	lua_pushnumber(L, xf.p.y);
-	lua_pushnumber(L, tb_body_get_angle(w, id));
+	lua_pushnumber(L, tb_body_get_angle(w, tl_body_id(h)));
 	return 3;
 }
 
 static int body_set_velocity(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
 	float vx = tl_coord(L, 2, TL_ARG(2));
 	float vy = tl_coord(L, 3, TL_ARG(3));
-	tb_body_set_linear_velocity(w, id, tb_v2(vx, vy));
-	if (!lua_isnoneornil(L, 4)) tb_body_set_angular_velocity(w, id, tl_coord(L, 4, TL_ARG(4)));
+	bool has_spin = !lua_isnoneornil(L, 4);
+	float spin = has_spin ? tl_coord(L, 4, TL_ARG(4)) : 0.0f;
+	tb_world *w = tl_body_world(L, h);
+	tb_body_set_linear_velocity(w, tl_body_id(h), tb_v2(vx, vy));
+	if (has_spin) tb_body_set_angular_velocity(w, tl_body_id(h), spin);
 	return 0;
 }
 
 static int body_get_velocity(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_vec2 v = tb_body_get_linear_velocity(w, id);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	tb_world *w = tl_world_of(h->rec);
+	tb_vec2 v = tb_body_get_linear_velocity(w, tl_body_id(h));
 	lua_pushnumber(L, v.x);
 	lua_pushnumber(L, v.y);
-	lua_pushnumber(L, tb_body_get_angular_velocity(w, id));
+	lua_pushnumber(L, tb_body_get_angular_velocity(w, tl_body_id(h)));
 	return 3;
 }
 
 static int body_aabb(lua_State *L)
 {
-	tb_body_id id;
-	tb_world *w = tl_check_body(L, 1, &id, NULL);
-	tb_aabb b = tb_body_compute_aabb(w, id);
+	tl_handle *h = tl_check_live(L, 1, TL_BODY);
+	tb_aabb b = tb_body_compute_aabb(tl_world_of(h->rec), tl_body_id(h));
 	lua_pushnumber(L, b.lower.x);
 	lua_pushnumber(L, b.lower.y);
 	lua_pushnumber(L, b.upper.x);
@@ -526,17 +584,26 @@ static const luaL_Reg body_methods[] = {
 	{NULL, NULL},
 };
 
-const tl_type_info tl_body_info = {body_props, P_READ_ONLY, body_methods, body_options, body_type_names};
+static const luaL_Reg body_meta[] = {
+	{"__tostring", body_tostring},
+	{"__eq", tl_handle_eq},
+	{NULL, NULL},
+};
+
+const tl_spec tl_body_spec = {
+	.type = TL_BODY,
+	.count = P_COUNT,
+	.names = body_names,
+	.flags = body_flags,
+	.options = body_options,
+	.methods = body_methods,
+	.meta = body_meta,
+	.index = body_index,
+	.newindex = body_newindex,
+	.kinds = tl_body_type_names,
+};
 
 void tl_open_body(lua_State *L)
 {
-	tl_new_metatable(L, TL_BODY);
-	tl_set_accessors(L, -1, body_props, body_methods, body_index, body_newindex);
-	lua_pushcfunction(L, body_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pushcfunction(L, body_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pushcfunction(L, tl_handle_eq);
-	lua_setfield(L, -2, "__eq");
-	lua_pop(L, 1);
+	tl_new_type(L, &tl_body_spec);
 }

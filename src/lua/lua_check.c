@@ -1,4 +1,7 @@
-/* tumble: argument checking, metatables, world records and handles for the binding. */
+/* tumble: argument checks of the binding: numbers, enumerations, vectors and
+ * option tables, each refused with a message that names where the value came
+ * from ("bad argument #1 to 'box' (field 'w': positive number expected, got -1)").
+ * Nothing here runs a metamethod: tables are read raw. */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -7,41 +10,11 @@
 
 #include "lua_internal.h"
 
-const char *const tl_event_names[TL_EV_COUNT + 1] = {"begin", "end", "hit", "sensor_enter", "sensor_exit", NULL};
-const char *const tl_handler_names[TL_EV_COUNT + 1] = {"on_begin", "on_end", "on_hit", "on_sensor_enter",
-                                                       "on_sensor_exit", NULL};
+#define TL_EV_NAME(name) #name,
+#define TL_EV_HANDLER(name) "on_" #name,
+const char *const tl_event_names[TL_EV_COUNT + 1] = {TL_EVENTS(TL_EV_NAME) NULL};
+const char *const tl_handler_names[TL_EV_COUNT + 1] = {TL_EVENTS(TL_EV_HANDLER) NULL};
 const char *const tl_type_names[TL_TYPE_COUNT] = {"Body", "Shape", "Joint", "World", "Contact"};
-static const char *const kind_words[TL_KIND_COUNT] = {"body", "shape", "joint"};
-static const int user_value_counts[TL_KIND_COUNT] = {1, TL_SHAPE_UV_COUNT, 1};
-char tl_mt_key[TL_TYPE_COUNT];
-
-/* ---------------- memory ---------------- */
-
-void *tl_grow(lua_State *L, void *ptr, size_t elem_size, int *capacity, int needed)
-{
-	int cap = *capacity > 0 ? *capacity : 16;
-	while (cap < needed) {
-		if (cap > INT32_MAX / 2) luaL_error(L, "not enough memory");
-		cap *= 2;
-	}
-	void *p = realloc(ptr, (size_t)cap * elem_size);
-	if (p == NULL) luaL_error(L, "not enough memory");
-	*capacity = cap;
-	return p;
-}
-
-void *tl_scratch(lua_State *L, tl_world_record *rec, size_t bytes)
-{
-	if (bytes > rec->scratch_capacity) {
-		size_t cap = rec->scratch_capacity > 0 ? rec->scratch_capacity : 1024;
-		while (cap < bytes) cap *= 2;
-		void *p = realloc(rec->scratch, cap);
-		if (p == NULL) luaL_error(L, "not enough memory");
-		rec->scratch = p;
-		rec->scratch_capacity = cap;
-	}
-	return rec->scratch;
-}
 
 /* ---------------- errors and value checks ---------------- */
 
@@ -63,7 +36,7 @@ _Noreturn void tl_bad(lua_State *L, const tl_where *w, const char *fmt, ...)
 
 const char *tl_typename(lua_State *L, int idx)
 {
-	/* userdata by their __name ("Body"), like luaL_typeerror */
+	/* userdata by their __name ("Body"), like luaL_typeerror; luaL_getmetafield is raw */
 	if (lua_type(L, idx) == LUA_TUSERDATA && luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
 		return lua_tostring(L, -1); /* left on the stack until the error unwinds it */
 	}
@@ -166,7 +139,8 @@ tb_vec2 tl_vec2(lua_State *L, int idx, const tl_where *w, bool coord)
 	idx = lua_absindex(L, idx);
 	float c[2];
 	for (int i = 0; i < 2; ++i) {
-		if (lua_getfield(L, idx, i == 0 ? "x" : "y") == LUA_TNIL) {
+		lua_pushstring(L, i == 0 ? "x" : "y");
+		if (lua_rawget(L, idx) == LUA_TNIL) {
 			lua_pop(L, 1);
 			lua_rawgeti(L, idx, i + 1);
 		}
@@ -215,60 +189,70 @@ void tl_check_function_or_nil(lua_State *L, int idx, const tl_where *w)
 
 /* ---------------- option tables ---------------- */
 
-void tl_check_options_at(lua_State *L, int t, const char *const names[], int array_count, const tl_where *w)
+static _Noreturn void unknown_option(lua_State *L, const tl_spec *spec, uint32_t set, const tl_where *w)
+{
+	/* the key is on top of the stack */
+	const char *bad;
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		bad = lua_pushfstring(L, "'%s'", lua_tostring(L, -1));
+	} else if (lua_type(L, -1) == LUA_TNUMBER) {
+		bad = lua_pushfstring(L, "[%s]", tl_describe(L, -1));
+	} else {
+		bad = lua_pushfstring(L, "key of type %s", luaL_typename(L, -1));
+	}
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
+	bool first = true;
+	for (int e = 0; e < spec->count; ++e) {
+		if (!(spec->options[e] & set)) continue;
+		if (!first) luaL_addstring(&b, ", ");
+		luaL_addstring(&b, spec->names[e]);
+		first = false;
+	}
+	luaL_pushresult(&b);
+	tl_bad(L, w, "unknown option %s; valid options: %s", bad, lua_tostring(L, -1));
+}
+
+int tl_option_slots(lua_State *L, const tl_spec *spec)
+{
+	int base = lua_gettop(L) + 1;
+	luaL_checkstack(L, spec->count + LUA_MINSTACK, "too many options");
+	lua_settop(L, base + spec->count - 1);
+	return base;
+}
+
+void tl_read_options(lua_State *L, int t, const tl_spec *spec, uint32_t set, int array_count, const tl_where *w,
+                     int base)
 {
 	t = lua_absindex(L, t);
 	lua_pushnil(L);
 	while (lua_next(L, t) != 0) {
-		lua_pop(L, 1);
-		const char *bad = NULL;
-		if (lua_type(L, -1) == LUA_TSTRING) {
-			const char *key = lua_tostring(L, -1);
-			bool known = false;
-			for (int i = 0; names[i] != NULL && !known; ++i) known = strcmp(key, names[i]) == 0;
-			if (known) continue;
-			bad = lua_pushfstring(L, "'%s'", key);
-		} else if (lua_type(L, -1) == LUA_TNUMBER) {
-			if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= array_count) continue;
-			bad = lua_pushfstring(L, "[%s]", tl_describe(L, -1));
-		} else {
-			bad = lua_pushfstring(L, "key of type %s", luaL_typename(L, -1));
+		/* key at -2, value at -1; nothing in the loop allocates (so no finalizer
+		 * can change the table under lua_next) until the error */
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			const char *key = lua_tostring(L, -2);
+			int e = 0;
+			while (e < spec->count && !((spec->options[e] & set) && strcmp(key, spec->names[e]) == 0)) ++e;
+			if (e < spec->count) {
+				lua_replace(L, base + e);
+				continue;
+			}
+		} else if (lua_isinteger(L, -2)) {
+			lua_Integer i = lua_tointeger(L, -2);
+			if (i >= 1 && i <= array_count) {
+				lua_pop(L, 1);
+				continue;
+			}
 		}
-		push_name_list(L, names, ", ", "");
-		tl_bad(L, w, "unknown option %s; valid options: %s", bad, lua_tostring(L, -1));
+		lua_pop(L, 1);
+		unknown_option(L, spec, set, w);
 	}
-}
-
-void tl_check_options(lua_State *L, int t, const char *const names[], int array_count)
-{
-	tl_check_options_at(L, t, names, array_count, TL_ARG(t));
-}
-
-bool tl_opt(lua_State *L, int t, const char *name)
-{
-	if (lua_getfield(L, t, name) != LUA_TNIL) return true;
-	lua_pop(L, 1);
-	return false;
 }
 
 int tl_array_count(lua_State *L, int t)
 {
-	return (int)lua_rawlen(L, t);
-}
-
-bool tl_has_named(lua_State *L, int t, const char *const names[])
-{
-	for (int i = 0; names[i] != NULL; ++i) {
-		int type = lua_getfield(L, t, names[i]);
-		lua_pop(L, 1);
-		if (type != LUA_TNIL) return true;
-	}
-	return false;
-}
-
-void tl_push_number(lua_State *L, float v)
-{
-	lua_pushnumber(L, (lua_Number)v);
+	lua_Unsigned n = lua_rawlen(L, t);
+	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
 /* Vectors come back as {x, y, x = x, y = y}: the sketch writes them as pairs
@@ -286,327 +270,7 @@ void tl_push_vec2(lua_State *L, tb_vec2 v)
 	lua_setfield(L, -2, "y");
 }
 
-/* ---------------- metatables ---------------- */
-
-void tl_new_metatable(lua_State *L, tl_type type)
-{
-	lua_createtable(L, 0, 8);
-	lua_pushstring(L, tl_type_names[type]);
-	lua_setfield(L, -2, "__name");
-	lua_pushvalue(L, -1);
-	lua_rawsetp(L, LUA_REGISTRYINDEX, &tl_mt_key[type]);
-}
-
-void tl_set_accessors(lua_State *L, int mt, const char *const props[], const luaL_Reg methods[],
-                      lua_CFunction index, lua_CFunction newindex)
-{
-	mt = lua_absindex(L, mt);
-	lua_newtable(L);
-	for (int i = 0; props[i] != NULL; ++i) {
-		lua_pushinteger(L, i + 1);
-		lua_setfield(L, -2, props[i]);
-	}
-	for (int i = 0; methods[i].name != NULL; ++i) {
-		lua_pushcfunction(L, methods[i].func);
-		lua_setfield(L, -2, methods[i].name);
-	}
-	/* upvalues: the lookup table (name -> property number or method) and the
-	 * metatable itself, to check the receiver's type cheaply */
-	lua_pushvalue(L, -1);
-	lua_pushvalue(L, mt);
-	lua_pushcclosure(L, index, 2);
-	lua_setfield(L, mt, "__index");
-	lua_pushvalue(L, mt);
-	lua_pushcclosure(L, newindex, 2);
-	lua_setfield(L, mt, "__newindex");
-}
-
-/* ---------------- world records ---------------- */
-
-tl_world_record *tl_record_new(lua_State *L)
-{
-	tl_world_record *rec = calloc(1, sizeof *rec);
-	if (rec == NULL) luaL_error(L, "not enough memory");
-	for (int k = 0; k < TL_KIND_COUNT; ++k) rec->cache[k] = LUA_NOREF;
-	rec->holder = LUA_NOREF;
-	return rec;
-}
-
-void tl_record_open(lua_State *L, tl_world_record *rec)
-{
-	for (int k = 0; k <= TL_KIND_COUNT; ++k) {
-		lua_newtable(L);
-		lua_createtable(L, 0, 1);
-		lua_pushliteral(L, "v");
-		lua_setfield(L, -2, "__mode");
-		lua_setmetatable(L, -2);
-		int ref = luaL_ref(L, LUA_REGISTRYINDEX);
-		if (k < TL_KIND_COUNT) {
-			rec->cache[k] = ref;
-		} else {
-			rec->holder = ref;
-		}
-	}
-}
-
-void tl_record_release(tl_world_record *rec)
-{
-	if (rec == NULL) return;
-	rec->refs -= 1;
-	if (rec->refs > 0) return;
-	free(rec->begin);
-	free(rec->end);
-	free(rec->hit);
-	free(rec->sensor_begin);
-	free(rec->sensor_end);
-	free(rec->scratch);
-	free(rec);
-}
-
-tl_world_ud *tl_check_world_ud(lua_State *L, int idx)
-{
-	void *p = lua_touserdata(L, idx);
-	if (p != NULL && lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-		lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_WORLD]);
-		bool ok = lua_rawequal(L, -1, -2);
-		lua_pop(L, 2);
-		if (ok) return p;
-	}
-	luaL_typeerror(L, idx, "World");
-	return NULL;
-}
-
-tl_world_record *tl_check_world(lua_State *L, int idx)
-{
-	tl_world_ud *ud = tl_check_world_ud(L, idx);
-	if (ud->rec == NULL || ud->rec->world == NULL) luaL_error(L, "world was destroyed");
-	return ud->rec;
-}
-
-void tl_push_world(lua_State *L, tl_world_record *rec)
-{
-	if (rec == NULL || rec->world == NULL) luaL_error(L, "world was destroyed");
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
-	int t = lua_rawgeti(L, -1, 1);
-	lua_remove(L, -2);
-	/* the World userdata may be awaiting its finalizer (weak entries are cleared
-	 * first): for the script it is gone */
-	if (t != LUA_TUSERDATA) luaL_error(L, "world was destroyed");
-}
-
-/* ---------------- handles ---------------- */
-
-tl_handle *tl_to_handle(lua_State *L, int idx, tl_type type)
-{
-	void *p = lua_touserdata(L, idx);
-	if (p == NULL || lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[type]);
-	bool ok = lua_rawequal(L, -1, -2);
-	lua_pop(L, 2);
-	return ok ? p : NULL;
-}
-
-tl_handle *tl_check_handle(lua_State *L, int idx, tl_type type)
-{
-	tl_handle *h = tl_to_handle(L, idx, type);
-	if (h == NULL) luaL_typeerror(L, idx, tl_type_names[type]);
-	return h;
-}
-
-bool tl_handle_valid(const tl_handle *h, tl_type type)
-{
-	if (h->rec == NULL || h->rec->world == NULL) return false;
-	tb_world *w = h->rec->world;
-	switch (type) {
-		case TL_BODY: return tb_body_is_valid(w, tl_body_id(h));
-		case TL_SHAPE: return tb_shape_is_valid(w, tl_shape_id(h));
-		case TL_JOINT: return tb_joint_is_valid(w, tl_joint_id(h));
-		default: return false;
-	}
-}
-
-void tl_dead(lua_State *L, const tl_handle *h, tl_type type)
-{
-	if (h->rec == NULL || h->rec->world == NULL) luaL_error(L, "world was destroyed");
-	luaL_error(L, "%s was destroyed", kind_words[type]);
-	abort(); /* not reached */
-}
-
-tb_world *tl_live(lua_State *L, const tl_handle *h, tl_type type)
-{
-	if (h->rec == NULL || h->rec->world == NULL) luaL_error(L, "world was destroyed");
-	if (!tl_handle_valid(h, type)) luaL_error(L, "%s was destroyed", kind_words[type]);
-	return h->rec->world;
-}
-
-tb_world *tl_check_body(lua_State *L, int idx, tb_body_id *id, tl_handle **out)
-{
-	tl_handle *h = tl_check_handle(L, idx, TL_BODY);
-	tb_world *w = tl_live(L, h, TL_BODY);
-	*id = tl_body_id(h);
-	if (out != NULL) *out = h;
-	return w;
-}
-
-tb_world *tl_check_shape(lua_State *L, int idx, tb_shape_id *id, tl_handle **out)
-{
-	tl_handle *h = tl_check_handle(L, idx, TL_SHAPE);
-	tb_world *w = tl_live(L, h, TL_SHAPE);
-	*id = tl_shape_id(h);
-	if (out != NULL) *out = h;
-	return w;
-}
-
-tb_world *tl_check_joint(lua_State *L, int idx, tb_joint_id *id, tl_handle **out)
-{
-	tl_handle *h = tl_check_handle(L, idx, TL_JOINT);
-	tb_world *w = tl_live(L, h, TL_JOINT);
-	*id = tl_joint_id(h);
-	if (out != NULL) *out = h;
-	return w;
-}
-
-static bool id_valid(tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
-{
-	tl_handle h = {rec, index1, generation};
-	return tl_handle_valid(&h, type);
-}
-
-void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok)
-{
-	if (rec == NULL || rec->world == NULL || index1 <= 0) {
-		lua_pushnil(L);
-		return;
-	}
-	bool valid = id_valid(rec, type, index1, generation);
-	if (!valid && !stale_ok) {
-		lua_pushnil(L);
-		return;
-	}
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[type]);
-	if (lua_rawgeti(L, -1, index1) == LUA_TUSERDATA) {
-		tl_handle *h = lua_touserdata(L, -1);
-		if (h->generation == generation) {
-			lua_remove(L, -2);
-			return;
-		}
-	}
-	lua_pop(L, 1);
-	tl_handle *h = lua_newuserdatauv(L, sizeof *h, user_value_counts[type]);
-	h->rec = rec;
-	h->index1 = index1;
-	h->generation = generation;
-	rec->refs += 1;
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[type]);
-	lua_setmetatable(L, -2);
-	/* a stale id must not take the slot from the live object that may reuse it */
-	if (valid) {
-		lua_pushvalue(L, -1);
-		lua_rawseti(L, -3, index1);
-	}
-	lua_remove(L, -2);
-}
-
-/* Pushes the World userdata's user value uv, or returns false (nothing pushed)
- * if the World userdata is no longer reachable. */
-static bool push_world_uv(lua_State *L, tl_world_record *rec, int uv)
-{
-	if (rec->world == NULL) return false;
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
-	if (lua_rawgeti(L, -1, 1) != LUA_TUSERDATA) {
-		lua_pop(L, 2);
-		return false;
-	}
-	lua_getiuservalue(L, -1, uv);
-	lua_replace(L, -3);
-	lua_pop(L, 1);
-	return true;
-}
-
-void tl_anchor(lua_State *L, int idx, tl_type type)
-{
-	idx = lua_absindex(L, idx);
-	tl_handle *h = lua_touserdata(L, idx);
-	if (!push_world_uv(L, h->rec, TL_WUV_ANCHORS(type))) luaL_error(L, "world was destroyed");
-	lua_pushvalue(L, idx);
-	lua_rawseti(L, -2, h->index1);
-	lua_pop(L, 1);
-}
-
-static void clear_user_values(lua_State *L, int idx, tl_type type)
-{
-	for (int i = 1; i <= user_value_counts[type]; ++i) {
-		lua_pushnil(L);
-		lua_setiuservalue(L, idx, i);
-	}
-}
-
-void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
-{
-	if (rec->world == NULL || index1 <= 0) return;
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[type]);
-	if (lua_rawgeti(L, -1, index1) == LUA_TUSERDATA) {
-		tl_handle *h = lua_touserdata(L, -1);
-		if (h->generation == generation) clear_user_values(L, lua_gettop(L), type);
-	}
-	lua_pop(L, 2);
-	if (push_world_uv(L, rec, TL_WUV_ANCHORS(type))) {
-		if (lua_rawgeti(L, -1, index1) == LUA_TUSERDATA) {
-			tl_handle *h = lua_touserdata(L, -1);
-			if (h->generation == generation) {
-				clear_user_values(L, lua_gettop(L), type);
-				lua_pushnil(L);
-				lua_rawseti(L, -3, index1);
-			}
-		}
-		lua_pop(L, 2);
-	}
-}
-
-void tl_forget_all(lua_State *L, tl_world_record *rec)
-{
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
-	if (lua_rawgeti(L, -1, 1) != LUA_TUSERDATA) {
-		lua_pop(L, 2);
-		return;
-	}
-	int world = lua_gettop(L);
-	for (int k = 0; k < TL_KIND_COUNT; ++k) {
-		lua_getiuservalue(L, world, TL_WUV_ANCHORS(k));
-		lua_pushnil(L);
-		while (lua_next(L, -2) != 0) {
-			if (lua_type(L, -1) == LUA_TUSERDATA) clear_user_values(L, lua_gettop(L), (tl_type)k);
-			lua_pop(L, 1);
-		}
-		lua_pop(L, 1);
-		lua_newtable(L);
-		lua_setiuservalue(L, world, TL_WUV_ANCHORS(k));
-	}
-	lua_pop(L, 2);
-}
-
-int tl_handle_eq(lua_State *L)
-{
-	/* the cache makes one userdata per object, so two userdata are equal only when
-	 * a stale uncached handle meets the cached one of the same (dead) object */
-	bool eq = false;
-	if (lua_type(L, 1) == LUA_TUSERDATA && lua_type(L, 2) == LUA_TUSERDATA && lua_getmetatable(L, 1) &&
-	    lua_getmetatable(L, 2)) {
-		bool same_type = lua_rawequal(L, -1, -2);
-		for (int k = 0; k < TL_KIND_COUNT && same_type; ++k) {
-			lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[k]);
-			bool ours = lua_rawequal(L, -1, -2);
-			lua_pop(L, 1);
-			if (ours) {
-				const tl_handle *a = lua_touserdata(L, 1), *b = lua_touserdata(L, 2);
-				eq = a->rec == b->rec && a->index1 == b->index1 && a->generation == b->generation;
-				break;
-			}
-		}
-	}
-	lua_pushboolean(L, eq);
-	return 1;
-}
+/* ---------------- engine statuses ---------------- */
 
 const char *tl_status_text(tb_status s)
 {
@@ -618,8 +282,21 @@ const char *tl_status_text(tb_status s)
 		case TB_ERR_TOO_MANY_VERTICES: return "too many points";
 		case TB_ERR_NOT_CONVEX: return "points do not form a convex polygon";
 		case TB_ERR_DEGENERATE: return "degenerate shape (zero area, coincident or collinear points)";
-		case TB_ERR_STALE_HANDLE: return "object was destroyed";
+		case TB_ERR_STALE_HANDLE: return "object was destroyed"; /* callers name the kind: tl_status_for */
 		case TB_ERR_LOCKED: return "world is locked";
 		default: return tb_status_string(s);
 	}
+}
+
+const char *tl_status_for(tb_status s, tl_type stale)
+{
+	if (s == TB_ERR_STALE_HANDLE) {
+		switch (stale) {
+			case TL_BODY: return "body was destroyed";
+			case TL_SHAPE: return "shape was destroyed";
+			case TL_JOINT: return "joint was destroyed";
+			default: return "world was destroyed";
+		}
+	}
+	return tl_status_text(s);
 }

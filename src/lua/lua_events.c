@@ -11,19 +11,26 @@
 
 #include "lua_internal.h"
 
-typedef struct tl_contact {
-	tb_vec2 normal;
-	tb_vec2 points[2];
-	float separations[2];
-	int point_count;
-	float approach_speed;
-	bool has_speed;
-	bool has_separations;
-} tl_contact;
+/* Every name of Contact: X(name, flags); all are read-only. */
+#define CONTACT_FIELDS(X)                                                                                      \
+	X(normal, TL_RO)                                                                                           \
+	X(nx, TL_RO)                                                                                               \
+	X(ny, TL_RO)                                                                                               \
+	X(points, TL_RO)                                                                                           \
+	X(count, TL_RO)                                                                                            \
+	X(separations, TL_RO)                                                                                      \
+	X(depth, TL_RO)                                                                                            \
+	X(approach_speed, TL_RO)                                                                                   \
+	X(point, TL_RO)
 
-enum { C_NORMAL, C_NX, C_NY, C_POINTS, C_COUNT, C_SEPARATIONS, C_DEPTH, C_APPROACH_SPEED, C_POINT };
-static const char *const contact_props[] = {"normal", "nx", "ny", "points", "count", "separations", "depth",
-                                            "approach_speed", "point", NULL};
+enum {
+#define ENUM(name, ...) C_##name,
+	CONTACT_FIELDS(ENUM)
+#undef ENUM
+	C_COUNT
+};
+static const char *const contact_names[] = {CONTACT_FIELDS(TL_X_NAME) NULL};
+static const uint8_t contact_flags[] = {CONTACT_FIELDS(TL_X_FLAGS)};
 
 static double now_ms(void)
 {
@@ -38,7 +45,8 @@ static tl_contact *new_contact(lua_State *L)
 {
 	tl_contact *c = lua_newuserdatauv(L, sizeof *c, 0);
 	memset(c, 0, sizeof *c);
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_CONTACT]);
+	c->type = tl_type_names_of(L, TL_CONTACT);
+	tl_push_metatable(L, TL_CONTACT);
 	lua_setmetatable(L, -2);
 	return c;
 }
@@ -57,25 +65,24 @@ void tl_push_manifold_contact(lua_State *L, const tb_manifold *m)
 
 static int contact_index(lua_State *L)
 {
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "Contact");
-	}
-	const tl_contact *c = lua_touserdata(L, 1);
-	lua_pushvalue(L, 2);
-	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 1;
-	switch ((int)lua_tointeger(L, -1) - 1) {
-		case C_NORMAL: tl_push_vec2(L, c->normal); break;
-		case C_NX: lua_pushnumber(L, c->normal.x); break;
-		case C_NY: lua_pushnumber(L, c->normal.y); break;
-		case C_POINTS:
-			lua_createtable(L, c->point_count, 0);
-			for (int i = 0; i < c->point_count; ++i) {
-				tl_push_vec2(L, c->points[i]);
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	const tl_contact *c = tl_self(L, names, sizeof *c);
+	if (c == NULL) return luaL_typeerror(L, 1, "Contact");
+	switch (tl_lookup(L, names, 2)) {
+		case C_normal: tl_push_vec2(L, c->normal); break;
+		case C_nx: lua_pushnumber(L, c->normal.x); break;
+		case C_ny: lua_pushnumber(L, c->normal.y); break;
+		case C_points: {
+			tl_contact copy = *c; /* pushing may run a finalizer: c stays pinned, but copy anyway */
+			lua_createtable(L, copy.point_count, 0);
+			for (int i = 0; i < copy.point_count; ++i) {
+				tl_push_vec2(L, copy.points[i]);
 				lua_rawseti(L, -2, i + 1);
 			}
 			break;
-		case C_COUNT: lua_pushinteger(L, c->point_count); break;
-		case C_SEPARATIONS:
+		}
+		case C_count: lua_pushinteger(L, c->point_count); break;
+		case C_separations:
 			if (!c->has_separations) {
 				lua_pushnil(L);
 				break;
@@ -86,7 +93,7 @@ static int contact_index(lua_State *L)
 				lua_rawseti(L, -2, i + 1);
 			}
 			break;
-		case C_DEPTH: {
+		case C_depth: {
 			if (!c->has_separations) {
 				lua_pushnil(L);
 				break;
@@ -96,10 +103,10 @@ static int contact_index(lua_State *L)
 			lua_pushnumber(L, depth);
 			break;
 		}
-		case C_APPROACH_SPEED:
+		case C_approach_speed:
 			if (c->has_speed) lua_pushnumber(L, c->approach_speed); else lua_pushnil(L);
 			break;
-		case C_POINT:
+		case C_point:
 			if (c->point_count > 0) tl_push_vec2(L, c->points[0]); else lua_pushnil(L);
 			break;
 		default: lua_pushnil(L); break;
@@ -114,24 +121,31 @@ static int contact_newindex(lua_State *L)
 
 static int contact_tostring(lua_State *L)
 {
-	const tl_contact *c = (const tl_contact *)tl_to_handle(L, 1, TL_CONTACT);
-	if (c == NULL) return luaL_typeerror(L, 1, "Contact");
+	const tl_contact *c = tl_checkudata(L, 1, TL_CONTACT);
 	lua_pushfstring(L, "Contact(%d points, normal %f %f)", c->point_count, (LUAI_UACNUMBER)c->normal.x,
 	                (LUAI_UACNUMBER)c->normal.y);
 	return 1;
 }
 
+static const luaL_Reg contact_meta[] = {
+	{"__tostring", contact_tostring},
+	{NULL, NULL},
+};
+
 /* Every field of a Contact is read-only. */
-const tl_type_info tl_contact_info = {contact_props, 0, NULL, NULL, NULL};
+const tl_spec tl_contact_spec = {
+	.type = TL_CONTACT,
+	.count = C_COUNT,
+	.names = contact_names,
+	.flags = contact_flags,
+	.meta = contact_meta,
+	.index = contact_index,
+	.newindex = contact_newindex,
+};
 
 void tl_open_events(lua_State *L)
 {
-	tl_new_metatable(L, TL_CONTACT);
-	static const luaL_Reg no_methods[] = {{NULL, NULL}};
-	tl_set_accessors(L, -1, contact_props, no_methods, contact_index, contact_newindex);
-	lua_pushcfunction(L, contact_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	tl_new_type(L, &tl_contact_spec);
 }
 
 /* ---------------- dispatch ---------------- */
@@ -192,10 +206,11 @@ static void push_shape(lua_State *L, tl_world_record *rec, tb_shape_id id)
 	tl_push_handle(L, rec, TL_SHAPE, id.index1, id.generation, true);
 }
 
-static void push_contact_copy(lua_State *L, const tl_contact *c, bool flip)
+static void push_contact_copy(lua_State *L, const dispatch_state *ds, const tl_contact *c, bool flip)
 {
 	tl_contact *copy = lua_newuserdatauv(L, sizeof *copy, 0);
 	*copy = *c;
+	copy->type = ds->rec->names[TL_CONTACT];
 	if (flip) copy->normal = tb_neg(c->normal);
 	lua_pushvalue(L, S_CONTACT_MT);
 	lua_setmetatable(L, -2);
@@ -207,7 +222,7 @@ static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_
                     bool both_sides, bool stale_ok)
 {
 	tl_world_record *rec = ds->rec;
-	tb_world *w = rec->world;
+	tb_world *w = tl_world_of(rec);
 	bool live_a = tb_shape_is_valid(w, a), live_b = tb_shape_is_valid(w, b);
 	/* a shape destroyed by an earlier handler of this batch no longer begins,
 	 * hits or enters anything; end and exit events are still delivered */
@@ -221,11 +236,13 @@ static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_
 		lua_settop(L, base);
 		return;
 	}
+	/* from here Lua runs (allocations, handlers): the world is taken again
+	 * before every use */
 	int fn = base + 1;
 	push_shape(L, rec, a);
 	push_shape(L, rec, b);
 	if (c != NULL) {
-		push_contact_copy(L, c, false);
+		push_contact_copy(L, ds, c, false);
 	} else {
 		lua_pushnil(L);
 	}
@@ -236,19 +253,19 @@ static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_
 	}
 	/* each handler is looked up again: the one before may have removed it or
 	 * destroyed the shape (or the whole world) */
-	if (ha && rec->world != NULL && tb_shape_is_valid(rec->world, a)) {
+	if (ha && tl_world_of(rec) != NULL && tb_shape_is_valid(tl_world_of(rec), a)) {
 		if (lua_getiuservalue(L, ia, TL_UV_HANDLER(ev)) == LUA_TFUNCTION) {
 			call_handler(L, ds, ev, a.index1, ia, ib, ic);
 		} else {
 			lua_pop(L, 1);
 		}
 	}
-	if (hb && rec->world != NULL && tb_shape_is_valid(rec->world, b)) {
+	if (hb && tl_world_of(rec) != NULL && tb_shape_is_valid(tl_world_of(rec), b)) {
 		if (lua_getiuservalue(L, ib, TL_UV_HANDLER(ev)) == LUA_TFUNCTION) {
 			int f = lua_gettop(L);
 			/* the normal points from self to other in a per-shape handler */
 			if (c != NULL) {
-				push_contact_copy(L, c, true);
+				push_contact_copy(L, ds, c, true);
 			} else {
 				lua_pushnil(L);
 			}
@@ -265,11 +282,13 @@ static int dispatch_all(lua_State *L)
 {
 	dispatch_state *ds = lua_touserdata(L, S_STATE);
 	tl_world_record *rec = ds->rec;
+	tl_world_core *core = rec->core;
 	lua_settop(L, S_HANDLERS);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[TL_SHAPE]);
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_CONTACT]);
-	for (int i = 0; i < rec->begin_count && rec->world != NULL; ++i) {
-		tb_contact_begin_event e = rec->begin[i];
+	tl_push_metatable(L, TL_CONTACT);
+	/* a handler may destroy the world, which frees the copies: checked first */
+	for (int i = 0; core->world != NULL && i < core->begin_count; ++i) {
+		tb_contact_begin_event e = core->begin[i];
 		tl_contact c;
 		memset(&c, 0, sizeof c);
 		c.normal = e.normal;
@@ -281,14 +300,14 @@ static int dispatch_all(lua_State *L)
 		c.has_separations = true;
 		c.approach_speed = e.approach_speed;
 		c.has_speed = true;
-		deliver(L, ds, TL_EV_BEGIN, e.shape_a, e.shape_b, &c, true, false);
+		deliver(L, ds, TL_EV_begin, e.shape_a, e.shape_b, &c, true, false);
 	}
-	for (int i = 0; i < rec->end_count && rec->world != NULL; ++i) {
-		tb_contact_end_event e = rec->end[i];
-		deliver(L, ds, TL_EV_END, e.shape_a, e.shape_b, NULL, true, true);
+	for (int i = 0; core->world != NULL && i < core->end_count; ++i) {
+		tb_contact_end_event e = core->end[i];
+		deliver(L, ds, TL_EV_end, e.shape_a, e.shape_b, NULL, true, true);
 	}
-	for (int i = 0; i < rec->hit_count && rec->world != NULL; ++i) {
-		tb_contact_hit_event e = rec->hit[i];
+	for (int i = 0; core->world != NULL && i < core->hit_count; ++i) {
+		tb_contact_hit_event e = core->hit[i];
 		tl_contact c;
 		memset(&c, 0, sizeof c);
 		c.normal = e.normal;
@@ -296,24 +315,30 @@ static int dispatch_all(lua_State *L)
 		c.points[0] = e.point;
 		c.approach_speed = e.approach_speed;
 		c.has_speed = true;
-		deliver(L, ds, TL_EV_HIT, e.shape_a, e.shape_b, &c, true, false);
+		deliver(L, ds, TL_EV_hit, e.shape_a, e.shape_b, &c, true, false);
 	}
-	for (int i = 0; i < rec->sensor_begin_count && rec->world != NULL; ++i) {
-		tb_sensor_event e = rec->sensor_begin[i];
-		deliver(L, ds, TL_EV_SENSOR_ENTER, e.sensor, e.visitor, NULL, false, false);
+	for (int i = 0; core->world != NULL && i < core->sensor_begin_count; ++i) {
+		tb_sensor_event e = core->sensor_begin[i];
+		deliver(L, ds, TL_EV_sensor_enter, e.sensor, e.visitor, NULL, false, false);
 	}
-	for (int i = 0; i < rec->sensor_end_count && rec->world != NULL; ++i) {
-		tb_sensor_event e = rec->sensor_end[i];
-		deliver(L, ds, TL_EV_SENSOR_EXIT, e.sensor, e.visitor, NULL, false, true);
+	for (int i = 0; core->world != NULL && i < core->sensor_end_count; ++i) {
+		tb_sensor_event e = core->sensor_end[i];
+		deliver(L, ds, TL_EV_sensor_exit, e.sensor, e.visitor, NULL, false, true);
 	}
 	return 0;
 }
 
+static void clear_counts(tl_world_core *c)
+{
+	c->begin_count = c->end_count = c->hit_count = 0;
+	c->sensor_begin_count = c->sensor_end_count = 0;
+}
+
 void tl_dispatch(lua_State *L, tl_world_record *rec)
 {
+	tl_world_core *core = rec->core;
 	rec->last_dispatch_ms = 0.0;
-	rec->begin_count = rec->end_count = rec->hit_count = 0;
-	rec->sensor_begin_count = rec->sensor_end_count = 0;
+	clear_counts(core);
 
 	/* events nobody listens to are not even copied */
 	int top = lua_gettop(L);
@@ -324,45 +349,47 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 		if (lua_rawgeti(L, handlers, ev + 1) == LUA_TFUNCTION) want |= 1u << ev;
 		lua_pop(L, 1);
 	}
-	if (want == 0) {
+	if (want == 0 || core->world == NULL) {
 		lua_settop(L, top);
 		return;
 	}
-	tb_contact_events ce = tb_world_get_contact_events(rec->world);
-	tb_sensor_events se = tb_world_get_sensor_events(rec->world);
-	if ((want & (1u << TL_EV_BEGIN)) && ce.begin_count > 0) {
-		TL_RESERVE(L, rec->begin, rec->begin_capacity, ce.begin_count);
-		memcpy(rec->begin, ce.begin, sizeof *rec->begin * (size_t)ce.begin_count);
-		rec->begin_count = ce.begin_count;
+	/* the copies grow with the state's allocator, which runs no Lua */
+	tb_contact_events ce = tb_world_get_contact_events(core->world);
+	tb_sensor_events se = tb_world_get_sensor_events(core->world);
+	if ((want & (1u << TL_EV_begin)) && ce.begin_count > 0) {
+		TL_RESERVE(L, core, core->begin, core->begin_capacity, ce.begin_count);
+		memcpy(core->begin, ce.begin, sizeof *core->begin * (size_t)ce.begin_count);
+		core->begin_count = ce.begin_count;
 	}
-	if ((want & (1u << TL_EV_END)) && ce.end_count > 0) {
-		TL_RESERVE(L, rec->end, rec->end_capacity, ce.end_count);
-		memcpy(rec->end, ce.end, sizeof *rec->end * (size_t)ce.end_count);
-		rec->end_count = ce.end_count;
+	if ((want & (1u << TL_EV_end)) && ce.end_count > 0) {
+		TL_RESERVE(L, core, core->end, core->end_capacity, ce.end_count);
+		memcpy(core->end, ce.end, sizeof *core->end * (size_t)ce.end_count);
+		core->end_count = ce.end_count;
 	}
-	if ((want & (1u << TL_EV_HIT)) && ce.hit_count > 0) {
-		TL_RESERVE(L, rec->hit, rec->hit_capacity, ce.hit_count);
-		memcpy(rec->hit, ce.hit, sizeof *rec->hit * (size_t)ce.hit_count);
-		rec->hit_count = ce.hit_count;
+	if ((want & (1u << TL_EV_hit)) && ce.hit_count > 0) {
+		TL_RESERVE(L, core, core->hit, core->hit_capacity, ce.hit_count);
+		memcpy(core->hit, ce.hit, sizeof *core->hit * (size_t)ce.hit_count);
+		core->hit_count = ce.hit_count;
 	}
-	if ((want & (1u << TL_EV_SENSOR_ENTER)) && se.begin_count > 0) {
-		TL_RESERVE(L, rec->sensor_begin, rec->sensor_begin_capacity, se.begin_count);
-		memcpy(rec->sensor_begin, se.begin, sizeof *rec->sensor_begin * (size_t)se.begin_count);
-		rec->sensor_begin_count = se.begin_count;
+	if ((want & (1u << TL_EV_sensor_enter)) && se.begin_count > 0) {
+		TL_RESERVE(L, core, core->sensor_begin, core->sensor_begin_capacity, se.begin_count);
+		memcpy(core->sensor_begin, se.begin, sizeof *core->sensor_begin * (size_t)se.begin_count);
+		core->sensor_begin_count = se.begin_count;
 	}
-	if ((want & (1u << TL_EV_SENSOR_EXIT)) && se.end_count > 0) {
-		TL_RESERVE(L, rec->sensor_end, rec->sensor_end_capacity, se.end_count);
-		memcpy(rec->sensor_end, se.end, sizeof *rec->sensor_end * (size_t)se.end_count);
-		rec->sensor_end_count = se.end_count;
+	if ((want & (1u << TL_EV_sensor_exit)) && se.end_count > 0) {
+		TL_RESERVE(L, core, core->sensor_end, core->sensor_end_capacity, se.end_count);
+		memcpy(core->sensor_end, se.end, sizeof *core->sensor_end * (size_t)se.end_count);
+		core->sensor_end_count = se.end_count;
 	}
-	if (rec->begin_count + rec->end_count + rec->hit_count + rec->sensor_begin_count + rec->sensor_end_count == 0) {
+	if (core->begin_count + core->end_count + core->hit_count + core->sensor_begin_count + core->sensor_end_count ==
+	    0) {
 		lua_settop(L, top);
 		return;
 	}
 
 	double t0 = now_ms();
-	/* the dispatch holds its own reference: a handler may destroy the world */
-	rec->refs += 1;
+	/* the World userdata at 1 keeps the record alive: a handler may destroy the
+	 * world (core->world goes NULL and the copies are freed) but not the record */
 	rec->dispatching = true;
 	dispatch_state *ds = lua_newuserdatauv(L, sizeof *ds, 0);
 	ds->rec = rec;
@@ -379,9 +406,7 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 	int status = lua_pcall(L, 3, 0, msgh);
 	rec->dispatching = false;
 	rec->last_dispatch_ms = now_ms() - t0;
-	rec->begin_count = rec->end_count = rec->hit_count = 0;
-	rec->sensor_begin_count = rec->sensor_end_count = 0;
-	tl_record_release(rec);
+	clear_counts(core);
 	if (status != LUA_OK) lua_error(L);
 	lua_settop(L, top);
 }
@@ -393,13 +418,13 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
  * speculative distance (no manifold points). */
 int tl_collide(lua_State *L)
 {
-	tb_shape_id a, b;
-	tl_handle *ha, *hb;
-	tb_world *w = tl_check_shape(L, 1, &a, &ha);
-	tl_check_shape(L, 2, &b, &hb);
+	tl_handle *ha = tl_check_live(L, 1, TL_SHAPE);
+	tl_handle *hb = tl_check_live(L, 2, TL_SHAPE);
 	if (ha->rec != hb->rec) return luaL_argerror(L, 2, "shape of another world");
+	tb_shape_id a = tl_shape_id(ha), b = tl_shape_id(hb);
 	if (TB_ID_EQUALS(a, b)) return luaL_argerror(L, 2, "the same shape as argument #1");
-	tb_manifold m = tb_world_collide_shapes(w, a, b);
+	/* the arguments are handles: nothing read them that could run Lua */
+	tb_manifold m = tb_world_collide_shapes(tl_shape_world(L, ha), a, b);
 	bool touching = false;
 	for (int i = 0; i < m.point_count && i < 2; ++i) touching = touching || m.points[i].separation <= 0.0f;
 	lua_pushboolean(L, touching);

@@ -1,10 +1,21 @@
 /* tumble: what the binding's source files share (src/lua only; the host sees tumble_lua.h).
  *
- * Lifetimes. A World userdata points at a heap record (tl_world_record) that also every
- * Body/Shape/Joint userdata points at, with a reference count: the record outlives
- * the World userdata, so a handle whose world was collected finds record->world
- * NULL and raises "world was destroyed" instead of touching freed memory. Handles
- * never keep the World alive (nothing in them refers to it strongly).
+ * Lifetimes. Everything a handle points at is Lua-managed memory, so no handle,
+ * however it outlives its world (a finalizer that resurrects it, a finalizer run
+ * at lua_close), can reach freed memory:
+ *   - tl_world_record (a userdata) holds the binding's state of one world. The
+ *     World userdata and every Body/Shape/Joint userdata keep it in a user value.
+ *   - tl_world_core (a userdata the record keeps) holds what must be freed
+ *     explicitly: the engine world and the binding's C buffers. While the world
+ *     lives, the module's list (a table in the registry) also holds it, and the
+ *     list's finalizer frees whatever is still alive when the state closes. So a
+ *     world is freed by world:destroy(), by the World's finalizer, by the record's
+ *     finalizer (the World was collected and then every handle), or at lua_close,
+ *     whichever comes first; removing any of these finalizers (the debug library
+ *     can) leaks nothing past lua_close.
+ * Handles have no finalizer at all. A World userdata or handle on the stack keeps
+ * its record (and so the core) valid for the whole C call; only core->world can
+ * become NULL, whenever Lua runs (STYLE.md practice 13, below).
  *
  * Identity. Each record has one weak-valued cache table per kind (registry refs),
  * keyed by the engine id's index1; an entry whose generation differs is replaced,
@@ -14,7 +25,16 @@
  * value slots. A weak cache alone would lose them when the script drops its last
  * reference, so a handle that holds any such value is also anchored in a strong
  * per-kind table hung off the World userdata (a cycle through the World, which the
- * collector can still free); destroying the object drops the anchor and the values. */
+ * collector can still free); destroying the object drops the anchor and the values.
+ *
+ * Re-entrancy (practice 13). Lua can run in the middle of a binding function: a
+ * metamethod of an argument (none of ours: option tables, vectors and lists are
+ * read raw), a handler, and any allocation (a new string, table or userdata can
+ * run a collection step, and so the finalizer of any garbage object). Any of them
+ * may destroy the world, a body, a shape. So every entry point first reads its
+ * arguments into C values (or pins them on the stack), then takes the engine
+ * pointer (tl_*_world, which re-checks the handle), calls the engine, and pushes
+ * results last; after anything that may run Lua it takes the pointer again. */
 #ifndef TUMBLE_LUA_INTERNAL_H
 #define TUMBLE_LUA_INTERNAL_H
 
@@ -37,42 +57,100 @@
 typedef enum tl_type { TL_BODY, TL_SHAPE, TL_JOINT, TL_WORLD, TL_CONTACT, TL_TYPE_COUNT } tl_type;
 #define TL_KIND_COUNT 3 /* body, shape, joint: the kinds with handles */
 
-/* The order is the order of delivery within one step. */
+/* The events, in their order of delivery within one step. */
+#define TL_EVENTS(X) X(begin) X(end) X(hit) X(sensor_enter) X(sensor_exit)
 typedef enum tl_event {
-	TL_EV_BEGIN,
-	TL_EV_END,
-	TL_EV_HIT,
-	TL_EV_SENSOR_ENTER,
-	TL_EV_SENSOR_EXIT,
+#define TL_EV_ENUM(name) TL_EV_##name,
+	TL_EVENTS(TL_EV_ENUM)
+#undef TL_EV_ENUM
 	TL_EV_COUNT
 } tl_event;
 
 extern const char *const tl_event_names[TL_EV_COUNT + 1];
 extern const char *const tl_handler_names[TL_EV_COUNT + 1]; /* on_begin ... */
 extern const char *const tl_type_names[TL_TYPE_COUNT];
-/* Addresses used as registry keys of the metatables. */
-extern char tl_mt_key[TL_TYPE_COUNT];
 
-/* Shape user value slots: the user value, then one per event handler. The engine's
- * shape user_data holds a bit per handler that is set, so the dispatcher skips
- * shapes with no handler without entering Lua. */
-#define TL_UV_USER 1
-#define TL_UV_HANDLER(ev) (2 + (ev))
-#define TL_SHAPE_UV_COUNT (2 + TL_EV_COUNT)
-/* World user values: anchors per kind, the world:on handlers (array by event). */
-#define TL_WUV_ANCHORS(kind) (1 + (kind))
-#define TL_WUV_HANDLERS 4
-#define TL_WORLD_UV_COUNT 4
+/* ---------------- types: one X-macro per type ----------------
+ * Each type lists its names once, in an X-macro of (name, flags, ...): the names
+ * of its properties and of its constructor's options. From it come the enum the C
+ * code switches on, the name array, the flags and the option masks, and from
+ * those (at run time) the property lookup, the option checks, the error messages
+ * ("valid options: ...") and tumble._introspect, which the docs spec holds
+ * lua/REFERENCE.md and lua/tumble.d.lua against. */
 
-typedef struct tl_world_record {
+enum {
+	TL_PROP = 1,     /* a property: v.name reads it */
+	TL_WRITABLE = 2, /* v.name = x assigns it */
+	TL_ALWAYS = 4,   /* readable on a destroyed object (valid, id) */
+};
+#define TL_RO TL_PROP
+#define TL_RW (TL_PROP | TL_WRITABLE)
+
+typedef struct tl_spec {
+	tl_type type;
+	int count;                  /* entries of the X-macro */
+	const char *const *names;   /* entry names */
+	const uint8_t *flags;       /* TL_PROP, TL_WRITABLE, TL_ALWAYS */
+	const uint32_t *options;    /* per entry, the option sets taking it (bit i: option_sets[i]); NULL: none */
+	const char *const *option_sets; /* names of the option sets (constructors or kinds); NULL: one, unnamed */
+	const luaL_Reg *methods;    /* NULL-terminated */
+	const luaL_Reg *meta;       /* metamethods besides __index and __newindex, NULL-terminated */
+	lua_CFunction index, newindex;
+	const char *const *kinds;   /* the values of its type/kind property, or NULL */
+} tl_spec;
+
+extern const tl_spec tl_world_spec, tl_body_spec, tl_shape_spec, tl_joint_spec, tl_contact_spec, tl_field_spec;
+extern const luaL_Reg tl_module_functions[];
+
+/* The per-state lookup of a type's names: the Lua string object of every entry
+ * and method name (kept alive by the type's metatable) mapped to its entry
+ * number, by address, so __index finds a property without hashing the string
+ * or touching a Lua table. Short strings (up to 40 bytes; every name is one)
+ * are interned, so a key equal to a name is that very object. Entries count..
+ * are the methods. */
+#define TL_NAME_SLOTS 128
+typedef struct tl_names {
+	const tl_spec *spec;
+	struct {
+		const void *key;
+		int entry;
+	} slot[TL_NAME_SLOTS];
+} tl_names;
+
+static inline unsigned tl_name_slot(const void *key)
+{
+	return (unsigned)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15u) >> 57); /* 7 bits: 128 slots */
+}
+
+/* The entry named by the value at idx, -1 if it names none (or is not a string:
+ * lua_topointer gives a string's object, and no other value is one of ours). */
+static inline int tl_lookup(lua_State *L, const tl_names *n, int idx)
+{
+	const void *k = lua_topointer(L, idx);
+	if (k == NULL) return -1;
+	for (unsigned i = tl_name_slot(k);; i = (i + 1) & (TL_NAME_SLOTS - 1)) {
+		if (n->slot[i].key == k) return n->slot[i].entry;
+		if (n->slot[i].key == NULL) return -1;
+	}
+}
+
+/* Every userdata of the binding starts with the names of its type (one per
+ * state and type). __index and __newindex, which have the names at hand, check
+ * their receiver by its size and that pointer, without a metatable lookup: a
+ * value of another type, ours or not, cannot hold it. */
+static inline void *tl_self(lua_State *L, const tl_names *names, size_t size)
+{
+	const tl_names *const *p = lua_touserdata(L, 1);
+	if (p == NULL || lua_rawlen(L, 1) != size || *p != names) return NULL;
+	return (void *)p;
+}
+
+/* ---------------- records ---------------- */
+
+typedef struct tl_world_core {
 	tb_world *world; /* NULL once destroyed */
-	int refs;        /* the World userdata and every handle */
-	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches */
-	int holder;      /* registry ref of a weak table whose [1] is the World userdata */
-	bool dispatching;
-	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
-	double last_dispatch_ms;
-
+	lua_Alloc alloc; /* the state's allocator: the buffers count against its limits */
+	void *alloc_ud;
 	/* copies of the last step's events: handlers may change the world, which
 	 * may reallocate the engine's arrays */
 	tb_contact_begin_event *begin;
@@ -85,22 +163,64 @@ typedef struct tl_world_record {
 	int sensor_begin_count, sensor_begin_capacity;
 	tb_sensor_event *sensor_end;
 	int sensor_end_count, sensor_end_capacity;
-
-	/* query results, reused between calls */
+	/* query results: filled from inside engine callbacks, where no Lua may run;
+	 * every query bumps the epoch, so one can tell that another ran meanwhile */
 	void *scratch;
 	size_t scratch_capacity;
+	uint32_t scratch_epoch;
+} tl_world_core;
+
+typedef struct tl_world_record {
+	tl_world_core *core;      /* never NULL; core->world is NULL once destroyed */
+	const tl_names *names[TL_TYPE_COUNT]; /* of this state, for the userdata made from the record */
+	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches ([0] is the record itself) */
+	int holder;               /* registry ref of a weak table whose [1] is the World userdata */
+	bool dispatching;
+	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
+	double last_dispatch_ms;
 } tl_world_record;
 
+/* The live engine world of rec, or NULL. */
+static inline tb_world *tl_world_of(const tl_world_record *rec) { return rec->core->world; }
+
+/* World user values: anchors per kind, the world:on handlers (array by event), the record. */
+#define TL_WUV_ANCHORS(kind) (1 + (kind))
+#define TL_WUV_HANDLERS 4
+#define TL_WUV_RECORD 5
+#define TL_WORLD_UV_COUNT 5
+
 typedef struct tl_world_ud {
-	tl_world_record *rec;
+	const tl_names *type;
+	tl_world_record *rec; /* set once, never NULL after tumble.world returns */
 } tl_world_ud;
 
 /* Body, Shape and Joint userdata; the type is the metatable. */
 typedef struct tl_handle {
-	tl_world_record *rec;
+	const tl_names *type;
+	tl_world_record *rec; /* kept alive by user value TL_UV_RECORD */
 	int32_t index1;
 	uint32_t generation;
 } tl_handle;
+
+/* A Contact: a copy of one event's contact data. */
+typedef struct tl_contact {
+	const tl_names *type;
+	tb_vec2 normal;
+	tb_vec2 points[2];
+	float separations[2];
+	int point_count;
+	float approach_speed;
+	bool has_speed;
+	bool has_separations;
+} tl_contact;
+
+/* Handle user values: the record, the user value, then (shapes) one per event
+ * handler. The engine's shape user_data holds a bit per handler that is set, so
+ * the dispatcher skips shapes with no handler without entering Lua. */
+#define TL_UV_RECORD 1
+#define TL_UV_USER 2
+#define TL_UV_HANDLER(ev) (3 + (ev))
+#define TL_SHAPE_UV_COUNT (3 + TL_EV_COUNT)
 
 /* Where a bad value came from, for the error message: an argument, a field of a
  * table argument, or a property assignment. */
@@ -113,19 +233,9 @@ typedef struct tl_where {
 
 #define TL_ARG(n) (&(tl_where){(n), NULL, NULL, NULL})
 #define TL_FIELD(n, f) (&(tl_where){(n), (f), NULL, NULL})
-#define TL_PROP(t, p) (&(tl_where){0, NULL, (t), (p)})
+#define TL_PROP_OF(t, p) (&(tl_where){0, NULL, (t), (p)})
 
-/* ---- lua_util.c ---- */
-
-/* Grows a heap array to hold at least needed elements (doubling, so steady-state
- * steps do not allocate); raises a Lua memory error on failure. */
-void *tl_grow(lua_State *L, void *ptr, size_t elem_size, int *capacity, int needed);
-#define TL_RESERVE(L, ptr, cap, needed)                                                                     \
-	do {                                                                                                    \
-		if ((needed) > (cap)) (ptr) = tl_grow((L), (ptr), sizeof(*(ptr)), &(cap), (needed));               \
-	} while (0)
-/* The record's reusable scratch buffer of at least bytes. */
-void *tl_scratch(lua_State *L, tl_world_record *rec, size_t bytes);
+/* ---- lua_check.c: argument checks ---- */
 
 _Noreturn void tl_bad(lua_State *L, const tl_where *w, const char *fmt, ...);
 /* The type name of the value at idx, userdata by their __name (may push it). */
@@ -143,89 +253,124 @@ float tl_range(lua_State *L, int idx, const tl_where *w, double lo, double hi, c
 lua_Integer tl_integer(lua_State *L, int idx, const tl_where *w);
 int tl_int_range(lua_State *L, int idx, const tl_where *w, int lo, int hi);
 bool tl_bool(lua_State *L, int idx, const tl_where *w);
+/* {x, y} or {x = , y = }, read raw. */
 tb_vec2 tl_vec2(lua_State *L, int idx, const tl_where *w, bool coord);
 int tl_enum(lua_State *L, int idx, const tl_where *w, const char *const names[]);
 void tl_check_function_or_nil(lua_State *L, int idx, const tl_where *w);
 
-/* Table arguments: every key must be one of names (NULL-terminated) or an array
- * index 1..array_count. The _at form reports through w (nested tables, properties). */
-void tl_check_options(lua_State *L, int t, const char *const names[], int array_count);
-void tl_check_options_at(lua_State *L, int t, const char *const names[], int array_count, const tl_where *w);
-/* The binding's sentence for an engine status (stable for the tests). */
-const char *tl_status_text(tb_status s);
-/* Pushes t[name] and returns true when it is not nil (nothing pushed otherwise). */
-bool tl_opt(lua_State *L, int t, const char *name);
+/* Reads the option table at t in one raw pass (metamethods are not part of the
+ * contract: an __index or __pairs is never run). Every key must be an entry of
+ * spec in option set `set` (a bit of spec->options) or an array index
+ * 1..array_count; an unknown key raises "unknown option 'k'; valid options: ...".
+ * The value of entry e goes to stack slot base + e: the caller reserved
+ * spec->count slots there (lua_settop), all nil. */
+void tl_read_options(lua_State *L, int t, const tl_spec *spec, uint32_t set, int array_count, const tl_where *w,
+                     int base);
+/* Reserves spec->count nil slots on the stack and returns the first. */
+int tl_option_slots(lua_State *L, const tl_spec *spec);
+/* Is slot base + e set? */
+static inline bool tl_has(lua_State *L, int base, int e) { return lua_type(L, base + e) != LUA_TNIL; }
 /* The number of array items t[1..n] (n = #t, raw). */
 int tl_array_count(lua_State *L, int t);
-bool tl_has_named(lua_State *L, int t, const char *const names[]);
 
 void tl_push_vec2(lua_State *L, tb_vec2 v);
-void tl_push_number(lua_State *L, float v);
 
-/* Metatables: creates the metatable for a type (registered under tl_mt_key[type],
- * __name = type name), leaves it on the stack. */
-void tl_new_metatable(lua_State *L, tl_type type);
-/* Builds the __index/__newindex pair of a handle type: props (NULL-terminated
- * names, value i+1) and methods share one lookup table. Leaves nothing. */
-void tl_set_accessors(lua_State *L, int mt, const char *const props[], const luaL_Reg methods[],
-                      lua_CFunction index, lua_CFunction newindex);
+/* The binding's sentence for an engine status (stable for the tests). A stale
+ * handle is named by its kind: use tl_status_for wherever one can be returned. */
+const char *tl_status_text(tb_status s);
+const char *tl_status_for(tb_status s, tl_type stale);
 
-/* ---- records and handles ---- */
+/* ---- lua_handle.c: metatables, records, handles ---- */
 
-tl_world_record *tl_record_new(lua_State *L);
-/* Creates the record's weak tables (once the World userdata owns the record). */
-void tl_record_open(lua_State *L, tl_world_record *rec);
-void tl_record_release(tl_world_record *rec);
+/* Creates the metatable of a type from its spec (Lua's liolib createmeta: the
+ * metamethods from a luaL_Reg table, __index and __newindex as closures over
+ * the type's tl_names, __name, and a protected __metatable), registers it and
+ * the names, and pops it. */
+void tl_new_type(lua_State *L, const tl_spec *spec);
+/* The registered metatable of a type, pushed. */
+void tl_push_metatable(lua_State *L, tl_type type);
+/* The names of a type in this state. */
+const tl_names *tl_type_names_of(lua_State *L, tl_type type);
+/* The userdata at idx if it is of that type (the one type check outside the
+ * property paths), else NULL. */
+void *tl_testudata(lua_State *L, int idx, tl_type type);
+void *tl_checkudata(lua_State *L, int idx, tl_type type);
+
 /* The live world of the World userdata at idx (errors otherwise). */
 tl_world_record *tl_check_world(lua_State *L, int idx);
 tl_world_ud *tl_check_world_ud(lua_State *L, int idx);
 /* Pushes the World userdata of rec (error "world was destroyed" if gone). */
 void tl_push_world(lua_State *L, tl_world_record *rec);
+/* Destroys the engine world of rec now (world:destroy, finalizers). */
+void tl_world_close(lua_State *L, tl_world_record *rec);
+/* Creates the World userdata (with its record and core), leaves it on the stack. */
+tl_world_record *tl_world_new(lua_State *L, const tb_world_def *def);
 
+/* The handle at idx of that type (a type error otherwise). The object may be dead. */
 tl_handle *tl_check_handle(lua_State *L, int idx, tl_type type);
-tl_handle *tl_to_handle(lua_State *L, int idx, tl_type type); /* NULL if not that type */
-/* Errors unless the handle's world is alive and the object valid. */
-tb_world *tl_live(lua_State *L, const tl_handle *h, tl_type type);
 bool tl_handle_valid(const tl_handle *h, tl_type type);
 /* Raises "world was destroyed" or "<kind> was destroyed" for a dead handle. */
 _Noreturn void tl_dead(lua_State *L, const tl_handle *h, tl_type type);
-/* tl_live for the hot property paths: inline, one engine call. */
-static inline tb_world *tl_live_body(lua_State *L, const tl_handle *h)
+/* The engine world of a handle whose object lives, else the error above. Called
+ * once the arguments are read, and again after anything that can run Lua. */
+tb_world *tl_handle_world(lua_State *L, const tl_handle *h, tl_type type);
+/* tl_check_handle + tl_handle_world: for the methods, which check early so that a
+ * dead receiver is named before a bad argument; they take the world again after. */
+tl_handle *tl_check_live(lua_State *L, int idx, tl_type type);
+static inline tb_world *tl_body_world(lua_State *L, const tl_handle *h)
 {
-	tl_world_record *rec = h->rec;
-	if (rec == NULL || rec->world == NULL || !tb_body_is_valid(rec->world, (tb_body_id){h->index1, h->generation})) {
-		tl_dead(L, h, TL_BODY);
-	}
-	return rec->world;
+	tb_world *w = tl_world_of(h->rec);
+	if (w == NULL || !tb_body_is_valid(w, (tb_body_id){h->index1, h->generation})) tl_dead(L, h, TL_BODY);
+	return w;
 }
-static inline tb_world *tl_live_shape(lua_State *L, const tl_handle *h)
+static inline tb_world *tl_shape_world(lua_State *L, const tl_handle *h)
 {
-	tl_world_record *rec = h->rec;
-	if (rec == NULL || rec->world == NULL || !tb_shape_is_valid(rec->world, (tb_shape_id){h->index1, h->generation})) {
-		tl_dead(L, h, TL_SHAPE);
-	}
-	return rec->world;
+	tb_world *w = tl_world_of(h->rec);
+	if (w == NULL || !tb_shape_is_valid(w, (tb_shape_id){h->index1, h->generation})) tl_dead(L, h, TL_SHAPE);
+	return w;
 }
-tb_world *tl_check_body(lua_State *L, int idx, tb_body_id *id, tl_handle **out);
-tb_world *tl_check_shape(lua_State *L, int idx, tb_shape_id *id, tl_handle **out);
-tb_world *tl_check_joint(lua_State *L, int idx, tb_joint_id *id, tl_handle **out);
+static inline tb_world *tl_joint_world(lua_State *L, const tl_handle *h)
+{
+	tb_world *w = tl_world_of(h->rec);
+	if (w == NULL || !tb_joint_is_valid(w, (tb_joint_id){h->index1, h->generation})) tl_dead(L, h, TL_JOINT);
+	return w;
+}
 static inline tb_body_id tl_body_id(const tl_handle *h) { return (tb_body_id){h->index1, h->generation}; }
 static inline tb_shape_id tl_shape_id(const tl_handle *h) { return (tb_shape_id){h->index1, h->generation}; }
 static inline tb_joint_id tl_joint_id(const tl_handle *h) { return (tb_joint_id){h->index1, h->generation}; }
 
 /* Pushes the cached userdata for an id (creating and caching it if needed).
- * stale_ok pushes an uncached handle for a destroyed id instead of nil. */
-void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation, bool stale_ok);
+ * stale_ok pushes an uncached handle for a destroyed id instead of nil. rec must
+ * be pinned by the caller (a World userdata or handle of it on the stack). */
+void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation,
+                    bool stale_ok);
 /* __eq of Body, Shape and Joint. */
 int tl_handle_eq(lua_State *L);
-/* Keeps the handle at idx alive while its engine object lives (it holds user values). */
+/* Keeps the handle at idx alive while its engine object lives (it holds user
+ * values); does nothing when the object has died meanwhile. */
 void tl_anchor(lua_State *L, int idx, tl_type type);
 /* The object is gone: drop the cached handle's user values and anchor. */
 void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation);
 /* world:destroy_all(): every handle's values and anchors. */
 void tl_forget_all(lua_State *L, tl_world_record *rec);
 
-/* ---- per-type openers (each sets up its metatable) ---- */
+/* A Lua-owned buffer of n elements, pushed (garbage once popped): what a function
+ * copies engine results into before it pushes anything, so that a finalizer
+ * running a query in between cannot overwrite them. */
+void *tl_push_buffer(lua_State *L, size_t elem_size, int n);
+
+/* Grows a core buffer to hold at least needed elements (doubling, so steady-state
+ * steps do not allocate); raises a Lua memory error on failure. */
+void *tl_grow(lua_State *L, tl_world_core *core, void *ptr, size_t elem_size, int *capacity, int needed);
+#define TL_RESERVE(L, core, ptr, cap, needed)                                                              \
+	do {                                                                                                   \
+		if ((needed) > (cap)) (ptr) = tl_grow((L), (core), (ptr), sizeof(*(ptr)), &(cap), (needed));      \
+	} while (0)
+
+/* Opens the module's list of live cores (once per state). */
+void tl_open_module(lua_State *L);
+
+/* ---- per-type openers ---- */
 void tl_open_world(lua_State *L);
 void tl_open_body(lua_State *L);
 void tl_open_shape(lua_State *L);
@@ -234,10 +379,14 @@ void tl_open_events(lua_State *L);
 
 /* ---- lua_body.c ---- */
 int tl_world_body(lua_State *L); /* world:body{...} */
+/* Drops the Lua side of the body, its shapes and its joints, then the body. */
 void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id);
+extern const char *const tl_body_type_names[];
 
 /* ---- lua_shape.c ---- */
 extern const char *const tl_shape_kind_names[TB_SHAPE_TYPE_COUNT + 1];
+extern const char *const tl_field_kind_names[];
+extern const char *const tl_falloff_names[];
 int tl_body_circle(lua_State *L);
 int tl_body_box(lua_State *L);
 int tl_body_polygon(lua_State *L);
@@ -267,20 +416,11 @@ int tl_c_reference_scene(lua_State *L);
 int tl_c_default_settings(lua_State *L);
 
 /* ---- lua_introspect.c ---- */
-/* What a type dispatches on, exported so that tumble._introspect (a test hook:
- * tests/lua/docs_spec.lua checks the documentation against it) reports the very
- * arrays given to tl_set_accessors rather than a copy that could drift. */
-typedef struct tl_type_info {
-	const char *const *props;   /* NULL-terminated */
-	int read_only;              /* props[read_only] and after cannot be assigned */
-	const luaL_Reg *methods;    /* NULL: none */
-	const char *const *options; /* the constructor's options, NULL when they depend on a kind */
-	const char *const *kinds;   /* the values of its type/kind property, or NULL */
-} tl_type_info;
-extern const tl_type_info tl_world_info, tl_body_info, tl_shape_info, tl_joint_info, tl_contact_info;
-extern const luaL_Reg *const tl_module_functions;
-extern const char *const *const tl_field_kinds; /* s.field.kind */
-extern const char *const *const tl_falloffs;    /* s.field.falloff */
+/* tumble._introspect: a test hook (tests/lua/docs_spec.lua) reporting the specs. */
 int tl_introspect(lua_State *L);
+
+/* ---- X-macro expansions shared by the types: X(name, flags, ...) ---- */
+#define TL_X_NAME(name, ...) #name,
+#define TL_X_FLAGS(name, flags, ...) (flags),
 
 #endif

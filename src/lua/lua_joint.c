@@ -9,46 +9,6 @@
 const char *const tl_joint_kind_names[TB_JOINT_TYPE_COUNT + 1] = {"revolute", "prismatic", "distance", "weld",
                                                                   "mouse", NULL};
 
-/* Writable properties first; P_KIND and after are read-only. */
-enum {
-	P_MOTOR_SPEED,
-	P_MAX_TORQUE,
-	P_MAX_FORCE,
-	P_MOTOR,
-	P_LOWER,
-	P_UPPER,
-	P_LIMIT,
-	P_LENGTH,
-	P_MIN_LENGTH,
-	P_MAX_LENGTH,
-	P_SPRING,
-	P_HERTZ,
-	P_DAMPING,
-	P_ANGULAR_HERTZ,
-	P_ANGULAR_DAMPING,
-	P_TARGET,
-	P_COLLIDE,
-	P_USER,
-	P_KIND,
-	P_READ_ONLY = P_KIND,
-	P_A,
-	P_B,
-	P_VALUE,
-	P_ANCHOR_A,
-	P_ANCHOR_B,
-	P_FORCE,
-	P_TORQUE,
-	P_WORLD,
-	P_VALID,
-	P_ID,
-	P_COUNT
-};
-
-static const char *const joint_props[] = {
-	"motor_speed", "max_torque", "max_force", "motor", "lower", "upper", "limit", "length", "min_length",
-	"max_length", "spring", "hertz", "damping", "angular_hertz", "angular_damping", "target", "collide", "user",
-	"kind", "a", "b", "value", "anchor_a", "anchor_b", "force", "torque", "world", "valid", "id", NULL};
-
 #define R (1u << TB_JOINT_REVOLUTE)
 #define PR (1u << TB_JOINT_PRISMATIC)
 #define D (1u << TB_JOINT_DISTANCE)
@@ -56,84 +16,74 @@ static const char *const joint_props[] = {
 #define M (1u << TB_JOINT_MOUSE)
 #define ALL (R | PR | D | W | M)
 
-/* Which kinds have each property. */
-static const unsigned prop_kinds[P_COUNT] = {
-	[P_MOTOR_SPEED] = R | PR,
-	[P_MAX_TORQUE] = R,
-	[P_MAX_FORCE] = PR | M,
-	[P_MOTOR] = R | PR,
-	[P_LOWER] = R | PR,
-	[P_UPPER] = R | PR,
-	[P_LIMIT] = R | PR,
-	[P_LENGTH] = D,
-	[P_MIN_LENGTH] = D,
-	[P_MAX_LENGTH] = D,
-	[P_SPRING] = R | PR | D,
-	[P_HERTZ] = R | PR | D | W | M,
-	[P_DAMPING] = R | PR | D | W | M,
-	[P_ANGULAR_HERTZ] = W,
-	[P_ANGULAR_DAMPING] = W,
-	[P_TARGET] = M,
-	[P_COLLIDE] = ALL,
-	[P_USER] = ALL,
-	[P_KIND] = ALL,
-	[P_A] = ALL,
-	[P_B] = ALL,
-	[P_VALUE] = ALL,
-	[P_ANCHOR_A] = ALL,
-	[P_ANCHOR_B] = ALL,
-	[P_FORCE] = ALL,
-	[P_TORQUE] = ALL,
-	[P_WORLD] = ALL,
-	[P_VALID] = ALL,
-	[P_ID] = ALL,
-};
+/* Every name of Joint: X(name, flags, kinds that have the property, kinds whose
+ * constructor takes it as an option). The order is the order of the options in
+ * "valid options: ..." messages. */
+#define JOINT_FIELDS(X)                                                                                        \
+	X(kind, TL_RO, ALL, ALL)                                                                                   \
+	X(a, TL_RO, ALL, ALL)                                                                                      \
+	X(b, TL_RO, ALL, ALL)                                                                                      \
+	X(collide, TL_RW, ALL, ALL)                                                                                \
+	X(user, TL_RW, ALL, ALL)                                                                                   \
+	X(x, 0, 0, R | PR | W | M)                                                                                 \
+	X(y, 0, 0, R | PR | W | M)                                                                                 \
+	X(x1, 0, 0, D)                                                                                             \
+	X(y1, 0, 0, D)                                                                                             \
+	X(x2, 0, 0, D)                                                                                             \
+	X(y2, 0, 0, D)                                                                                             \
+	X(axis, 0, 0, PR)                                                                                          \
+	X(target, TL_RW, M, M)                                                                                     \
+	X(motor, TL_RW, R | PR, R | PR)                                                                            \
+	X(motor_speed, TL_RW, R | PR, R | PR)                                                                      \
+	X(max_torque, TL_RW, R, R)                                                                                 \
+	X(max_force, TL_RW, PR | M, PR | M)                                                                        \
+	X(limit, TL_RW, R | PR, R | PR)                                                                            \
+	X(lower, TL_RW, R | PR, R | PR)                                                                            \
+	X(upper, TL_RW, R | PR, R | PR)                                                                            \
+	X(length, TL_RW, D, D)                                                                                     \
+	X(min_length, TL_RW, D, D)                                                                                 \
+	X(max_length, TL_RW, D, D)                                                                                 \
+	X(spring, TL_RW, R | PR | D, R | PR | D)                                                                   \
+	X(hertz, TL_RW, ALL, ALL)                                                                                  \
+	X(damping, TL_RW, ALL, ALL)                                                                                \
+	X(angular_hertz, TL_RW, W, W)                                                                              \
+	X(angular_damping, TL_RW, W, W)                                                                            \
+	X(value, TL_RO, ALL, 0)                                                                                    \
+	X(anchor_a, TL_RO, ALL, 0)                                                                                 \
+	X(anchor_b, TL_RO, ALL, 0)                                                                                 \
+	X(force, TL_RO, ALL, 0)                                                                                    \
+	X(torque, TL_RO, ALL, 0)                                                                                   \
+	X(world, TL_RO, ALL, 0)                                                                                    \
+	X(valid, TL_RO | TL_ALWAYS, ALL, 0)                                                                        \
+	X(id, TL_RO | TL_ALWAYS, ALL, 0)
 
-static const char *const revolute_options[] = {"kind", "a", "b", "collide", "user", "x", "y", "motor",
-                                               "motor_speed", "max_torque", "limit", "lower", "upper", "spring",
-                                               "hertz", "damping", NULL};
-static const char *const prismatic_options[] = {"kind", "a", "b", "collide", "user", "x", "y", "axis", "motor",
-                                                "motor_speed", "max_force", "limit", "lower", "upper", "spring",
-                                                "hertz", "damping", NULL};
-static const char *const distance_options[] = {"kind", "a", "b", "collide", "user", "x1", "y1", "x2", "y2",
-                                               "length", "min_length", "max_length", "spring", "hertz", "damping",
-                                               NULL};
-static const char *const weld_options[] = {"kind", "a", "b", "collide", "user", "x", "y", "hertz", "damping",
-                                           "angular_hertz", "angular_damping", NULL};
-static const char *const mouse_options[] = {"kind", "a", "b", "collide", "user", "x", "y", "target", "max_force",
-                                            "hertz", "damping", NULL};
-static const char *const *const kind_options[TB_JOINT_TYPE_COUNT] = {revolute_options, prismatic_options,
-                                                                     distance_options, weld_options, mouse_options};
+enum {
+#define ENUM(name, ...) P_##name,
+	JOINT_FIELDS(ENUM)
+#undef ENUM
+	P_COUNT
+};
+static const char *const joint_names[] = {JOINT_FIELDS(TL_X_NAME) NULL};
+static const uint8_t joint_flags[] = {JOINT_FIELDS(TL_X_FLAGS)};
+#define KINDS(name, flags, kinds, options) (kinds),
+static const uint32_t prop_kinds[] = {JOINT_FIELDS(KINDS)};
+#undef KINDS
+#define OPTION(name, flags, kinds, options) (options),
+static const uint32_t joint_options[] = {JOINT_FIELDS(OPTION)};
+#undef OPTION
 
 /* ---------------- world:joint{...} ---------------- */
 
-static tb_body_id field_body(lua_State *L, tl_world_record *rec, const char *name)
+/* The body handle in option slot p: of this world, alive (it is checked again
+ * once every option is read). */
+static tl_handle *option_body(lua_State *L, tl_world_record *rec, int base, int p)
 {
-	const tl_where *w = TL_FIELD(2, name);
-	lua_getfield(L, 2, name);
-	tl_handle *h = tl_to_handle(L, -1, TL_BODY);
-	if (h == NULL) tl_bad(L, w, "Body expected, got %s", tl_typename(L, -1));
+	const tl_where *w = TL_FIELD(2, joint_names[p]);
+	tl_handle *h = tl_testudata(L, base + p, TL_BODY);
+	if (h == NULL) tl_bad(L, w, "Body expected, got %s", tl_typename(L, base + p));
 	if (h->rec != rec) tl_bad(L, w, "body of another world");
 	if (!tl_handle_valid(h, TL_BODY)) tl_bad(L, w, "body was destroyed");
-	lua_pop(L, 1);
-	return tl_body_id(h);
-}
-
-/* Reads a number option if present. */
-static bool opt_number(lua_State *L, const char *name, float *out, float (*check)(lua_State *, int, const tl_where *))
-{
-	if (!tl_opt(L, 2, name)) return false;
-	*out = check(L, -1, TL_FIELD(2, name));
-	lua_pop(L, 1);
-	return true;
-}
-
-static bool opt_bool(lua_State *L, const char *name, bool *out)
-{
-	if (!tl_opt(L, 2, name)) return false;
-	*out = tl_bool(L, -1, TL_FIELD(2, name));
-	lua_pop(L, 1);
-	return true;
+	return h;
 }
 
 static float check_length(lua_State *L, int idx, const tl_where *w)
@@ -143,72 +93,106 @@ static float check_length(lua_State *L, int idx, const tl_where *w)
 	return v;
 }
 
+/* The joint's options, read before the world is touched. */
+typedef struct joint_args {
+	uint64_t given;  /* bit p: option p was given */
+	float number[P_COUNT];
+	bool flag[P_COUNT];
+	tb_vec2 vector[P_COUNT];
+} joint_args;
+
+static bool given(const joint_args *a, int p) { return (a->given >> p) & 1u; }
+
+/* Reads option p from its slot into a. */
+static void read_arg(lua_State *L, int base, int p, joint_args *a)
+{
+	int v = base + p;
+	const tl_where *w = TL_FIELD(2, joint_names[p]);
+	switch (p) {
+		case P_x:
+		case P_y:
+		case P_x1:
+		case P_y1:
+		case P_x2:
+		case P_y2: a->number[p] = tl_coord(L, v, w); break;
+		case P_axis: a->vector[p] = tl_vec2(L, v, w, false); break;
+		case P_target: a->vector[p] = tl_vec2(L, v, w, true); break;
+		case P_collide:
+		case P_motor:
+		case P_limit:
+		case P_spring: a->flag[p] = tl_bool(L, v, w); break;
+		case P_motor_speed: a->number[p] = tl_float(L, v, w); break;
+		case P_max_torque:
+		case P_max_force:
+		case P_hertz:
+		case P_damping:
+		case P_angular_hertz:
+		case P_angular_damping: a->number[p] = tl_nonneg(L, v, w); break;
+		case P_length:
+		case P_min_length:
+		case P_max_length: a->number[p] = check_length(L, v, w); break;
+		default: return; /* kind, a, b, user: read by the caller */
+	}
+	a->given |= (uint64_t)1 << p;
+}
+
 int tl_world_joint(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
-	lua_getfield(L, 2, "kind");
+	lua_settop(L, 2);
+	lua_pushliteral(L, "kind");
+	lua_rawget(L, 2);
 	int kind = tl_enum(L, -1, TL_FIELD(2, "kind"), tl_joint_kind_names);
 	lua_pop(L, 1);
-	tl_check_options(L, 2, kind_options[kind], 0);
-	tb_world *w = rec->world;
-	tb_joint_def def = tb_default_joint_def((tb_joint_type)kind);
-	def.body_a = field_body(L, rec, "a");
-	def.body_b = field_body(L, rec, "b");
-	if (TB_ID_EQUALS(def.body_a, def.body_b)) tl_bad(L, TL_FIELD(2, "b"), "the same body as 'a'");
-	opt_bool(L, "collide", &def.collide_connected);
+	int base = tl_option_slots(L, &tl_joint_spec);
+	tl_read_options(L, 2, &tl_joint_spec, 1u << kind, 0, TL_ARG(2), base);
 
-	tb_vec2 pa = tb_body_get_position(w, def.body_a), pb = tb_body_get_position(w, def.body_b);
+	/* every option, raw and into C values (the bodies and the user value stay
+	 * pinned in their slots) */
+	tl_handle *ha = option_body(L, rec, base, P_a);
+	tl_handle *hb = option_body(L, rec, base, P_b);
+	if (ha == hb) tl_bad(L, TL_FIELD(2, "b"), "the same body as 'a'");
+	joint_args args;
+	memset(&args, 0, sizeof args);
+	for (int p = 0; p < P_COUNT; ++p) {
+		if (tl_has(L, base, p)) read_arg(L, base, p, &args);
+	}
+	tb_joint_def def = tb_default_joint_def((tb_joint_type)kind);
+	if (given(&args, P_collide)) def.collide_connected = args.flag[P_collide];
 	if (kind == TB_JOINT_DISTANCE) {
-		opt_number(L, "x1", &pa.x, tl_coord);
-		opt_number(L, "y1", &pa.y, tl_coord);
-		opt_number(L, "x2", &pb.x, tl_coord);
-		opt_number(L, "y2", &pb.y, tl_coord);
-		def.local_anchor_a = tb_body_get_local_point(w, def.body_a, pa);
-		def.local_anchor_b = tb_body_get_local_point(w, def.body_b, pb);
-		def.length = tb_distance(pa, pb);
-		opt_number(L, "length", &def.length, check_length);
-		opt_number(L, "min_length", &def.min_length, check_length);
-		opt_number(L, "max_length", &def.max_length, check_length);
+		if (given(&args, P_length)) def.length = args.number[P_length];
+		if (given(&args, P_min_length)) def.min_length = args.number[P_min_length];
+		if (given(&args, P_max_length)) def.max_length = args.number[P_max_length];
 		if (def.min_length > def.max_length) {
 			tl_bad(L, TL_FIELD(2, "min_length"), "number <= max_length expected, got %s",
 			       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)def.min_length));
 		}
-	} else {
-		/* one world anchor shared by both bodies; by default body b's origin
-		 * (for a mouse joint: the point of b that is dragged to the target) */
-		tb_vec2 anchor = pb;
-		opt_number(L, "x", &anchor.x, tl_coord);
-		opt_number(L, "y", &anchor.y, tl_coord);
-		def.local_anchor_a = tb_body_get_local_point(w, def.body_a, anchor);
-		def.local_anchor_b = tb_body_get_local_point(w, def.body_b, anchor);
-		def.reference_angle = tb_body_get_angle(w, def.body_b) - tb_body_get_angle(w, def.body_a);
-		def.target = anchor;
-		if (kind == TB_JOINT_MOUSE && tl_opt(L, 2, "target")) {
-			def.target = tl_vec2(L, -1, TL_FIELD(2, "target"), true);
-			lua_pop(L, 1);
-		}
 	}
-	if (kind == TB_JOINT_PRISMATIC && tl_opt(L, 2, "axis")) {
-		tb_vec2 axis = tl_vec2(L, -1, TL_FIELD(2, "axis"), false);
-		lua_pop(L, 1);
-		axis = tb_normalize(axis);
+	tb_vec2 axis = tb_v2(1.0f, 0.0f);
+	if (kind == TB_JOINT_PRISMATIC && given(&args, P_axis)) {
+		axis = tb_normalize(args.vector[P_axis]);
 		if (axis.x == 0.0f && axis.y == 0.0f) tl_bad(L, TL_FIELD(2, "axis"), "non-zero vector expected");
-		def.local_axis_a = tb_body_get_local_vector(w, def.body_a, axis);
-	} else if (kind == TB_JOINT_PRISMATIC) {
-		def.local_axis_a = tb_body_get_local_vector(w, def.body_a, tb_v2(1.0f, 0.0f));
 	}
-
 	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC) {
-		bool given = opt_number(L, "motor_speed", &def.motor_speed, tl_float);
-		if (kind == TB_JOINT_REVOLUTE) given |= opt_number(L, "max_torque", &def.max_motor_torque, tl_nonneg);
-		if (kind == TB_JOINT_PRISMATIC) given |= opt_number(L, "max_force", &def.max_motor_force, tl_nonneg);
-		def.enable_motor = given;
-		opt_bool(L, "motor", &def.enable_motor);
+		bool motor = false;
+		if (given(&args, P_motor_speed)) def.motor_speed = args.number[P_motor_speed], motor = true;
+		if (kind == TB_JOINT_REVOLUTE && given(&args, P_max_torque)) {
+			def.max_motor_torque = args.number[P_max_torque], motor = true;
+		}
+		if (kind == TB_JOINT_PRISMATIC && given(&args, P_max_force)) {
+			def.max_motor_force = args.number[P_max_force], motor = true;
+		}
+		def.enable_motor = given(&args, P_motor) ? args.flag[P_motor] : motor;
 
-		float (*bound)(lua_State *, int, const tl_where *) = kind == TB_JOINT_REVOLUTE ? tl_float : tl_coord;
-		bool has_lower = opt_number(L, "lower", &def.lower, bound);
-		bool has_upper = opt_number(L, "upper", &def.upper, bound);
+		/* revolute bounds are angles (any finite number), prismatic ones lengths */
+		bool has_lower = tl_has(L, base, P_lower), has_upper = tl_has(L, base, P_upper);
+		for (int p = P_lower; p <= P_upper; ++p) {
+			if (!tl_has(L, base, p)) continue;
+			const tl_where *w = TL_FIELD(2, joint_names[p]);
+			float v = kind == TB_JOINT_REVOLUTE ? tl_float(L, base + p, w) : tl_coord(L, base + p, w);
+			if (p == P_lower) def.lower = v; else def.upper = v;
+		}
 		if (has_lower != has_upper) {
 			tl_bad(L, TL_FIELD(2, has_lower ? "upper" : "lower"), "number expected with '%s', got nil",
 			       has_lower ? "lower" : "upper");
@@ -217,30 +201,59 @@ int tl_world_joint(lua_State *L)
 			tl_bad(L, TL_FIELD(2, "lower"), "number <= upper expected, got %s",
 			       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)def.lower));
 		}
-		def.enable_limit = has_lower;
-		opt_bool(L, "limit", &def.enable_limit);
+		def.enable_limit = given(&args, P_limit) ? args.flag[P_limit] : has_lower;
 	}
-	if (kind == TB_JOINT_MOUSE) opt_number(L, "max_force", &def.max_force, tl_nonneg);
-	bool has_hertz = opt_number(L, "hertz", &def.hertz, tl_nonneg);
-	opt_number(L, "damping", &def.damping_ratio, tl_nonneg);
+	if (kind == TB_JOINT_MOUSE && given(&args, P_max_force)) def.max_force = args.number[P_max_force];
+	if (given(&args, P_hertz)) def.hertz = args.number[P_hertz];
+	if (given(&args, P_damping)) def.damping_ratio = args.number[P_damping];
 	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_DISTANCE) {
-		def.enable_spring = has_hertz && def.hertz > 0.0f;
-		opt_bool(L, "spring", &def.enable_spring);
+		def.enable_spring = given(&args, P_spring) ? args.flag[P_spring] : given(&args, P_hertz) && def.hertz > 0.0f;
 	}
 	if (kind == TB_JOINT_WELD) {
-		opt_number(L, "angular_hertz", &def.angular_hertz, tl_nonneg);
-		opt_number(L, "angular_damping", &def.angular_damping_ratio, tl_nonneg);
+		if (given(&args, P_angular_hertz)) def.angular_hertz = args.number[P_angular_hertz];
+		if (given(&args, P_angular_damping)) def.angular_damping_ratio = args.number[P_angular_damping];
 	}
+
+	/* now the world, and the bodies again: reading may have run a finalizer */
+	tb_world *w = tl_world_of(rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	for (int p = P_a; p <= P_b; ++p) {
+		if (!tl_handle_valid(p == P_a ? ha : hb, TL_BODY)) tl_bad(L, TL_FIELD(2, joint_names[p]), "body was destroyed");
+	}
+	def.body_a = tl_body_id(ha);
+	def.body_b = tl_body_id(hb);
+	tb_vec2 pa = tb_body_get_position(w, def.body_a), pb = tb_body_get_position(w, def.body_b);
+	if (kind == TB_JOINT_DISTANCE) {
+		if (given(&args, P_x1)) pa.x = args.number[P_x1];
+		if (given(&args, P_y1)) pa.y = args.number[P_y1];
+		if (given(&args, P_x2)) pb.x = args.number[P_x2];
+		if (given(&args, P_y2)) pb.y = args.number[P_y2];
+		def.local_anchor_a = tb_body_get_local_point(w, def.body_a, pa);
+		def.local_anchor_b = tb_body_get_local_point(w, def.body_b, pb);
+		if (!given(&args, P_length)) def.length = tb_distance(pa, pb);
+	} else {
+		/* one world anchor shared by both bodies; by default body b's origin
+		 * (for a mouse joint: the point of b that is dragged to the target) */
+		tb_vec2 anchor = pb;
+		if (given(&args, P_x)) anchor.x = args.number[P_x];
+		if (given(&args, P_y)) anchor.y = args.number[P_y];
+		def.local_anchor_a = tb_body_get_local_point(w, def.body_a, anchor);
+		def.local_anchor_b = tb_body_get_local_point(w, def.body_b, anchor);
+		def.reference_angle = tb_body_get_angle(w, def.body_b) - tb_body_get_angle(w, def.body_a);
+		def.target = given(&args, P_target) ? args.vector[P_target] : anchor;
+	}
+	if (kind == TB_JOINT_PRISMATIC) def.local_axis_a = tb_body_get_local_vector(w, def.body_a, axis);
 
 	tb_status st = TB_OK;
 	tb_joint_id id = tb_create_joint(w, &def, &st);
-	if (TB_IS_NULL(id)) return luaL_argerror(L, 2, tl_status_text(st != TB_OK ? st : TB_ERR_INVALID_ARGUMENT));
+	if (TB_IS_NULL(id)) {
+		return luaL_argerror(L, 2, tl_status_for(st != TB_OK ? st : TB_ERR_INVALID_ARGUMENT, TL_BODY));
+	}
 	tl_push_handle(L, rec, TL_JOINT, id.index1, id.generation, false);
-	if (lua_getfield(L, 2, "user") != LUA_TNIL) {
-		lua_setiuservalue(L, -2, 1);
+	if (tl_has(L, base, P_user) && !lua_isnil(L, -1)) {
+		lua_pushvalue(L, base + P_user);
+		lua_setiuservalue(L, -2, TL_UV_USER);
 		tl_anchor(L, -1, TL_JOINT);
-	} else {
-		lua_pop(L, 1);
 	}
 	return 1;
 }
@@ -249,157 +262,194 @@ int tl_world_joint(lua_State *L)
 
 static int joint_index(lua_State *L)
 {
-	/* key first (it is on top), as in body_index */
-	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 1;
-	int p = (int)lua_tointeger(L, 2) - 1;
-	tl_handle *h = lua_touserdata(L, 1);
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "Joint");
-	}
-	if (p == P_VALID || p == P_ID) {
-		/* both stay readable on a destroyed handle */
-		if (p == P_VALID) lua_pushboolean(L, tl_handle_valid(h, TL_JOINT)); else lua_pushinteger(L, h->index1);
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	int p = tl_lookup(L, names, 2);
+	if (p >= P_COUNT) {
+		lua_pushcfunction(L, tl_joint_spec.methods[p - P_COUNT].func);
 		return 1;
 	}
-	tb_world *w = tl_live(L, h, TL_JOINT);
+	if (p < 0 || !(joint_flags[p] & TL_PROP)) return 0;
+	tl_handle *h = tl_self(L, names, sizeof *h);
+	if (h == NULL) return luaL_typeerror(L, 1, "Joint");
+	if (joint_flags[p] & TL_ALWAYS) {
+		/* both stay readable on a destroyed handle */
+		if (p == P_valid) lua_pushboolean(L, tl_handle_valid(h, TL_JOINT)); else lua_pushinteger(L, h->index1);
+		return 1;
+	}
+	tb_world *w = tl_joint_world(L, h);
 	tb_joint_id id = tl_joint_id(h);
 	tb_joint_type kind = tb_joint_get_type(w, id);
-	if (!(prop_kinds[p] & (1u << kind))) {
-		lua_pushnil(L);
-		return 1;
-	}
+	if (!(prop_kinds[p] & (1u << kind))) return 0; /* another kind's property reads as nil */
 	tb_joint_def d = tb_joint_get_def(w, id);
 	switch (p) {
-		case P_MOTOR_SPEED: lua_pushnumber(L, d.motor_speed); break;
-		case P_MAX_TORQUE: lua_pushnumber(L, d.max_motor_torque); break;
-		case P_MAX_FORCE: lua_pushnumber(L, kind == TB_JOINT_MOUSE ? d.max_force : d.max_motor_force); break;
-		case P_MOTOR: lua_pushboolean(L, d.enable_motor); break;
-		case P_LOWER:
+		case P_motor_speed: lua_pushnumber(L, d.motor_speed); break;
+		case P_max_torque: lua_pushnumber(L, d.max_motor_torque); break;
+		case P_max_force: lua_pushnumber(L, kind == TB_JOINT_MOUSE ? d.max_force : d.max_motor_force); break;
+		case P_motor: lua_pushboolean(L, d.enable_motor); break;
+		case P_lower:
 			if (d.enable_limit) lua_pushnumber(L, d.lower); else lua_pushnil(L);
 			break;
-		case P_UPPER:
+		case P_upper:
 			if (d.enable_limit) lua_pushnumber(L, d.upper); else lua_pushnil(L);
 			break;
-		case P_LIMIT: lua_pushboolean(L, d.enable_limit); break;
-		case P_LENGTH: lua_pushnumber(L, d.length); break;
-		case P_MIN_LENGTH: lua_pushnumber(L, d.min_length); break;
-		case P_MAX_LENGTH: lua_pushnumber(L, d.max_length); break;
-		case P_SPRING: lua_pushboolean(L, d.enable_spring); break;
-		case P_HERTZ: lua_pushnumber(L, d.hertz); break;
-		case P_DAMPING: lua_pushnumber(L, d.damping_ratio); break;
-		case P_ANGULAR_HERTZ: lua_pushnumber(L, d.angular_hertz); break;
-		case P_ANGULAR_DAMPING: lua_pushnumber(L, d.angular_damping_ratio); break;
-		case P_TARGET: tl_push_vec2(L, d.target); break;
-		case P_COLLIDE: lua_pushboolean(L, d.collide_connected); break;
-		case P_USER: lua_getiuservalue(L, 1, 1); break;
-		case P_KIND: lua_pushstring(L, tl_joint_kind_names[kind]); break;
-		case P_A: tl_push_handle(L, h->rec, TL_BODY, d.body_a.index1, d.body_a.generation, false); break;
-		case P_B: tl_push_handle(L, h->rec, TL_BODY, d.body_b.index1, d.body_b.generation, false); break;
-		case P_VALUE: lua_pushnumber(L, tb_joint_get_value(w, id)); break;
-		case P_ANCHOR_A: tl_push_vec2(L, tb_joint_get_world_anchor_a(w, id)); break;
-		case P_ANCHOR_B: tl_push_vec2(L, tb_joint_get_world_anchor_b(w, id)); break;
-		case P_FORCE: tl_push_vec2(L, tb_joint_get_constraint_force(w, id)); break;
-		case P_TORQUE: lua_pushnumber(L, tb_joint_get_constraint_torque(w, id)); break;
-		case P_WORLD: tl_push_world(L, h->rec); break;
-		case P_ID: lua_pushinteger(L, h->index1); break;
+		case P_limit: lua_pushboolean(L, d.enable_limit); break;
+		case P_length: lua_pushnumber(L, d.length); break;
+		case P_min_length: lua_pushnumber(L, d.min_length); break;
+		case P_max_length: lua_pushnumber(L, d.max_length); break;
+		case P_spring: lua_pushboolean(L, d.enable_spring); break;
+		case P_hertz: lua_pushnumber(L, d.hertz); break;
+		case P_damping: lua_pushnumber(L, d.damping_ratio); break;
+		case P_angular_hertz: lua_pushnumber(L, d.angular_hertz); break;
+		case P_angular_damping: lua_pushnumber(L, d.angular_damping_ratio); break;
+		case P_target: tl_push_vec2(L, d.target); break;
+		case P_collide: lua_pushboolean(L, d.collide_connected); break;
+		case P_user: lua_getiuservalue(L, 1, TL_UV_USER); break;
+		case P_kind: lua_pushstring(L, tl_joint_kind_names[kind]); break;
+		case P_a: tl_push_handle(L, h->rec, TL_BODY, d.body_a.index1, d.body_a.generation, false); break;
+		case P_b: tl_push_handle(L, h->rec, TL_BODY, d.body_b.index1, d.body_b.generation, false); break;
+		case P_value: lua_pushnumber(L, tb_joint_get_value(w, id)); break;
+		case P_anchor_a: tl_push_vec2(L, tb_joint_get_world_anchor_a(w, id)); break;
+		case P_anchor_b: tl_push_vec2(L, tb_joint_get_world_anchor_b(w, id)); break;
+		case P_force: tl_push_vec2(L, tb_joint_get_constraint_force(w, id)); break;
+		case P_torque: lua_pushnumber(L, tb_joint_get_constraint_torque(w, id)); break;
+		case P_world: tl_push_world(L, h->rec); break;
 		default: lua_pushnil(L); break;
 	}
 	return 1;
 }
 
+/* The sentence for a status of tb_joint_set_def when Joint.<p> was assigned. */
+static const char *set_def_text(tb_status st, int p)
+{
+	if (st == TB_ERR_INVALID_ARGUMENT) {
+		switch (p) {
+			case P_lower:
+			case P_upper:
+			case P_limit: return "lower must not exceed upper";
+			case P_min_length:
+			case P_max_length: return "min_length must not exceed max_length";
+			/* the engine refuses a def whose kind, bodies or anchors differ from
+			 * the joint's: nothing assigned here can change those */
+			default: return "the joint's bodies or anchors changed while the value was read";
+		}
+	}
+	if (st == TB_ERR_INVALID_NUMBER && p == P_target) return "target beyond 1e6 m";
+	return tl_status_for(st, TL_JOINT);
+}
+
 static int joint_newindex(lua_State *L)
 {
-	tl_handle *h = lua_touserdata(L, 1);
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "Joint");
-	}
-	lua_pop(L, 1);
-	lua_pushvalue(L, 2);
-	int t = lua_rawget(L, lua_upvalueindex(1));
-	if (t == LUA_TNIL || lua_type(L, 2) != LUA_TSTRING) {
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	tl_handle *h = tl_self(L, names, sizeof *h);
+	if (h == NULL) return luaL_typeerror(L, 1, "Joint");
+	int p = tl_lookup(L, names, 2);
+	if (p < 0 || !(p >= P_COUNT || (joint_flags[p] & TL_PROP))) {
 		return luaL_error(L, "Joint has no property '%s'", luaL_tolstring(L, 2, NULL));
 	}
 	const char *key = lua_tostring(L, 2);
-	if (t == LUA_TFUNCTION) return luaL_error(L, "cannot assign method '%s' of Joint", key);
-	int p = (int)lua_tointeger(L, -1) - 1;
-	lua_pop(L, 1);
-	if (p >= P_READ_ONLY) return luaL_error(L, "cannot assign read-only property '%s' of Joint", key);
-	tb_world *w = tl_live(L, h, TL_JOINT);
-	tb_joint_id id = tl_joint_id(h);
-	tb_joint_type kind = tb_joint_get_type(w, id);
+	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Joint", key);
+	if (!(joint_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of Joint", key);
+	/* the receiver and its kind first (they name the first problem), then the
+	 * value, then the world again: reading a vector may run a finalizer */
+	tb_joint_type kind = tb_joint_get_type(tl_joint_world(L, h), tl_joint_id(h));
 	if (!(prop_kinds[p] & (1u << kind))) {
 		return luaL_error(L, "Joint of kind '%s' has no property '%s'", tl_joint_kind_names[kind], key);
 	}
-	if (p == P_USER) {
-		lua_settop(L, 3);
-		lua_setiuservalue(L, 1, 1);
-		if (!lua_isnil(L, 3)) tl_anchor(L, 1, TL_JOINT);
+	lua_settop(L, 3);
+	if (p == P_user) {
+		bool set = !lua_isnil(L, 3);
+		lua_setiuservalue(L, 1, TL_UV_USER);
+		if (set) tl_anchor(L, 1, TL_JOINT);
 		return 0;
 	}
-	const tl_where *where = TL_PROP("Joint", key);
+	const tl_where *where = TL_PROP_OF("Joint", key);
+	float number = 0.0f;
+	bool flag = false;
+	tb_vec2 vector = tb_vec2_zero;
+	switch (p) {
+		case P_motor_speed: number = tl_float(L, 3, where); break;
+		case P_max_torque:
+		case P_max_force:
+		case P_hertz:
+		case P_damping:
+		case P_angular_hertz:
+		case P_angular_damping: number = tl_nonneg(L, 3, where); break;
+		case P_lower:
+		case P_upper:
+			/* nil switches the limit off; a number sets that bound and switches it on */
+			if (!lua_isnil(L, 3)) number = kind == TB_JOINT_REVOLUTE ? tl_float(L, 3, where) : tl_coord(L, 3, where);
+			break;
+		case P_length:
+		case P_min_length:
+		case P_max_length: number = check_length(L, 3, where); break;
+		case P_motor:
+		case P_limit:
+		case P_spring:
+		case P_collide: flag = tl_bool(L, 3, where); break;
+		case P_target: vector = tl_vec2(L, 3, where, true); break;
+		default: break;
+	}
+
+	tb_world *w = tl_joint_world(L, h);
+	tb_joint_id id = tl_joint_id(h);
 	tb_joint_def d = tb_joint_get_def(w, id);
 	switch (p) {
-		case P_MOTOR_SPEED: d.motor_speed = tl_float(L, 3, where); break;
-		case P_MAX_TORQUE: d.max_motor_torque = tl_nonneg(L, 3, where); break;
-		case P_MAX_FORCE:
-			if (kind == TB_JOINT_MOUSE) d.max_force = tl_nonneg(L, 3, where);
-			else d.max_motor_force = tl_nonneg(L, 3, where);
+		case P_motor_speed: d.motor_speed = number; break;
+		case P_max_torque: d.max_motor_torque = number; break;
+		case P_max_force:
+			if (kind == TB_JOINT_MOUSE) d.max_force = number; else d.max_motor_force = number;
 			break;
-		case P_MOTOR: d.enable_motor = tl_bool(L, 3, where); break;
-		case P_LOWER:
-		case P_UPPER:
-			/* nil switches the limit off; a number sets that bound and switches it on */
+		case P_motor: d.enable_motor = flag; break;
+		case P_lower:
+		case P_upper:
 			if (lua_isnil(L, 3)) {
 				d.enable_limit = false;
 				break;
 			}
-			{
-				float v = kind == TB_JOINT_REVOLUTE ? tl_float(L, 3, where) : tl_coord(L, 3, where);
-				if (p == P_LOWER) {
-					if (d.enable_limit && v > d.upper) {
-						tl_bad(L, where, "number <= upper (%s) expected, got %s",
-						       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.upper), tl_describe(L, 3));
-					}
-					d.lower = v;
-					if (!d.enable_limit && d.upper < v) d.upper = v;
-				} else {
-					if (d.enable_limit && v < d.lower) {
-						tl_bad(L, where, "number >= lower (%s) expected, got %s",
-						       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.lower), tl_describe(L, 3));
-					}
-					d.upper = v;
-					if (!d.enable_limit && d.lower > v) d.lower = v;
+			if (p == P_lower) {
+				if (d.enable_limit && number > d.upper) {
+					tl_bad(L, where, "number <= upper (%s) expected, got %s",
+					       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.upper), tl_describe(L, 3));
 				}
-				d.enable_limit = true;
+				d.lower = number;
+				if (!d.enable_limit && d.upper < number) d.upper = number;
+			} else {
+				if (d.enable_limit && number < d.lower) {
+					tl_bad(L, where, "number >= lower (%s) expected, got %s",
+					       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.lower), tl_describe(L, 3));
+				}
+				d.upper = number;
+				if (!d.enable_limit && d.lower > number) d.lower = number;
 			}
+			d.enable_limit = true;
 			break;
-		case P_LIMIT: d.enable_limit = tl_bool(L, 3, where); break;
-		case P_LENGTH: d.length = check_length(L, 3, where); break;
-		case P_MIN_LENGTH:
-			d.min_length = check_length(L, 3, where);
-			if (d.min_length > d.max_length) {
+		case P_limit: d.enable_limit = flag; break;
+		case P_length: d.length = number; break;
+		case P_min_length:
+			if (number > d.max_length) {
 				tl_bad(L, where, "number <= max_length (%s) expected, got %s",
 				       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.max_length), tl_describe(L, 3));
 			}
+			d.min_length = number;
 			break;
-		case P_MAX_LENGTH:
-			d.max_length = check_length(L, 3, where);
-			if (d.max_length < d.min_length) {
+		case P_max_length:
+			if (number < d.min_length) {
 				tl_bad(L, where, "number >= min_length (%s) expected, got %s",
 				       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)d.min_length), tl_describe(L, 3));
 			}
+			d.max_length = number;
 			break;
-		case P_SPRING: d.enable_spring = tl_bool(L, 3, where); break;
-		case P_HERTZ: d.hertz = tl_nonneg(L, 3, where); break;
-		case P_DAMPING: d.damping_ratio = tl_nonneg(L, 3, where); break;
-		case P_ANGULAR_HERTZ: d.angular_hertz = tl_nonneg(L, 3, where); break;
-		case P_ANGULAR_DAMPING: d.angular_damping_ratio = tl_nonneg(L, 3, where); break;
-		case P_TARGET: d.target = tl_vec2(L, 3, where, true); break;
-		case P_COLLIDE: d.collide_connected = tl_bool(L, 3, where); break;
+		case P_spring: d.enable_spring = flag; break;
+		case P_hertz: d.hertz = number; break;
+		case P_damping: d.damping_ratio = number; break;
+		case P_angular_hertz: d.angular_hertz = number; break;
+		case P_angular_damping: d.angular_damping_ratio = number; break;
+		case P_target: d.target = vector; break;
+		case P_collide: d.collide_connected = flag; break;
 		default: break;
 	}
 	tb_status st = tb_joint_set_def(w, id, &d);
-	if (st != TB_OK) tl_bad(L, where, "%s", tl_status_text(st));
+	if (st != TB_OK) tl_bad(L, where, "%s", set_def_text(st, p));
 	return 0;
 }
 
@@ -409,7 +459,7 @@ static int joint_tostring(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_JOINT);
 	if (tl_handle_valid(h, TL_JOINT)) {
-		tb_joint_type t = tb_joint_get_type(h->rec->world, tl_joint_id(h));
+		tb_joint_type t = tb_joint_get_type(tl_world_of(h->rec), tl_joint_id(h));
 		lua_pushfstring(L, "Joint#%d(%s)", (int)h->index1, tl_joint_kind_names[t]);
 	} else {
 		lua_pushfstring(L, "Joint#%d(destroyed)", (int)h->index1);
@@ -417,23 +467,14 @@ static int joint_tostring(lua_State *L)
 	return 1;
 }
 
-static int joint_gc(lua_State *L)
-{
-	tl_handle *h = tl_to_handle(L, 1, TL_JOINT);
-	if (h != NULL && h->rec != NULL) {
-		tl_record_release(h->rec);
-		h->rec = NULL;
-	}
-	return 0;
-}
-
 static int joint_destroy(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_JOINT);
-	if (h->rec == NULL || h->rec->world == NULL) return luaL_error(L, "world was destroyed");
+	tb_world *w = tl_world_of(h->rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
 	if (!tl_handle_valid(h, TL_JOINT)) return 0;
 	tl_forget(L, h->rec, TL_JOINT, h->index1, h->generation);
-	tb_destroy_joint(h->rec->world, tl_joint_id(h));
+	tb_destroy_joint(w, tl_joint_id(h));
 	return 0;
 }
 
@@ -442,17 +483,27 @@ static const luaL_Reg joint_methods[] = {
 	{NULL, NULL},
 };
 
-const tl_type_info tl_joint_info = {joint_props, P_READ_ONLY, joint_methods, NULL, tl_joint_kind_names};
+static const luaL_Reg joint_meta[] = {
+	{"__tostring", joint_tostring},
+	{"__eq", tl_handle_eq},
+	{NULL, NULL},
+};
+
+const tl_spec tl_joint_spec = {
+	.type = TL_JOINT,
+	.count = P_COUNT,
+	.names = joint_names,
+	.flags = joint_flags,
+	.options = joint_options,
+	.option_sets = tl_joint_kind_names,
+	.methods = joint_methods,
+	.meta = joint_meta,
+	.index = joint_index,
+	.newindex = joint_newindex,
+	.kinds = tl_joint_kind_names,
+};
 
 void tl_open_joint(lua_State *L)
 {
-	tl_new_metatable(L, TL_JOINT);
-	tl_set_accessors(L, -1, joint_props, joint_methods, joint_index, joint_newindex);
-	lua_pushcfunction(L, joint_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pushcfunction(L, joint_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pushcfunction(L, tl_handle_eq);
-	lua_setfield(L, -2, "__eq");
-	lua_pop(L, 1);
+	tl_new_type(L, &tl_joint_spec);
 }

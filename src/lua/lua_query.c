@@ -1,15 +1,31 @@
 /* tumble: world queries (ray casts, box, point and shape overlap). Results are
  * sorted so that a script sees the same order on every run, whatever order the
- * broad-phase tree visits its leaves in. */
+ * broad-phase tree visits its leaves in.
+ *
+ * The engine reports results through callbacks, where no Lua may run (an error
+ * would unwind through the engine), so they are collected into the core's
+ * scratch buffer with the state's allocator; then copied into a Lua-owned
+ * buffer before any handle is pushed. That copy is an allocation, which may run
+ * a finalizer, which may run another query into the same scratch: the epoch
+ * tells, and the query runs again. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lua_internal.h"
 
-/* Collects into the record's scratch buffer from inside engine callbacks, where a
- * Lua error must not be raised (it would unwind through the engine). */
+typedef enum query_kind { Q_BOX, Q_POINT, Q_OVERLAP, Q_RAY_ALL } query_kind;
+
+typedef struct query {
+	query_kind kind;
+	tb_query_filter filter;
+	tb_aabb box;
+	tb_vec2 point;       /* Q_POINT, and the ray's origin */
+	tb_vec2 translation; /* Q_RAY_ALL */
+	tl_handle *shape;    /* Q_OVERLAP: pinned at argument 2 */
+} query;
+
 typedef struct collector {
-	tl_world_record *rec;
+	tl_world_core *core;
 	size_t elem_size;
 	int count;
 	bool out_of_memory;
@@ -17,36 +33,20 @@ typedef struct collector {
 
 static void *collect_slot(collector *c)
 {
+	tl_world_core *core = c->core;
 	size_t need = (size_t)(c->count + 1) * c->elem_size;
-	if (need > c->rec->scratch_capacity) {
-		size_t cap = c->rec->scratch_capacity > 0 ? c->rec->scratch_capacity * 2 : 1024;
+	if (need > core->scratch_capacity) {
+		size_t cap = core->scratch_capacity > 0 ? core->scratch_capacity * 2 : 1024;
 		while (cap < need) cap *= 2;
-		void *p = realloc(c->rec->scratch, cap);
+		void *p = core->alloc(core->alloc_ud, core->scratch, core->scratch_capacity, cap);
 		if (p == NULL) {
 			c->out_of_memory = true;
 			return NULL;
 		}
-		c->rec->scratch = p;
-		c->rec->scratch_capacity = cap;
+		core->scratch = p;
+		core->scratch_capacity = cap;
 	}
-	return (char *)c->rec->scratch + (size_t)c->count++ * c->elem_size;
-}
-
-/* The query sees a shape when shape.category & mask ~= 0. Its category is all
- * bits, so a shape's own mask does not hide it from queries (only a shape with
- * mask 0, which collides with nothing, stays invisible). */
-static tb_query_filter check_mask(lua_State *L, int arg)
-{
-	tb_query_filter f = tb_default_query_filter();
-	f.category_bits = UINT64_MAX;
-	if (!lua_isnoneornil(L, arg)) f.mask_bits = (uint64_t)tl_integer(L, arg, TL_ARG(arg));
-	return f;
-}
-
-static int compare_shape_ids(const void *pa, const void *pb)
-{
-	const tb_shape_id *a = pa, *b = pb;
-	return (a->index1 > b->index1) - (a->index1 < b->index1);
+	return (char *)core->scratch + (size_t)c->count++ * c->elem_size;
 }
 
 static bool collect_shape(tb_shape_id shape, void *context)
@@ -57,65 +57,6 @@ static bool collect_shape(tb_shape_id shape, void *context)
 	*slot = shape;
 	return true;
 }
-
-static int push_shape_array(lua_State *L, collector *c)
-{
-	if (c->out_of_memory) return luaL_error(L, "not enough memory");
-	tb_shape_id *ids = c->rec->scratch;
-	if (c->count > 1) qsort(ids, (size_t)c->count, sizeof *ids, compare_shape_ids);
-	lua_createtable(L, c->count, 0);
-	int n = 0;
-	for (int i = 0; i < c->count; ++i) {
-		tb_shape_id s = ((tb_shape_id *)c->rec->scratch)[i];
-		tl_push_handle(L, c->rec, TL_SHAPE, s.index1, s.generation, false);
-		if (lua_isnil(L, -1)) {
-			lua_pop(L, 1);
-			continue;
-		}
-		lua_rawseti(L, -2, ++n);
-	}
-	return 1;
-}
-
-/* world:query_box(x1, y1, x2, y2 [, mask]) -> { shapes } (tight boxes overlapping) */
-int tl_world_query_box(lua_State *L)
-{
-	tl_world_record *rec = tl_check_world(L, 1);
-	float x1 = tl_coord(L, 2, TL_ARG(2)), y1 = tl_coord(L, 3, TL_ARG(3));
-	float x2 = tl_coord(L, 4, TL_ARG(4)), y2 = tl_coord(L, 5, TL_ARG(5));
-	tb_query_filter f = check_mask(L, 6);
-	tb_aabb box = {tb_v2(tb_minf(x1, x2), tb_minf(y1, y2)), tb_v2(tb_maxf(x1, x2), tb_maxf(y1, y2))};
-	collector c = {rec, sizeof(tb_shape_id), 0, false};
-	tb_world_query_aabb(rec->world, box, f, collect_shape, &c);
-	return push_shape_array(L, &c);
-}
-
-/* world:query_point(x, y [, mask]) -> { shapes } (containing the point) */
-int tl_world_query_point(lua_State *L)
-{
-	tl_world_record *rec = tl_check_world(L, 1);
-	float x = tl_coord(L, 2, TL_ARG(2)), y = tl_coord(L, 3, TL_ARG(3));
-	tb_query_filter f = check_mask(L, 4);
-	collector c = {rec, sizeof(tb_shape_id), 0, false};
-	tb_world_query_point(rec->world, tb_v2(x, y), f, collect_shape, &c);
-	return push_shape_array(L, &c);
-}
-
-/* world:overlap(shape [, mask]) -> { shapes } (really overlapping, itself excluded) */
-int tl_world_overlap(lua_State *L)
-{
-	tl_world_record *rec = tl_check_world(L, 1);
-	tb_shape_id id;
-	tl_handle *h;
-	tl_check_shape(L, 2, &id, &h);
-	if (h->rec != rec) return luaL_argerror(L, 2, "shape of another world");
-	tb_query_filter f = check_mask(L, 3);
-	collector c = {rec, sizeof(tb_shape_id), 0, false};
-	tb_world_overlap_shape(rec->world, id, f, collect_shape, &c);
-	return push_shape_array(L, &c);
-}
-
-/* ---------------- rays ---------------- */
 
 typedef struct ray_hit {
 	tb_shape_id shape;
@@ -135,12 +76,120 @@ static float collect_ray(tb_shape_id shape, tb_vec2 point, tb_vec2 normal, float
 	return 1.0f; /* keep going, unclipped: every hit */
 }
 
+static int compare_shape_ids(const void *pa, const void *pb)
+{
+	const tb_shape_id *a = pa, *b = pb;
+	return (a->index1 > b->index1) - (a->index1 < b->index1);
+}
+
 static int compare_hits(const void *pa, const void *pb)
 {
 	const ray_hit *a = pa, *b = pb;
 	if (a->fraction != b->fraction) return a->fraction < b->fraction ? -1 : 1;
 	return (a->shape.index1 > b->shape.index1) - (a->shape.index1 < b->shape.index1);
 }
+
+/* Runs q on the world of rec and leaves its results, sorted, in a Lua-owned
+ * buffer on the stack; returns their count and the buffer. */
+static int run_query(lua_State *L, tl_world_record *rec, const query *q, void **out)
+{
+	tl_world_core *core = rec->core;
+	size_t elem = q->kind == Q_RAY_ALL ? sizeof(ray_hit) : sizeof(tb_shape_id);
+	for (;;) {
+		tb_world *w = tl_world_of(rec);
+		if (w == NULL) luaL_error(L, "world was destroyed");
+		uint32_t epoch = ++core->scratch_epoch;
+		collector c = {core, elem, 0, false};
+		switch (q->kind) {
+			case Q_BOX: tb_world_query_aabb(w, q->box, q->filter, collect_shape, &c); break;
+			case Q_POINT: tb_world_query_point(w, q->point, q->filter, collect_shape, &c); break;
+			case Q_OVERLAP:
+				if (!tl_handle_valid(q->shape, TL_SHAPE)) tl_dead(L, q->shape, TL_SHAPE);
+				tb_world_overlap_shape(w, tl_shape_id(q->shape), q->filter, collect_shape, &c);
+				break;
+			case Q_RAY_ALL:
+				if (!(q->translation.x == 0.0f && q->translation.y == 0.0f)) {
+					tb_world_cast_ray(w, q->point, q->translation, q->filter, collect_ray, &c);
+				}
+				break;
+		}
+		if (c.out_of_memory) luaL_error(L, "not enough memory");
+		void *buffer = tl_push_buffer(L, elem, c.count);
+		if (core->scratch_epoch == epoch && core->world != NULL) {
+			if (c.count > 0) memcpy(buffer, core->scratch, elem * (size_t)c.count);
+			if (c.count > 1) qsort(buffer, (size_t)c.count, elem, q->kind == Q_RAY_ALL ? compare_hits : compare_shape_ids);
+			*out = buffer;
+			return c.count;
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/* The query sees a shape when shape.category & mask ~= 0. Its category is all
+ * bits, so a shape's own mask does not hide it from queries (only a shape with
+ * mask 0, which collides with nothing, stays invisible). */
+static tb_query_filter check_mask(lua_State *L, int arg)
+{
+	tb_query_filter f = tb_default_query_filter();
+	f.category_bits = UINT64_MAX;
+	if (!lua_isnoneornil(L, arg)) f.mask_bits = (uint64_t)tl_integer(L, arg, TL_ARG(arg));
+	return f;
+}
+
+static int push_shape_array(lua_State *L, tl_world_record *rec, const tb_shape_id *ids, int count)
+{
+	lua_createtable(L, count, 0);
+	int n = 0;
+	for (int i = 0; i < count; ++i) {
+		tl_push_handle(L, rec, TL_SHAPE, ids[i].index1, ids[i].generation, false);
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1);
+			continue;
+		}
+		lua_rawseti(L, -2, ++n);
+	}
+	return 1;
+}
+
+static int shape_query(lua_State *L, const query *q)
+{
+	tl_world_record *rec = tl_check_world(L, 1);
+	void *ids;
+	int n = run_query(L, rec, q, &ids);
+	return push_shape_array(L, rec, ids, n);
+}
+
+/* world:query_box(x1, y1, x2, y2 [, mask]) -> { shapes } (tight boxes overlapping) */
+int tl_world_query_box(lua_State *L)
+{
+	tl_check_world(L, 1);
+	float x1 = tl_coord(L, 2, TL_ARG(2)), y1 = tl_coord(L, 3, TL_ARG(3));
+	float x2 = tl_coord(L, 4, TL_ARG(4)), y2 = tl_coord(L, 5, TL_ARG(5));
+	query q = {.kind = Q_BOX, .filter = check_mask(L, 6)};
+	q.box = (tb_aabb){tb_v2(tb_minf(x1, x2), tb_minf(y1, y2)), tb_v2(tb_maxf(x1, x2), tb_maxf(y1, y2))};
+	return shape_query(L, &q);
+}
+
+/* world:query_point(x, y [, mask]) -> { shapes } (containing the point) */
+int tl_world_query_point(lua_State *L)
+{
+	tl_check_world(L, 1);
+	float x = tl_coord(L, 2, TL_ARG(2)), y = tl_coord(L, 3, TL_ARG(3));
+	query q = {.kind = Q_POINT, .filter = check_mask(L, 4), .point = tb_v2(x, y)};
+	return shape_query(L, &q);
+}
+
+/* world:overlap(shape [, mask]) -> { shapes } (really overlapping, itself excluded) */
+int tl_world_overlap(lua_State *L)
+{
+	tl_world_record *rec = tl_check_world(L, 1);
+	tl_handle *h = tl_check_live(L, 2, TL_SHAPE);
+	if (h->rec != rec) return luaL_argerror(L, 2, "shape of another world");
+	query q = {.kind = Q_OVERLAP, .filter = check_mask(L, 3), .shape = h};
+	return shape_query(L, &q);
+}
+
+/* ---------------- rays ---------------- */
 
 static void check_ray(lua_State *L, tb_vec2 *origin, tb_vec2 *translation)
 {
@@ -158,7 +207,8 @@ int tl_world_raycast(lua_State *L)
 	check_ray(L, &origin, &d);
 	tb_query_filter f = check_mask(L, 6);
 	if (d.x == 0.0f && d.y == 0.0f) return 0;
-	tb_ray_result r = tb_world_cast_ray_closest(rec->world, origin, d, f);
+	/* the result is a value: the pushes after it need no world */
+	tb_ray_result r = tb_world_cast_ray_closest(tl_world_of(rec), origin, d, f);
 	if (!r.hit) return 0;
 	tl_push_handle(L, rec, TL_SHAPE, r.shape.index1, r.shape.generation, false);
 	lua_pushnumber(L, r.point.x);
@@ -180,18 +230,16 @@ static void set_num(lua_State *L, const char *k, float v)
 int tl_world_raycast_all(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
-	tb_vec2 origin, d;
-	check_ray(L, &origin, &d);
-	tb_query_filter f = check_mask(L, 6);
-	collector c = {rec, sizeof(ray_hit), 0, false};
-	if (!(d.x == 0.0f && d.y == 0.0f)) tb_world_cast_ray(rec->world, origin, d, f, collect_ray, &c);
-	if (c.out_of_memory) return luaL_error(L, "not enough memory");
-	if (c.count > 1) qsort(rec->scratch, (size_t)c.count, sizeof(ray_hit), compare_hits);
-	lua_createtable(L, c.count, 0);
+	query q = {.kind = Q_RAY_ALL};
+	check_ray(L, &q.point, &q.translation);
+	q.filter = check_mask(L, 6);
+	void *buffer;
+	int count = run_query(L, rec, &q, &buffer);
+	const ray_hit *hits = buffer;
+	lua_createtable(L, count, 0);
 	int n = 0;
-	for (int i = 0; i < c.count; ++i) {
-		ray_hit hit = ((ray_hit *)rec->scratch)[i];
-		tl_push_handle(L, rec, TL_SHAPE, hit.shape.index1, hit.shape.generation, false);
+	for (int i = 0; i < count; ++i) {
+		tl_push_handle(L, rec, TL_SHAPE, hits[i].shape.index1, hits[i].shape.generation, false);
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
 			continue;
@@ -199,11 +247,11 @@ int tl_world_raycast_all(lua_State *L)
 		lua_createtable(L, 0, 6);
 		lua_insert(L, -2);
 		lua_setfield(L, -2, "shape");
-		set_num(L, "x", hit.point.x);
-		set_num(L, "y", hit.point.y);
-		set_num(L, "nx", hit.normal.x);
-		set_num(L, "ny", hit.normal.y);
-		set_num(L, "fraction", hit.fraction);
+		set_num(L, "x", hits[i].point.x);
+		set_num(L, "y", hits[i].point.y);
+		set_num(L, "nx", hits[i].normal.x);
+		set_num(L, "ny", hits[i].normal.y);
+		set_num(L, "fraction", hits[i].fraction);
 		lua_rawseti(L, -2, ++n);
 	}
 	return 1;

@@ -6,68 +6,92 @@
 
 #include "lua_internal.h"
 
-/* Settings first (they are also the constructor's options), then read-only values. */
+/* Every name of World: X(name, flags). The settings are the writable
+ * properties, and the constructor's options. */
+#define SETTING (TL_RW)
+#define WORLD_FIELDS(X)                                                                                        \
+	X(gravity, SETTING)                                                                                        \
+	X(substeps, SETTING)                                                                                       \
+	X(contact_hertz, SETTING)                                                                                  \
+	X(contact_damping_ratio, SETTING)                                                                          \
+	X(joint_hertz, SETTING)                                                                                    \
+	X(joint_damping_ratio, SETTING)                                                                            \
+	X(max_push_speed, SETTING)                                                                                 \
+	X(restitution_threshold, SETTING)                                                                          \
+	X(hit_threshold, SETTING)                                                                                  \
+	X(max_linear_speed, SETTING)                                                                               \
+	X(time_to_sleep, SETTING)                                                                                  \
+	X(warm_starting, SETTING)                                                                                  \
+	X(position_correction, SETTING)                                                                            \
+	X(sleeping, SETTING)                                                                                       \
+	X(continuous, SETTING)                                                                                     \
+	X(motion, SETTING)                                                                                         \
+	X(valid, TL_RO | TL_ALWAYS)                                                                                \
+	X(body_count, TL_RO)                                                                                       \
+	X(awake_body_count, TL_RO)                                                                                 \
+	X(shape_count, TL_RO)                                                                                      \
+	X(joint_count, TL_RO)                                                                                      \
+	X(contact_count, TL_RO)                                                                                    \
+	X(step_count, TL_RO)                                                                                       \
+	X(dispatch_ms, TL_RO)
+
 enum {
-	S_GRAVITY,
-	S_SUBSTEPS,
-	S_CONTACT_HERTZ,
-	S_CONTACT_DAMPING,
-	S_JOINT_HERTZ,
-	S_JOINT_DAMPING,
-	S_MAX_PUSH_SPEED,
-	S_RESTITUTION_THRESHOLD,
-	S_HIT_THRESHOLD,
-	S_MAX_LINEAR_SPEED,
-	S_TIME_TO_SLEEP,
-	S_WARM_STARTING,
-	S_POSITION_CORRECTION,
-	S_SLEEPING,
-	S_CONTINUOUS,
-	S_MOTION,
-	S_COUNT,
-	P_VALID = S_COUNT,
-	P_BODY_COUNT,
-	P_AWAKE_BODY_COUNT,
-	P_SHAPE_COUNT,
-	P_JOINT_COUNT,
-	P_CONTACT_COUNT,
-	P_STEP_COUNT,
-	P_DISPATCH_MS,
+#define ENUM(name, ...) P_##name,
+	WORLD_FIELDS(ENUM)
+#undef ENUM
+	P_COUNT
 };
+static const char *const world_names[] = {WORLD_FIELDS(TL_X_NAME) NULL};
+static const uint8_t world_flags[] = {WORLD_FIELDS(TL_X_FLAGS)};
+#define OPTION(name, flags) ((flags) & TL_WRITABLE ? 1u : 0u),
+static const uint32_t world_options[] = {WORLD_FIELDS(OPTION)};
+#undef OPTION
 
-static const char *const world_props[] = {
-	"gravity", "substeps", "contact_hertz", "contact_damping_ratio", "joint_hertz", "joint_damping_ratio",
-	"max_push_speed", "restitution_threshold", "hit_threshold", "max_linear_speed", "time_to_sleep",
-	"warm_starting", "position_correction", "sleeping", "continuous", "motion",
-	/* read-only */
-	"valid", "body_count", "awake_body_count", "shape_count", "joint_count", "contact_count", "step_count",
-	"dispatch_ms", NULL};
-
-/* The settings alone, for the constructor's option check. */
-static const char *const world_options[] = {
-	"gravity", "substeps", "contact_hertz", "contact_damping_ratio", "joint_hertz", "joint_damping_ratio",
-	"max_push_speed", "restitution_threshold", "hit_threshold", "max_linear_speed", "time_to_sleep",
-	"warm_starting", "position_correction", "sleeping", "continuous", "motion", NULL};
-
-static void apply_setting(lua_State *L, tb_world_def *d, int s, int idx, const tl_where *w)
+/* Reads a setting's value at idx into d (no engine pointer is held). */
+static void read_setting(lua_State *L, tb_world_def *d, int s, int idx, const tl_where *w)
 {
 	switch (s) {
-		case S_GRAVITY: d->gravity = tl_vec2(L, idx, w, true); break;
-		case S_SUBSTEPS: d->substeps = tl_int_range(L, idx, w, 1, 64); break;
-		case S_CONTACT_HERTZ: d->contact_hertz = tl_nonneg(L, idx, w); break;
-		case S_CONTACT_DAMPING: d->contact_damping_ratio = tl_nonneg(L, idx, w); break;
-		case S_JOINT_HERTZ: d->joint_hertz = tl_nonneg(L, idx, w); break;
-		case S_JOINT_DAMPING: d->joint_damping_ratio = tl_nonneg(L, idx, w); break;
-		case S_MAX_PUSH_SPEED: d->max_contact_push_speed = tl_nonneg(L, idx, w); break;
-		case S_RESTITUTION_THRESHOLD: d->restitution_threshold = tl_nonneg(L, idx, w); break;
-		case S_HIT_THRESHOLD: d->hit_event_threshold = tl_nonneg(L, idx, w); break;
-		case S_MAX_LINEAR_SPEED: d->max_linear_speed = tl_positive(L, idx, w); break;
-		case S_TIME_TO_SLEEP: d->time_to_sleep = tl_nonneg(L, idx, w); break;
-		case S_WARM_STARTING: d->enable_warm_starting = tl_bool(L, idx, w); break;
-		case S_POSITION_CORRECTION: d->enable_position_correction = tl_bool(L, idx, w); break;
-		case S_SLEEPING: d->enable_sleep = tl_bool(L, idx, w); break;
-		case S_CONTINUOUS: d->enable_continuous = tl_bool(L, idx, w); break;
-		case S_MOTION: d->enable_motion = tl_bool(L, idx, w); break;
+		case P_gravity: d->gravity = tl_vec2(L, idx, w, true); break;
+		case P_substeps: d->substeps = tl_int_range(L, idx, w, 1, 64); break;
+		case P_contact_hertz: d->contact_hertz = tl_nonneg(L, idx, w); break;
+		case P_contact_damping_ratio: d->contact_damping_ratio = tl_nonneg(L, idx, w); break;
+		case P_joint_hertz: d->joint_hertz = tl_nonneg(L, idx, w); break;
+		case P_joint_damping_ratio: d->joint_damping_ratio = tl_nonneg(L, idx, w); break;
+		case P_max_push_speed: d->max_contact_push_speed = tl_nonneg(L, idx, w); break;
+		case P_restitution_threshold: d->restitution_threshold = tl_nonneg(L, idx, w); break;
+		case P_hit_threshold: d->hit_event_threshold = tl_nonneg(L, idx, w); break;
+		case P_max_linear_speed: d->max_linear_speed = tl_positive(L, idx, w); break;
+		case P_time_to_sleep: d->time_to_sleep = tl_nonneg(L, idx, w); break;
+		case P_warm_starting: d->enable_warm_starting = tl_bool(L, idx, w); break;
+		case P_position_correction: d->enable_position_correction = tl_bool(L, idx, w); break;
+		case P_sleeping: d->enable_sleep = tl_bool(L, idx, w); break;
+		case P_continuous: d->enable_continuous = tl_bool(L, idx, w); break;
+		case P_motion: d->enable_motion = tl_bool(L, idx, w); break;
+		default: break;
+	}
+}
+
+/* Copies setting s from src to dst: a property write reads the value into a
+ * scratch def, then applies it to the world's current def in one go. */
+static void copy_setting(tb_world_def *dst, const tb_world_def *src, int s)
+{
+	switch (s) {
+		case P_gravity: dst->gravity = src->gravity; break;
+		case P_substeps: dst->substeps = src->substeps; break;
+		case P_contact_hertz: dst->contact_hertz = src->contact_hertz; break;
+		case P_contact_damping_ratio: dst->contact_damping_ratio = src->contact_damping_ratio; break;
+		case P_joint_hertz: dst->joint_hertz = src->joint_hertz; break;
+		case P_joint_damping_ratio: dst->joint_damping_ratio = src->joint_damping_ratio; break;
+		case P_max_push_speed: dst->max_contact_push_speed = src->max_contact_push_speed; break;
+		case P_restitution_threshold: dst->restitution_threshold = src->restitution_threshold; break;
+		case P_hit_threshold: dst->hit_event_threshold = src->hit_event_threshold; break;
+		case P_max_linear_speed: dst->max_linear_speed = src->max_linear_speed; break;
+		case P_time_to_sleep: dst->time_to_sleep = src->time_to_sleep; break;
+		case P_warm_starting: dst->enable_warm_starting = src->enable_warm_starting; break;
+		case P_position_correction: dst->enable_position_correction = src->enable_position_correction; break;
+		case P_sleeping: dst->enable_sleep = src->enable_sleep; break;
+		case P_continuous: dst->enable_continuous = src->enable_continuous; break;
+		case P_motion: dst->enable_motion = src->enable_motion; break;
 		default: break;
 	}
 }
@@ -75,49 +99,32 @@ static void apply_setting(lua_State *L, tb_world_def *d, int s, int idx, const t
 static void push_setting(lua_State *L, const tb_world_def *d, int s)
 {
 	switch (s) {
-		case S_GRAVITY: tl_push_vec2(L, d->gravity); break;
-		case S_SUBSTEPS: lua_pushinteger(L, d->substeps); break;
-		case S_CONTACT_HERTZ: tl_push_number(L, d->contact_hertz); break;
-		case S_CONTACT_DAMPING: tl_push_number(L, d->contact_damping_ratio); break;
-		case S_JOINT_HERTZ: tl_push_number(L, d->joint_hertz); break;
-		case S_JOINT_DAMPING: tl_push_number(L, d->joint_damping_ratio); break;
-		case S_MAX_PUSH_SPEED: tl_push_number(L, d->max_contact_push_speed); break;
-		case S_RESTITUTION_THRESHOLD: tl_push_number(L, d->restitution_threshold); break;
-		case S_HIT_THRESHOLD: tl_push_number(L, d->hit_event_threshold); break;
-		case S_MAX_LINEAR_SPEED: tl_push_number(L, d->max_linear_speed); break;
-		case S_TIME_TO_SLEEP: tl_push_number(L, d->time_to_sleep); break;
-		case S_WARM_STARTING: lua_pushboolean(L, d->enable_warm_starting); break;
-		case S_POSITION_CORRECTION: lua_pushboolean(L, d->enable_position_correction); break;
-		case S_SLEEPING: lua_pushboolean(L, d->enable_sleep); break;
-		case S_CONTINUOUS: lua_pushboolean(L, d->enable_continuous); break;
-		case S_MOTION: lua_pushboolean(L, d->enable_motion); break;
+		case P_gravity: tl_push_vec2(L, d->gravity); break;
+		case P_substeps: lua_pushinteger(L, d->substeps); break;
+		case P_contact_hertz: lua_pushnumber(L, d->contact_hertz); break;
+		case P_contact_damping_ratio: lua_pushnumber(L, d->contact_damping_ratio); break;
+		case P_joint_hertz: lua_pushnumber(L, d->joint_hertz); break;
+		case P_joint_damping_ratio: lua_pushnumber(L, d->joint_damping_ratio); break;
+		case P_max_push_speed: lua_pushnumber(L, d->max_contact_push_speed); break;
+		case P_restitution_threshold: lua_pushnumber(L, d->restitution_threshold); break;
+		case P_hit_threshold: lua_pushnumber(L, d->hit_event_threshold); break;
+		case P_max_linear_speed: lua_pushnumber(L, d->max_linear_speed); break;
+		case P_time_to_sleep: lua_pushnumber(L, d->time_to_sleep); break;
+		case P_warm_starting: lua_pushboolean(L, d->enable_warm_starting); break;
+		case P_position_correction: lua_pushboolean(L, d->enable_position_correction); break;
+		case P_sleeping: lua_pushboolean(L, d->enable_sleep); break;
+		case P_continuous: lua_pushboolean(L, d->enable_continuous); break;
+		case P_motion: lua_pushboolean(L, d->enable_motion); break;
 		default: lua_pushnil(L); break;
 	}
 }
 
 /* ---------------- lifetime ---------------- */
 
-static void world_close(lua_State *L, tl_world_ud *ud)
-{
-	tl_world_record *rec = ud->rec;
-	if (rec == NULL) return;
-	ud->rec = NULL;
-	if (rec->world != NULL) {
-		tb_destroy_world(rec->world);
-		rec->world = NULL;
-	}
-	for (int k = 0; k < TL_KIND_COUNT; ++k) {
-		luaL_unref(L, LUA_REGISTRYINDEX, rec->cache[k]);
-		rec->cache[k] = LUA_NOREF;
-	}
-	luaL_unref(L, LUA_REGISTRYINDEX, rec->holder);
-	rec->holder = LUA_NOREF;
-	tl_record_release(rec);
-}
-
 static int world_gc(lua_State *L)
 {
-	world_close(L, tl_check_world_ud(L, 1));
+	tl_world_ud *ud = tl_testudata(L, 1, TL_WORLD);
+	if (ud != NULL && ud->rec != NULL) tl_world_close(L, ud->rec);
 	return 0;
 }
 
@@ -138,8 +145,9 @@ void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits)
 }
 
 /* Every world's memory comes from the Lua state's own allocator, so a host
- * that caps its Lua memory caps the engine's too (the World's __gc destroys
- * the world before the state closes). */
+ * that caps its Lua memory caps the engine's too (a finalizer -- the World's,
+ * its record's, or at the latest the module's list at lua_close -- destroys
+ * the world while the allocator is still valid). */
 static void world_memory(lua_State *L, tb_world_def *def)
 {
 	void *ud = NULL;
@@ -156,35 +164,15 @@ static int tumble_world(lua_State *L)
 	tb_world_def def = tb_default_world_def();
 	if (!lua_isnoneornil(L, 1)) {
 		luaL_checktype(L, 1, LUA_TTABLE);
-		tl_check_options(L, 1, world_options, 0);
-		for (int s = 0; s < S_COUNT; ++s) {
-			if (tl_opt(L, 1, world_props[s])) {
-				apply_setting(L, &def, s, -1, TL_FIELD(1, world_props[s]));
-				lua_pop(L, 1);
-			}
+		lua_settop(L, 1);
+		int base = tl_option_slots(L, &tl_world_spec);
+		tl_read_options(L, 1, &tl_world_spec, 1, 0, TL_ARG(1), base);
+		for (int s = 0; s < P_COUNT; ++s) {
+			if (tl_has(L, base, s)) read_setting(L, &def, s, base + s, TL_FIELD(1, world_names[s]));
 		}
 	}
-	/* the userdata owns the record before anything else can fail, so __gc
-	 * always finds a consistent state */
-	tl_world_ud *ud = lua_newuserdatauv(L, sizeof *ud, TL_WORLD_UV_COUNT);
-	ud->rec = NULL;
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_WORLD]);
-	lua_setmetatable(L, -2);
-	for (int i = 1; i <= TL_WORLD_UV_COUNT; ++i) {
-		lua_newtable(L);
-		lua_setiuservalue(L, -2, i);
-	}
-	tl_world_record *rec = tl_record_new(L);
-	ud->rec = rec;
-	rec->refs = 1;
-	tl_record_open(L, rec);
 	world_memory(L, &def);
-	rec->world = tb_create_world(&def);
-	if (rec->world == NULL) luaL_error(L, "could not create the world (out of memory)");
-	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
-	lua_pushvalue(L, -2);
-	lua_rawseti(L, -2, 1);
-	lua_pop(L, 1);
+	tl_world_new(L, &def);
 	return 1;
 }
 
@@ -192,36 +180,39 @@ static int tumble_world(lua_State *L)
 
 static int world_index(lua_State *L)
 {
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "World");
-	}
-	lua_pushvalue(L, 2);
-	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 1;
-	int p = (int)lua_tointeger(L, -1) - 1;
-	tl_world_ud *ud = lua_touserdata(L, 1);
-	if (p == P_VALID) {
-		lua_pushboolean(L, ud->rec != NULL && ud->rec->world != NULL);
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	int p = tl_lookup(L, names, 2);
+	if (p >= P_COUNT) {
+		lua_pushcfunction(L, tl_world_spec.methods[p - P_COUNT].func);
 		return 1;
 	}
-	if (ud->rec == NULL || ud->rec->world == NULL) return luaL_error(L, "world was destroyed");
-	tb_world *w = ud->rec->world;
-	if (p < S_COUNT) {
+	tl_world_ud *ud = tl_self(L, names, sizeof *ud);
+	if (ud == NULL) return luaL_typeerror(L, 1, "World");
+	if (p < 0) return 0;
+	tl_world_record *rec = ud->rec;
+	tb_world *w = rec != NULL ? tl_world_of(rec) : NULL;
+	if (p == P_valid) {
+		lua_pushboolean(L, w != NULL);
+		return 1;
+	}
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	if (world_flags[p] & TL_WRITABLE) {
 		tb_world_def d = tb_world_get_def(w);
 		push_setting(L, &d, p);
 		return 1;
 	}
-	if (p == P_DISPATCH_MS) {
-		lua_pushnumber(L, ud->rec->last_dispatch_ms);
+	if (p == P_dispatch_ms) {
+		lua_pushnumber(L, rec->last_dispatch_ms);
 		return 1;
 	}
 	tb_counters c = tb_world_get_counters(w);
 	switch (p) {
-		case P_BODY_COUNT: lua_pushinteger(L, c.body_count); break;
-		case P_AWAKE_BODY_COUNT: lua_pushinteger(L, c.awake_body_count); break;
-		case P_SHAPE_COUNT: lua_pushinteger(L, c.shape_count); break;
-		case P_JOINT_COUNT: lua_pushinteger(L, c.joint_count); break;
-		case P_CONTACT_COUNT: lua_pushinteger(L, c.touching_contact_count); break;
-		case P_STEP_COUNT: lua_pushinteger(L, c.step_count); break;
+		case P_body_count: lua_pushinteger(L, c.body_count); break;
+		case P_awake_body_count: lua_pushinteger(L, c.awake_body_count); break;
+		case P_shape_count: lua_pushinteger(L, c.shape_count); break;
+		case P_joint_count: lua_pushinteger(L, c.joint_count); break;
+		case P_contact_count: lua_pushinteger(L, c.touching_contact_count); break;
+		case P_step_count: lua_pushinteger(L, c.step_count); break;
 		default: lua_pushnil(L); break;
 	}
 	return 1;
@@ -229,34 +220,34 @@ static int world_index(lua_State *L)
 
 static int world_newindex(lua_State *L)
 {
-	if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2))) {
-		return luaL_typeerror(L, 1, "World");
-	}
-	lua_pop(L, 1);
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-	lua_pushvalue(L, 2);
-	int t = lua_rawget(L, lua_upvalueindex(1));
-	if (key == NULL || t == LUA_TNIL) return luaL_error(L, "World has no property '%s'", luaL_tolstring(L, 2, NULL));
-	if (t == LUA_TFUNCTION) return luaL_error(L, "cannot assign method '%s' of World", key);
-	int p = (int)lua_tointeger(L, -1) - 1;
-	lua_pop(L, 1);
-	if (p >= S_COUNT) return luaL_error(L, "cannot assign read-only property '%s' of World", key);
-	tl_world_ud *ud = lua_touserdata(L, 1);
-	if (ud->rec == NULL || ud->rec->world == NULL) return luaL_error(L, "world was destroyed");
-	tb_world_def d = tb_world_get_def(ud->rec->world);
-	apply_setting(L, &d, p, 3, TL_PROP("World", key));
-	tb_status st = tb_world_set_def(ud->rec->world, &d);
-	if (st != TB_OK) return luaL_error(L, "cannot set World.%s (%s)", key, tl_status_text(st));
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	tl_world_ud *ud = tl_self(L, names, sizeof *ud);
+	if (ud == NULL) return luaL_typeerror(L, 1, "World");
+	int p = tl_lookup(L, names, 2);
+	if (p < 0) return luaL_error(L, "World has no property '%s'", luaL_tolstring(L, 2, NULL));
+	const char *key = lua_tostring(L, 2);
+	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of World", key);
+	if (!(world_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of World", key);
+	/* the value first (reading a vector may run a finalizer), then the world */
+	tb_world_def value = tb_default_world_def();
+	read_setting(L, &value, p, 3, TL_PROP_OF("World", key));
+	tb_world *w = tl_world_of(ud->rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	tb_world_def d = tb_world_get_def(w);
+	copy_setting(&d, &value, p);
+	tb_status st = tb_world_set_def(w, &d);
+	if (st != TB_OK) return luaL_error(L, "cannot set World.%s (%s)", key, tl_status_for(st, TL_WORLD));
 	return 0;
 }
 
 static int world_tostring(lua_State *L)
 {
 	tl_world_ud *ud = tl_check_world_ud(L, 1);
-	if (ud->rec == NULL || ud->rec->world == NULL) {
+	tb_world *w = ud->rec != NULL ? tl_world_of(ud->rec) : NULL;
+	if (w == NULL) {
 		lua_pushliteral(L, "World(destroyed)");
 	} else {
-		tb_counters c = tb_world_get_counters(ud->rec->world);
+		tb_counters c = tb_world_get_counters(w);
 		lua_pushfstring(L, "World(%d bodies)", c.body_count);
 	}
 	return 1;
@@ -269,9 +260,12 @@ static int world_step(lua_State *L)
 	tl_world_record *rec = tl_check_world(L, 1);
 	if (rec->dispatching) return luaL_error(L, "cannot step the world from inside an event handler");
 	float dt = tl_range(L, 2, TL_ARG(2), 0.0, 1.0, "[0, 1]");
-	if (tb_world_is_locked(rec->world)) return luaL_error(L, "world is locked");
-	tb_world_step(rec->world, dt);
-	uint32_t issues = tb_world_get_step_issues(rec->world);
+	tb_world *w = tl_world_of(rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	if (tb_world_is_locked(w)) return luaL_error(L, "world is locked");
+	lua_settop(L, 1);
+	tb_world_step(w, dt);
+	uint32_t issues = tb_world_get_step_issues(w);
 	tl_dispatch(L, rec);
 	/* the world stays usable; the script learns what the step left out */
 	if (issues & TB_STEP_OUT_OF_MEMORY)
@@ -298,7 +292,7 @@ static int world_on(lua_State *L)
 typedef struct id_snapshot {
 	int count, next;
 	tl_type type;
-	int32_t index1[]; /* count pairs: index1, generation */
+	uint32_t ids[]; /* count pairs: index1, generation */
 } id_snapshot;
 
 static int snapshot_next(lua_State *L)
@@ -307,28 +301,31 @@ static int snapshot_next(lua_State *L)
 	tl_world_record *rec = tl_check_world(L, lua_upvalueindex(2));
 	while (s->next < s->count) {
 		int i = s->next++;
-		tl_push_handle(L, rec, s->type, s->index1[2 * i], (uint32_t)s->index1[2 * i + 1], false);
+		tl_push_handle(L, rec, s->type, (int32_t)s->ids[2 * i], s->ids[2 * i + 1], false);
 		if (!lua_isnil(L, -1)) return 1;
 		lua_pop(L, 1);
 	}
 	return 0;
 }
 
-static int push_snapshot_iterator(lua_State *L, tl_world_record *rec, tl_type type)
+static int get_ids(tb_world *w, tl_type type, void *ids, int capacity)
 {
-	int n = type == TL_BODY ? tb_world_get_bodies(rec->world, NULL, 0) : tb_world_get_joints(rec->world, NULL, 0);
-	/* ids are two 32-bit words for either kind */
-	void *ids = tl_scratch(L, rec, (size_t)(n > 0 ? n : 1) * 8);
-	if (type == TL_BODY) {
-		n = tb_world_get_bodies(rec->world, ids, n);
-	} else {
-		n = tb_world_get_joints(rec->world, ids, n);
-	}
+	return type == TL_BODY ? tb_world_get_bodies(w, ids, capacity) : tb_world_get_joints(w, ids, capacity);
+}
+
+static int push_snapshot_iterator(lua_State *L, tl_type type)
+{
+	tl_world_record *rec = tl_check_world(L, 1);
+	int n = get_ids(tl_world_of(rec), type, NULL, 0);
+	/* ids are two 32-bit words for either kind; the snapshot is allocated first,
+	 * then filled from the world taken again */
 	id_snapshot *s = lua_newuserdatauv(L, sizeof *s + (size_t)(n > 0 ? n : 1) * 8, 0);
-	s->count = n;
+	tb_world *w = tl_world_of(rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	int got = get_ids(w, type, s->ids, n);
+	s->count = got < n ? got : n;
 	s->next = 0;
 	s->type = type;
-	memcpy(s->index1, ids, (size_t)n * 8);
 	lua_pushvalue(L, 1);
 	lua_pushcclosure(L, snapshot_next, 2);
 	return 1;
@@ -336,26 +333,28 @@ static int push_snapshot_iterator(lua_State *L, tl_world_record *rec, tl_type ty
 
 static int world_bodies(lua_State *L)
 {
-	return push_snapshot_iterator(L, tl_check_world(L, 1), TL_BODY);
+	return push_snapshot_iterator(L, TL_BODY);
 }
 
 static int world_joints(lua_State *L)
 {
-	return push_snapshot_iterator(L, tl_check_world(L, 1), TL_JOINT);
+	return push_snapshot_iterator(L, TL_JOINT);
 }
 
 static int world_destroy_all(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	tl_forget_all(L, rec);
-	tb_world_clear(rec->world);
+	tb_world *w = tl_world_of(rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	tb_world_clear(w);
 	return 0;
 }
 
 static int world_destroy(lua_State *L)
 {
 	tl_world_ud *ud = tl_check_world_ud(L, 1);
-	world_close(L, ud);
+	if (ud->rec != NULL) tl_world_close(L, ud->rec);
 	return 0;
 }
 
@@ -363,7 +362,7 @@ static int world_hash(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	char buf[32];
-	snprintf(buf, sizeof buf, "%016" PRIx64, tb_world_hash(rec->world));
+	snprintf(buf, sizeof buf, "%016" PRIx64, tb_world_hash(tl_world_of(rec)));
 	lua_pushstring(L, buf);
 	return 1;
 }
@@ -383,7 +382,8 @@ static void set_integer(lua_State *L, const char *name, lua_Integer v)
 static int world_profile(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
-	tb_profile p = tb_world_get_profile(rec->world);
+	tb_profile p = tb_world_get_profile(tl_world_of(rec));
+	double dispatch = rec->last_dispatch_ms;
 	lua_createtable(L, 0, 16);
 	set_number(L, "step", p.step);
 	set_number(L, "pairs", p.pairs);
@@ -399,14 +399,14 @@ static int world_profile(lua_State *L)
 	set_number(L, "continuous", p.continuous);
 	set_number(L, "sensors", p.sensors);
 	set_number(L, "sleep", p.sleep);
-	set_number(L, "dispatch", rec->last_dispatch_ms);
+	set_number(L, "dispatch", dispatch);
 	return 1;
 }
 
 static int world_counters(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
-	tb_counters c = tb_world_get_counters(rec->world);
+	tb_counters c = tb_world_get_counters(tl_world_of(rec));
 	lua_createtable(L, 0, 10);
 	set_integer(L, "body_count", c.body_count);
 	set_integer(L, "awake_body_count", c.awake_body_count);
@@ -425,20 +425,21 @@ static int world_counters(lua_State *L)
 static int world_contacts(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
-	int n = tb_world_get_contacts(rec->world, NULL, 0);
-	tb_contact_data *data = tl_scratch(L, rec, sizeof(tb_contact_data) * (size_t)(n > 0 ? n : 1));
-	n = tb_world_get_contacts(rec->world, data, n);
+	int n = tb_world_get_contacts(tl_world_of(rec), NULL, 0);
+	/* copied out first: pushing may run a finalizer that changes the world */
+	tb_contact_data *data = tl_push_buffer(L, sizeof *data, n);
+	tb_world *w = tl_world_of(rec);
+	if (w == NULL) return luaL_error(L, "world was destroyed");
+	int got = tb_world_get_contacts(w, data, n);
+	if (got < n) n = got;
 	lua_createtable(L, n, 0);
 	for (int i = 0; i < n; ++i) {
-		/* copy: pushing handles may run the collector, never the engine, but keep
-		 * the scratch buffer out of reach of any nested query anyway */
-		tb_contact_data c = ((tb_contact_data *)rec->scratch)[i];
 		lua_createtable(L, 0, 3);
-		tl_push_handle(L, rec, TL_SHAPE, c.shape_a.index1, c.shape_a.generation, true);
+		tl_push_handle(L, rec, TL_SHAPE, data[i].shape_a.index1, data[i].shape_a.generation, true);
 		lua_setfield(L, -2, "a");
-		tl_push_handle(L, rec, TL_SHAPE, c.shape_b.index1, c.shape_b.generation, true);
+		tl_push_handle(L, rec, TL_SHAPE, data[i].shape_b.index1, data[i].shape_b.generation, true);
 		lua_setfield(L, -2, "b");
-		tl_push_manifold_contact(L, &c.manifold);
+		tl_push_manifold_contact(L, &data[i].manifold);
 		lua_setfield(L, -2, "contact");
 		lua_rawseti(L, -2, i + 1);
 	}
@@ -466,22 +467,33 @@ static const luaL_Reg world_methods[] = {
 	{NULL, NULL},
 };
 
-const tl_type_info tl_world_info = {world_props, S_COUNT, world_methods, world_options, NULL};
+static const luaL_Reg world_meta[] = {
+	{"__gc", world_gc},
+	{"__close", world_gc},
+	{"__tostring", world_tostring},
+	{NULL, NULL},
+};
+
+const tl_spec tl_world_spec = {
+	.type = TL_WORLD,
+	.count = P_COUNT,
+	.names = world_names,
+	.flags = world_flags,
+	.options = world_options,
+	.methods = world_methods,
+	.meta = world_meta,
+	.index = world_index,
+	.newindex = world_newindex,
+};
 
 void tl_open_world(lua_State *L)
 {
-	tl_new_metatable(L, TL_WORLD);
-	tl_set_accessors(L, -1, world_props, world_methods, world_index, world_newindex);
-	lua_pushcfunction(L, world_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pushcfunction(L, world_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	tl_new_type(L, &tl_world_spec);
 }
 
 /* ---------------- the module ---------------- */
 
-static const luaL_Reg module_functions[] = {
+const luaL_Reg tl_module_functions[] = {
 	{"world", tumble_world},
 	{"collide", tl_collide},
 	{"_c_reference_scene", tl_c_reference_scene},
@@ -489,13 +501,14 @@ static const luaL_Reg module_functions[] = {
 	{"_introspect", tl_introspect},
 	{NULL, NULL},
 };
-const luaL_Reg *const tl_module_functions = module_functions;
 
 int luaopen_tumble(lua_State *L)
 {
 	/* opening twice (host global + require) must not replace the metatables:
 	 * handles of the first opening would stop passing the type checks */
-	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_WORLD]) == LUA_TNIL) {
+	tl_push_metatable(L, TL_WORLD);
+	if (lua_isnil(L, -1)) {
+		tl_open_module(L);
 		tl_open_world(L);
 		tl_open_body(L);
 		tl_open_shape(L);
@@ -503,7 +516,7 @@ int luaopen_tumble(lua_State *L)
 		tl_open_events(L);
 	}
 	lua_pop(L, 1);
-	luaL_newlib(L, module_functions);
+	luaL_newlib(L, tl_module_functions);
 	lua_pushliteral(L, TUMBLE_VERSION);
 	lua_setfield(L, -2, "version");
 	return 1;
@@ -513,24 +526,19 @@ int luaopen_tumble(lua_State *L)
 
 tb_world *tumble_lua_check_world(lua_State *L, int idx)
 {
-	return tl_check_world(L, idx)->world;
-}
-
-tb_world *tumble_lua_to_world(lua_State *L, int idx)
-{
-	if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &tl_mt_key[TL_WORLD]);
-	bool ok = lua_rawequal(L, -1, -2);
-	lua_pop(L, 2);
-	if (!ok) return NULL;
-	tl_world_ud *ud = lua_touserdata(L, idx);
-	return ud->rec != NULL ? ud->rec->world : NULL;
+	return tl_world_of(tl_check_world(L, idx));
 }
 
 static tl_world_record *host_record(lua_State *L, int world_idx)
 {
-	if (tumble_lua_to_world(L, world_idx) == NULL) return NULL;
-	return ((tl_world_ud *)lua_touserdata(L, world_idx))->rec;
+	tl_world_ud *ud = tl_testudata(L, world_idx, TL_WORLD);
+	return ud != NULL ? ud->rec : NULL;
+}
+
+tb_world *tumble_lua_to_world(lua_State *L, int idx)
+{
+	tl_world_record *rec = host_record(L, idx);
+	return rec != NULL ? tl_world_of(rec) : NULL;
 }
 
 void tumble_lua_push_body(lua_State *L, int world_idx, tb_body_id id)
