@@ -187,6 +187,17 @@ void tl_check_function_or_nil(lua_State *L, int idx, const tl_where *w)
 	if (t != LUA_TFUNCTION && t != LUA_TNIL) tl_bad(L, w, "function expected, got %s", tl_typename(L, idx));
 }
 
+uint32_t tl_handler_bits(lua_State *L, int idx, int ev)
+{
+	if (lua_type(L, idx) != LUA_TFUNCTION) return 0;
+	lua_Debug ar;
+	lua_pushvalue(L, idx);
+	lua_getinfo(L, ">u", &ar); /* fills numbers only: no allocation, no Lua */
+	uint32_t bits = 1u << ev;
+	if (ar.isvararg || ar.nparams >= 3) bits |= 1u << TL_TAKES_CONTACT(ev);
+	return bits;
+}
+
 /* ---------------- option tables ---------------- */
 
 static _Noreturn void unknown_option(lua_State *L, const tl_spec *spec, uint32_t set, const tl_where *w)

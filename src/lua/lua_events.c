@@ -154,7 +154,8 @@ void tl_open_events(lua_State *L)
 typedef struct dispatch_state {
 	tl_world_record *rec;
 	int ev;
-	int32_t shape_index1; /* 0: the world:on handler */
+	int32_t shape_index1;      /* 0: the world:on handler */
+	uint32_t handlers_version; /* of the world:on handlers in the stack slots */
 } dispatch_state;
 
 static int error_handler(lua_State *L)
@@ -179,8 +180,19 @@ static int error_handler(lua_State *L)
 }
 
 /* Stack while delivering: 1 dispatch state, 2 World userdata, 3 handlers table,
- * 4 the shape cache, 5 the Contact metatable (fetched once per batch, not per event). */
-enum { S_STATE = 1, S_WORLD, S_HANDLERS, S_CACHE, S_CONTACT_MT };
+ * 4 the shape cache, 5 the shape anchors, 6 the Contact metatable, 7.. the
+ * world:on handler of each event (all fetched once per batch, not per event;
+ * the handlers again whenever world:on changed them). */
+enum { S_STATE = 1, S_WORLD, S_HANDLERS, S_CACHE, S_ANCHORS, S_CONTACT_MT, S_WORLD_FN };
+
+static void load_world_handlers(lua_State *L, dispatch_state *ds)
+{
+	for (int ev = 0; ev < TL_EV_COUNT; ++ev) {
+		lua_rawgeti(L, S_HANDLERS, ev + 1);
+		lua_replace(L, S_WORLD_FN + ev);
+	}
+	ds->handlers_version = ds->rec->handlers_version;
+}
 
 static void call_handler(lua_State *L, dispatch_state *ds, int ev, int32_t shape_index1, int self, int other,
                          int contact)
@@ -194,16 +206,21 @@ static void call_handler(lua_State *L, dispatch_state *ds, int ev, int32_t shape
 	lua_call(L, 3, 0);
 }
 
-/* Pushes the shape's handle: a cache hit without leaving the stack frame, else
- * the general path (which also makes handles for destroyed shapes). */
-static void push_shape(lua_State *L, tl_world_record *rec, tb_shape_id id)
+/* Pushes the shape's handle and returns whether it had to make one (which may
+ * run Lua). A live shape's handle is anchored on its first event: a shape that
+ * meets others keeps one handle instead of a new one per event (the anchor goes
+ * when the shape dies, like one for a user value), and the next events find it
+ * in the anchors by the shape's generation, without reading the handle. */
+static bool push_shape(lua_State *L, tl_world_record *rec, tb_shape_id id)
 {
-	if (lua_rawgeti(L, S_CACHE, id.index1) == LUA_TUSERDATA &&
-	    ((const tl_handle *)lua_touserdata(L, -1))->generation == id.generation) {
-		return;
+	const tl_world_core *core = rec->core;
+	if (id.index1 < core->shape_anchors_capacity && core->shape_anchors[id.index1] == (id.generation | TL_ANCHORED)) {
+		if (lua_rawgeti(L, S_ANCHORS, id.index1) == LUA_TUSERDATA) return false;
+		lua_pop(L, 1);
 	}
-	lua_pop(L, 1);
 	tl_push_handle(L, rec, TL_SHAPE, id.index1, id.generation, true);
+	if (lua_type(L, -1) == LUA_TUSERDATA) tl_anchor(L, -1, TL_SHAPE); /* if alive */
+	return true;
 }
 
 static void push_contact_copy(lua_State *L, const dispatch_state *ds, const tl_contact *c, bool flip)
@@ -217,64 +234,72 @@ static void push_contact_copy(lua_State *L, const dispatch_state *ds, const tl_c
 }
 
 /* Delivers one event of shapes a and b: the world:on handler, then a's handler
- * with (a, b, contact), then (pairs only) b's handler with (b, a, flipped). */
+ * with (a, b, contact), then (pairs only) b's handler with (b, a, flipped).
+ * Everything the handlers get is pushed first; the liveness of the world and
+ * the shapes is taken again after anything that may have run Lua. */
 static void deliver(lua_State *L, dispatch_state *ds, int ev, tb_shape_id a, tb_shape_id b, const tl_contact *c,
                     bool both_sides, bool stale_ok)
 {
 	tl_world_record *rec = ds->rec;
+	uint32_t bit = 1u << ev, takes = 1u << TL_TAKES_CONTACT(ev);
+	if (ds->handlers_version != rec->handlers_version) load_world_handlers(L, ds);
+	bool global = (rec->world_handlers & bit) != 0;
+	if (!global && !(rec->shape_handler_mask & bit)) return;
 	tb_world *w = tl_world_of(rec);
 	bool live_a = tb_shape_is_valid(w, a), live_b = tb_shape_is_valid(w, b);
 	/* a shape destroyed by an earlier handler of this batch no longer begins,
 	 * hits or enters anything; end and exit events are still delivered */
 	if (!stale_ok && !(live_a && live_b)) return;
-	uintptr_t bit = (uintptr_t)1 << ev;
-	bool ha = live_a && ((uintptr_t)tb_shape_get_user_data(w, a) & bit) != 0;
-	bool hb = both_sides && live_b && ((uintptr_t)tb_shape_get_user_data(w, b) & bit) != 0;
+	uint32_t bits_a = live_a ? (uint32_t)(uintptr_t)tb_shape_get_user_data(w, a) : 0;
+	uint32_t bits_b = both_sides && live_b ? (uint32_t)(uintptr_t)tb_shape_get_user_data(w, b) : 0;
+	bool ha = (bits_a & bit) != 0, hb = (bits_b & bit) != 0;
+	if (!global && !ha && !hb) return;
+
+	/* slots: a, b, the contact for the world's and a's handler, b's flipped one */
 	int base = lua_gettop(L);
-	bool global = lua_rawgeti(L, S_HANDLERS, ev + 1) == LUA_TFUNCTION;
-	if (!global && !ha && !hb) {
-		lua_settop(L, base);
-		return;
+	int ia = base + 1, ib = base + 2, ic = base + 3, id = base + 4;
+	bool ran = push_shape(L, rec, a);
+	ran |= push_shape(L, rec, b);
+	bool want_c = c != NULL && ((global && (rec->world_handlers & takes)) || (ha && (bits_a & takes)));
+	bool want_d = c != NULL && hb && (bits_b & takes);
+	if (want_c) push_contact_copy(L, ds, c, false); else lua_pushnil(L);
+	if (want_d) push_contact_copy(L, ds, c, true); else lua_pushnil(L);
+	if (ran || want_c || want_d) {
+		/* allocations: a finalizer may have run */
+		w = tl_world_of(rec);
+		if (w == NULL) goto done;
+		bool now_a = tb_shape_is_valid(w, a), now_b = tb_shape_is_valid(w, b);
+		if (!stale_ok && !(now_a && now_b)) goto done;
+		ha = ha && now_a;
+		hb = hb && now_b;
 	}
-	/* from here Lua runs (allocations, handlers): the world is taken again
-	 * before every use */
-	int fn = base + 1;
-	push_shape(L, rec, a);
-	push_shape(L, rec, b);
-	if (c != NULL) {
-		push_contact_copy(L, ds, c, false);
-	} else {
-		lua_pushnil(L);
-	}
-	int ia = base + 2, ib = base + 3, ic = base + 4;
 	if (global) {
-		lua_pushvalue(L, fn);
+		lua_pushvalue(L, S_WORLD_FN + ev);
 		call_handler(L, ds, ev, 0, ia, ib, ic);
+		/* each later handler is looked up again: this one may have removed
+		 * it or destroyed the shape (or the whole world) */
+		w = tl_world_of(rec);
+		ha = ha && w != NULL && tb_shape_is_valid(w, a);
+		hb = hb && w != NULL && tb_shape_is_valid(w, b);
 	}
-	/* each handler is looked up again: the one before may have removed it or
-	 * destroyed the shape (or the whole world) */
-	if (ha && tl_world_of(rec) != NULL && tb_shape_is_valid(tl_world_of(rec), a)) {
+	if (ha) {
 		if (lua_getiuservalue(L, ia, TL_UV_HANDLER(ev)) == LUA_TFUNCTION) {
 			call_handler(L, ds, ev, a.index1, ia, ib, ic);
+			w = tl_world_of(rec);
+			hb = hb && w != NULL && tb_shape_is_valid(w, b);
 		} else {
 			lua_pop(L, 1);
 		}
 	}
-	if (hb && tl_world_of(rec) != NULL && tb_shape_is_valid(tl_world_of(rec), b)) {
+	if (hb) {
+		/* the normal points from self to other in a per-shape handler */
 		if (lua_getiuservalue(L, ib, TL_UV_HANDLER(ev)) == LUA_TFUNCTION) {
-			int f = lua_gettop(L);
-			/* the normal points from self to other in a per-shape handler */
-			if (c != NULL) {
-				push_contact_copy(L, ds, c, true);
-			} else {
-				lua_pushnil(L);
-			}
-			lua_insert(L, f); /* contact below the function */
-			call_handler(L, ds, ev, b.index1, ib, ia, f);
+			call_handler(L, ds, ev, b.index1, ib, ia, id);
 		} else {
 			lua_pop(L, 1);
 		}
 	}
+done:
 	lua_settop(L, base);
 }
 
@@ -285,7 +310,10 @@ static int dispatch_all(lua_State *L)
 	tl_world_core *core = rec->core;
 	lua_settop(L, S_HANDLERS);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[TL_SHAPE]);
+	lua_getiuservalue(L, S_WORLD, TL_WUV_ANCHORS(TL_SHAPE));
 	tl_push_metatable(L, TL_CONTACT);
+	lua_settop(L, S_WORLD_FN + TL_EV_COUNT - 1);
+	load_world_handlers(L, ds);
 	/* a handler may destroy the world, which frees the copies: checked first */
 	for (int i = 0; core->world != NULL && i < core->begin_count; ++i) {
 		tb_contact_begin_event e = core->begin[i];
@@ -344,11 +372,7 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 	int top = lua_gettop(L);
 	lua_getiuservalue(L, 1, TL_WUV_HANDLERS);
 	int handlers = lua_gettop(L);
-	uint32_t want = rec->shape_handler_mask;
-	for (int ev = 0; ev < TL_EV_COUNT; ++ev) {
-		if (lua_rawgeti(L, handlers, ev + 1) == LUA_TFUNCTION) want |= 1u << ev;
-		lua_pop(L, 1);
-	}
+	uint32_t want = (rec->shape_handler_mask | rec->world_handlers) & ((1u << TL_EV_COUNT) - 1);
 	if (want == 0 || core->world == NULL) {
 		lua_settop(L, top);
 		return;
@@ -395,6 +419,7 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 	ds->rec = rec;
 	ds->ev = 0;
 	ds->shape_index1 = 0;
+	ds->handlers_version = rec->handlers_version;
 	int state = lua_gettop(L);
 	lua_pushvalue(L, state);
 	lua_pushcclosure(L, error_handler, 1);

@@ -108,14 +108,15 @@ static void core_free(tl_world_core *c)
 {
 	if (c->world != NULL) tb_destroy_world(c->world);
 	c->world = NULL;
-	void *buffers[] = {c->begin, c->end, c->hit, c->sensor_begin, c->sensor_end, c->scratch};
+	void *buffers[] = {c->begin, c->end, c->hit, c->sensor_begin, c->sensor_end, c->scratch, c->shape_anchors};
 	size_t sizes[] = {sizeof *c->begin * (size_t)c->begin_capacity,
 	                  sizeof *c->end * (size_t)c->end_capacity,
 	                  sizeof *c->hit * (size_t)c->hit_capacity,
 	                  sizeof *c->sensor_begin * (size_t)c->sensor_begin_capacity,
 	                  sizeof *c->sensor_end * (size_t)c->sensor_end_capacity,
-	                  c->scratch_capacity};
-	for (int i = 0; i < 6; ++i) {
+	                  c->scratch_capacity,
+	                  sizeof *c->shape_anchors * (size_t)c->shape_anchors_capacity};
+	for (int i = 0; i < 7; ++i) {
 		if (buffers[i] != NULL) c->alloc(c->alloc_ud, buffers[i], sizes[i], 0);
 	}
 	c->begin = NULL;
@@ -123,6 +124,8 @@ static void core_free(tl_world_core *c)
 	c->hit = NULL;
 	c->sensor_begin = c->sensor_end = NULL;
 	c->scratch = NULL;
+	c->shape_anchors = NULL;
+	c->shape_anchors_capacity = 0;
 	c->begin_capacity = c->end_capacity = c->hit_capacity = 0;
 	c->sensor_begin_capacity = c->sensor_end_capacity = 0;
 	c->scratch_capacity = 0;
@@ -338,7 +341,7 @@ tl_handle *tl_check_live(lua_State *L, int idx, tl_type type)
 
 static bool id_valid(tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
 {
-	tl_handle h = {rec->names[type], rec, index1, generation};
+	tl_handle h = {rec->names[type], rec, index1, generation, false};
 	return tl_handle_valid(&h, type);
 }
 
@@ -371,6 +374,7 @@ void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t in
 	h->rec = rec;
 	h->index1 = index1;
 	h->generation = generation;
+	h->anchored = false;
 	tl_push_metatable(L, type);
 	lua_setmetatable(L, -2);
 	lua_rawgeti(L, cache, 0);
@@ -417,10 +421,15 @@ void tl_anchor(lua_State *L, int idx, tl_type type)
 		clear_user_values(L, idx, type);
 		return;
 	}
+	if (h->anchored) return;
 	if (!push_world_uv(L, h->rec, TL_WUV_ANCHORS(type))) luaL_error(L, "world was destroyed");
+	tl_world_core *c = h->rec->core;
+	if (type == TL_SHAPE) TL_RESERVE(L, c, c->shape_anchors, c->shape_anchors_capacity, h->index1 + 1);
 	lua_pushvalue(L, idx);
 	lua_rawseti(L, -2, h->index1);
 	lua_pop(L, 1);
+	h->anchored = true;
+	if (type == TL_SHAPE) c->shape_anchors[h->index1] = h->generation | TL_ANCHORED;
 }
 
 void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation)
@@ -437,6 +446,9 @@ void tl_forget(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1,
 			tl_handle *h = lua_touserdata(L, -1);
 			if (h->generation == generation) {
 				clear_user_values(L, lua_gettop(L), type);
+				h->anchored = false;
+				tl_world_core *c = rec->core;
+				if (type == TL_SHAPE && index1 < c->shape_anchors_capacity) c->shape_anchors[index1] = 0;
 				lua_pushnil(L);
 				lua_rawseti(L, -3, index1);
 			}
@@ -460,7 +472,10 @@ void tl_forget_all(lua_State *L, tl_world_record *rec)
 		lua_getiuservalue(L, world, TL_WUV_ANCHORS(k));
 		lua_pushnil(L);
 		while (lua_next(L, -2) != 0) {
-			if (lua_type(L, -1) == LUA_TUSERDATA) clear_user_values(L, lua_gettop(L), (tl_type)k);
+			if (lua_type(L, -1) == LUA_TUSERDATA) {
+				clear_user_values(L, lua_gettop(L), (tl_type)k);
+				((tl_handle *)lua_touserdata(L, -1))->anchored = false;
+			}
 			lua_pop(L, 1);
 			lua_pushvalue(L, -1);
 			lua_pushnil(L);
@@ -469,6 +484,8 @@ void tl_forget_all(lua_State *L, tl_world_record *rec)
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 2);
+	tl_world_core *c = rec->core;
+	if (c->shape_anchors != NULL) memset(c->shape_anchors, 0, sizeof *c->shape_anchors * (size_t)c->shape_anchors_capacity);
 }
 
 int tl_handle_eq(lua_State *L)

@@ -163,12 +163,19 @@ typedef struct tl_world_core {
 	int sensor_begin_count, sensor_begin_capacity;
 	tb_sensor_event *sensor_end;
 	int sensor_end_count, sensor_end_capacity;
+	/* for each shape slot (index1) whose handle is in the World's anchors, its
+	 * generation | TL_ANCHORED: the dispatcher takes the handle from the anchors
+	 * without reading it (a cache miss per shape in a large batch) */
+	uint64_t *shape_anchors;
+	int shape_anchors_capacity;
 	/* query results: filled from inside engine callbacks, where no Lua may run;
 	 * every query bumps the epoch, so one can tell that another ran meanwhile */
 	void *scratch;
 	size_t scratch_capacity;
 	uint32_t scratch_epoch;
 } tl_world_core;
+
+#define TL_ANCHORED ((uint64_t)1 << 32)
 
 typedef struct tl_world_record {
 	tl_world_core *core;      /* never NULL; core->world is NULL once destroyed */
@@ -177,6 +184,10 @@ typedef struct tl_world_record {
 	int holder;               /* registry ref of a weak table whose [1] is the World userdata */
 	bool dispatching;
 	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
+	/* world:on handlers: bit ev is set, bit TL_TAKES_CONTACT(ev) takes a contact;
+	 * the version changes with every world:on (the dispatcher reloads them) */
+	uint32_t world_handlers;
+	uint32_t handlers_version;
 	double last_dispatch_ms;
 } tl_world_record;
 
@@ -200,6 +211,7 @@ typedef struct tl_handle {
 	tl_world_record *rec; /* kept alive by user value TL_UV_RECORD */
 	int32_t index1;
 	uint32_t generation;
+	bool anchored; /* in the World's anchors while the object lives */
 } tl_handle;
 
 /* A Contact: a copy of one event's contact data. */
@@ -213,6 +225,14 @@ typedef struct tl_contact {
 	bool has_speed;
 	bool has_separations;
 } tl_contact;
+
+/* Handler bits (a shape's engine user_data, rec->world_handlers): bit ev says a
+ * handler is set, bit TL_TAKES_CONTACT(ev) that it can see a contact (it takes
+ * three parameters or more, or any): the others are not given one, which no
+ * handler can tell. */
+#define TL_TAKES_CONTACT(ev) (8 + (ev))
+/* The handler bits for a function (or nil) at idx. */
+uint32_t tl_handler_bits(lua_State *L, int idx, int ev);
 
 /* Handle user values: the record, the user value, then (shapes) one per event
  * handler. The engine's shape user_data holds a bit per handler that is set, so

@@ -199,7 +199,7 @@ typedef struct shape_args {
 	tb_shape_def def;
 	tb_field field;
 	bool has_field;
-	uint32_t handlers; /* bit per event whose handler is set */
+	uint32_t handlers; /* handler bits (tl_handler_bits) */
 	int base;          /* the option slots (0: positional arguments, no table) */
 } shape_args;
 
@@ -245,7 +245,7 @@ static void read_options(lua_State *L, uint32_t ctor, int array_count, shape_arg
 			case P_on_sensor_enter:
 			case P_on_sensor_exit:
 				tl_check_function_or_nil(L, v, w);
-				o->handlers |= 1u << (p - P_on_begin);
+				o->handlers |= tl_handler_bits(L, v, p - P_on_begin);
 				break;
 			default: break;
 		}
@@ -292,7 +292,7 @@ static int finish_shape(lua_State *L, tl_handle *bh, shape_args *o, const tb_geo
 			return luaL_argerror(L, arg, lua_pushfstring(L, "field 'field': %s", tl_status_for(st, TL_SHAPE)));
 		}
 	}
-	rec->shape_handler_mask |= o->handlers;
+	rec->shape_handler_mask |= o->handlers & ((1u << TL_EV_COUNT) - 1);
 	/* from here Lua may run (the new handle is allocated): the values come from
 	 * the option slots, pinned since they were read */
 	tl_push_handle(L, rec, TL_SHAPE, id.index1, id.generation, false);
@@ -305,7 +305,7 @@ static int finish_shape(lua_State *L, tl_handle *bh, shape_args *o, const tb_geo
 		anchor = true;
 	}
 	for (int ev = 0; ev < TL_EV_COUNT; ++ev) {
-		if (o->handlers & (1u << ev)) {
+		if (tl_has(L, o->base, P_on_begin + ev)) {
 			lua_pushvalue(L, o->base + P_on_begin + ev);
 			lua_setiuservalue(L, s, TL_UV_HANDLER(ev));
 			anchor = true;
@@ -665,6 +665,7 @@ static void set_geometry(lua_State *L, tb_world *w, tb_shape_id id, const tb_geo
 
 /* A shape setting read from Lua, applied once no Lua can run. */
 typedef struct shape_value {
+	uint32_t handler_bits;
 	double n;
 	lua_Integer i;
 	bool b;
@@ -706,7 +707,10 @@ static int shape_newindex(lua_State *L)
 		case P_on_end:
 		case P_on_hit:
 		case P_on_sensor_enter:
-		case P_on_sensor_exit: tl_check_function_or_nil(L, 3, where); break;
+		case P_on_sensor_exit:
+			tl_check_function_or_nil(L, 3, where);
+			v.handler_bits = tl_handler_bits(L, 3, p - P_on_begin);
+			break;
 		case P_r:
 		case P_w:
 		case P_h: v.n = tl_float(L, 3, where); break;
@@ -750,13 +754,10 @@ static int shape_newindex(lua_State *L)
 			/* the engine-side bit and the handler together, before anything
 			 * that can run Lua (the anchor does not allocate) */
 			int ev = p - P_on_begin;
-			uintptr_t bits = (uintptr_t)tb_shape_get_user_data(w, id);
-			if (lua_isnil(L, 3)) {
-				bits &= ~((uintptr_t)1 << ev);
-			} else {
-				bits |= (uintptr_t)1 << ev;
-				h->rec->shape_handler_mask |= 1u << ev;
-			}
+			uintptr_t mine = ((uintptr_t)1 << ev) | ((uintptr_t)1 << TL_TAKES_CONTACT(ev));
+			uintptr_t bits = (uintptr_t)tb_shape_get_user_data(w, id) & ~mine;
+			bits |= v.handler_bits;
+			if (v.handler_bits != 0) h->rec->shape_handler_mask |= 1u << ev;
 			tb_shape_set_user_data(w, id, (void *)bits);
 			bool set = !lua_isnil(L, 3);
 			lua_setiuservalue(L, 1, TL_UV_HANDLER(ev));

@@ -278,13 +278,16 @@ static int world_step(lua_State *L)
 
 static int world_on(lua_State *L)
 {
-	tl_check_world(L, 1);
+	tl_world_record *rec = tl_check_world(L, 1);
 	int ev = tl_enum(L, 2, TL_ARG(2), tl_event_names);
 	tl_check_function_or_nil(L, 3, TL_ARG(3));
 	lua_settop(L, 3);
 	lua_getiuservalue(L, 1, TL_WUV_HANDLERS);
 	lua_pushvalue(L, 3);
 	lua_rawseti(L, -2, ev + 1);
+	uint32_t mine = (1u << ev) | (1u << TL_TAKES_CONTACT(ev));
+	rec->world_handlers = (rec->world_handlers & ~mine) | tl_handler_bits(L, 3, ev);
+	rec->handlers_version += 1;
 	return 0;
 }
 

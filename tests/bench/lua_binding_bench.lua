@@ -33,7 +33,7 @@ end
 local function report(name, value, unit, target)
   local verdict = ""
   if target then verdict = value <= target and "  (target <= " .. target .. ": ok)" or "  (target <= " .. target .. ": MISSED)" end
-  print(("%-52s %10.1f %s%s"):format(name, value, unit, verdict))
+  print(("%-62s %10.1f %s%s"):format(name, value, unit, verdict))
 end
 
 print(("tumble %s Lua binding bench, %d bodies"):format(tumble.version, N))
@@ -99,24 +99,33 @@ collectgarbage()
 ---------------------------------------------------------------------------
 -- events: (step with handlers - step without) / events
 ---------------------------------------------------------------------------
--- Three identical worlds of 10,000 balls resting just above a long ground:
--- one with no handler, one with a world:on("begin") handler, one with every
--- ball's on_begin set. Each round lifts every ball to the same height and steps
--- until they land: all 10,000 touch down in the same step, so that step
--- delivers 10,000 begin events (the ground has no handler of its own: one
--- handler call per event). The rounds of the three worlds are interleaved and
--- the worlds are checked to stay bit-identical (same hash), so the steps
--- compared did the same physics. Reported: the median over the rounds of
+-- Identical worlds of 10,000 balls resting just above a long ground: one with
+-- no handler, the others with a world:on("begin") handler or with every ball's
+-- on_begin set. Each round lifts every ball to the same height and steps until
+-- they land: all 10,000 touch down in the same step, so that step delivers
+-- 10,000 begin events (the ground has no handler of its own: one handler call
+-- per event). The rounds of the worlds are interleaved and the worlds are
+-- checked to stay bit-identical (same hash), so the steps compared did the same
+-- physics. Reported: the median over the rounds of
 --   (touchdown step with handlers - the same step without) / events,
--- once for the step alone and once for the step plus the full collection
--- after it (the garbage a delivery leaves is paid by some later step).
+-- and the Lua memory the delivery allocated per event (the garbage a later
+-- collection pays for; the step starts right after a full collection, so none
+-- runs during it).
+-- The handlers count events. The headline ones take no parameters, like the
+-- bench before this one; those marked "(a, b, contact)" take the contact too,
+-- and a handler that can see it costs its allocation.
 
-local function event_world(mode)
+local function event_world(mode, takes_contact)
   local w = tumble.world{ gravity = { 0, -10 }, sleeping = false }
   local g = w:body{}
   g:box{ w = 10000, h = 1, y = -0.5 }
   local state = { count = 0 }
-  local handler = function() state.count = state.count + 1 end
+  local handler
+  if takes_contact then
+    handler = function(_, _, contact) state.count = state.count + 1 end
+  else
+    handler = function() state.count = state.count + 1 end
+  end
   local balls = {}
   for i = 1, N do
     local bb = w:body{ type = "dynamic", x = (i - N / 2) * 0.99, y = 0.6 }
@@ -125,7 +134,7 @@ local function event_world(mode)
     balls[i] = bb
   end
   if mode == "world" then w:on("begin", handler) end
-  state.world, state.balls, state.mode = w, balls, mode
+  state.world, state.balls = w, balls
   return state
 end
 
@@ -140,56 +149,64 @@ local function lift(st)
   for _ = 1, 3 do st.world:step(1 / 60) end
 end
 
--- Steps until the touchdown step; returns its index, its CPU time (s), the same
--- plus a full collection, and the events it delivered.
+-- Steps until the touchdown step; returns its index, its CPU time (s), the Lua
+-- memory it allocated (bytes) and the events it delivered.
 local function drop(st, touchdown)
   local w = st.world
   collectgarbage()
   for k = 1, 60 do
     local before = st.count
     local c0 = w.contact_count
+    local m0 = collectgarbage("count")
     local t0 = clock()
     w:step(1 / 60)
     local t1 = clock()
-    collectgarbage()
-    local t2 = clock()
-    local landed = w.contact_count - c0
-    if (touchdown and k == touchdown) or (not touchdown and landed >= N) then
-      return k, t1 - t0, t2 - t0, st.count - before
+    local m1 = collectgarbage("count")
+    if (touchdown and k == touchdown) or (not touchdown and w.contact_count - c0 >= N) then
+      return k, t1 - t0, (m1 - m0) * 1024, st.count - before
     end
   end
   error("the balls never landed")
 end
 
-local worlds = { none = event_world("none"), world = event_world("world"), shape = event_world("shape") }
-local order = { "none", "world", "shape" }
-local per = { world = { step = {}, full = {} }, shape = { step = {}, full = {} } }
-local delivered = { world = 0, shape = 0 }
+local cases = {
+  { name = "world", label = "event to world:on('begin')", mode = "world" },
+  { name = "shape", label = "event to s.on_begin", mode = "shape" },
+  { name = "world_c", label = "event to world:on('begin') (a, b, contact)", mode = "world", contact = true },
+  { name = "shape_c", label = "event to s.on_begin (self, other, contact)", mode = "shape", contact = true },
+}
+local worlds = { none = event_world("none") }
+local order = { "none" }
+for _, c in ipairs(cases) do
+  worlds[c.name] = event_world(c.mode, c.contact)
+  order[#order + 1] = c.name
+  c.step, c.bytes, c.delivered = {}, {}, 0
+end
 for r = 1, ROUNDS + 1 do
   local t = {}
   local touchdown
-  -- rotate the order so no world is always first after the collection
-  for i = 0, 2 do
-    local name = order[(i + r) % 3 + 1]
+  -- rotate the order so no world is always first after a collection
+  for i = 0, #order - 1 do
+    local name = order[(i + r) % #order + 1]
     local st = worlds[name]
     lift(st)
-    local k, step, full, events = drop(st, touchdown)
+    local k, step, bytes, events = drop(st, touchdown)
     touchdown = touchdown or k
-    t[name] = { step = step, full = full, events = events }
+    t[name] = { step = step, bytes = bytes, events = events }
   end
   local h = worlds.none.world:hash()
-  assert(worlds.world.world:hash() == h and worlds.shape.world:hash() == h, "the three event worlds diverged")
+  for _, name in ipairs(order) do assert(worlds[name].world:hash() == h, "the event worlds diverged") end
   if r > 1 then -- the first round warms caches and grows the event arrays
-    for _, name in ipairs{ "world", "shape" } do
-      local ev = t[name].events
-      assert(ev == N, ("%s: %d events in the touchdown step, %d expected"):format(name, ev, N))
-      delivered[name] = delivered[name] + ev
-      table.insert(per[name].step, (t[name].step - t.none.step) * 1e9 / ev)
-      table.insert(per[name].full, (t[name].full - t.none.full) * 1e9 / ev)
+    for _, c in ipairs(cases) do
+      local ev = t[c.name].events
+      assert(ev == N, ("%s: %d events in the touchdown step, %d expected"):format(c.name, ev, N))
+      c.delivered = c.delivered + ev
+      table.insert(c.step, (t[c.name].step - t.none.step) * 1e9 / ev)
+      table.insert(c.bytes, (t[c.name].bytes - t.none.bytes) / ev)
     end
   end
 end
-report(("event to world:on('begin'), step only (%d events)"):format(delivered.world), median(per.world.step), "ns", 300)
-report("event to world:on('begin'), step + collection", median(per.world.full), "ns")
-report(("event to s.on_begin, step only (%d events)"):format(delivered.shape), median(per.shape.step), "ns", 300)
-report("event to s.on_begin, step + collection", median(per.shape.full), "ns")
+for i, c in ipairs(cases) do
+  report(("%s (%d events)"):format(c.label, c.delivered), median(c.step), "ns", i <= 2 and 300 or nil)
+  report("  Lua memory allocated per event", median(c.bytes), "bytes")
+end
