@@ -219,3 +219,186 @@ describe("the binding under random calls", function()
     assert.is_true(errs > CALLS / 10, "failed calls: " .. errs)
   end)
 end)
+
+-- The same, with hostile tables: option tables, vectors, field tables, point
+-- lists and property values carry metatables whose __index, __len, __pairs,
+-- __newindex, __call, __eq, __close and __gc run mischief -- destroy a world, a
+-- body, a shape, everything; call back into the binding; raise an error -- and
+-- answer junk. The binding reads its tables raw, so none of the first four may
+-- ever run inside a binding call (that is asserted); finalizers (__gc of the
+-- tables dropped along the way) run wherever the collector lets them, with the
+-- collector made eager. Under AddressSanitizer (make test) a use after free is
+-- a failure.
+local HOSTILE_CALLS = tonumber(os.getenv("TUMBLE_HOSTILE_FUZZ_CALLS")) or 20000
+
+describe("the binding under hostile tables", function()
+  it("raises only Lua errors for " .. HOSTILE_CALLS .. " calls with metatables that destroy things", function()
+    math.randomseed(7654321)
+    local R = math.random
+    local worlds, bodies, shapes, joints = {}, {}, {}, {}
+    local oks, errs, bad, depth = 0, 0, {}, 0
+    local inside = 0          -- > 0 while a binding call runs
+    local ran_inside = {}     -- metamethods that ran inside a binding call
+    local fired = 0           -- finalizers that ran inside one
+
+    local function pick(t) if #t > 0 then return t[R(#t)] end end
+    local function keep(list, x, max)
+      if x == nil then return end
+      if #list >= max then list[R(#list)] = x else list[#list + 1] = x end
+    end
+    local function num()
+      if R() < 0.8 then return R() * 8 - 4 end
+      return ABSURD[R(#ABSURD)]
+    end
+
+    local action -- forward
+    local function mischief()
+      local k = R(10)
+      if k == 1 then local w = R() < 0.2 and pick(worlds) if w then w:destroy() end
+      elseif k == 2 then local b = pick(bodies) if b then b:destroy() end
+      elseif k == 3 then local s = pick(shapes) if s then s:destroy() end
+      elseif k == 4 then local w = pick(worlds) if w then w:destroy_all() end
+      elseif k == 5 then local j = pick(joints) if j then j:destroy() end
+      elseif k == 6 then error("mischief")
+      elseif k <= 8 and depth < 2 then depth = depth + 1; pcall(action); depth = depth - 1
+      else collectgarbage("step") end
+    end
+
+    local JUNK = { 5, -1, 0 / 0, "x", true, {}, function() end }
+    local function hostile_mt()
+      local mt = {}
+      for _, m in ipairs{ "__index", "__len", "__pairs", "__newindex", "__call", "__eq", "__close", "__gc" } do
+        if R() < 0.6 then
+          mt[m] = function()
+            if inside > 0 and m ~= "__gc" then ran_inside[m] = (ran_inside[m] or 0) + 1 end
+            if inside > 0 and m == "__gc" then fired = fired + 1 end
+            pcall(mischief)
+            if m == "__len" then return R(0, 1e9) end
+            if m == "__pairs" then return next, {}, nil end
+            return JUNK[R(#JUNK)]
+          end
+        end
+      end
+      return mt
+    end
+    local function maybe_hostile(t)
+      if R() < 0.7 then setmetatable(t, hostile_mt()) end
+      return t
+    end
+    local function vec()
+      local t = R() < 0.5 and { num(), num() } or { x = num(), y = num() }
+      if R() < 0.2 then t[R() < 0.5 and "x" or 1] = nil end -- a hole __index might fill
+      return maybe_hostile(t)
+    end
+    local function value()
+      local k = R(9)
+      if k <= 3 then return num()
+      elseif k == 4 then return vec()
+      elseif k == 5 then return maybe_hostile({ kind = ({ "linear", "radial", "drag", "none" })[R(4)], fx = num(), fy = num(),
+                                                 strength = num(), drag = math.abs(num()) })
+      elseif k == 6 then return R() < 0.5
+      elseif k == 7 then return function() pcall(mischief) end
+      elseif k == 8 then return pick(bodies)
+      else return maybe_hostile({}) end
+    end
+    local function record(ok, err)
+      if ok then oks = oks + 1 return end
+      errs = errs + 1
+      if type(err) ~= "string" and err ~= nil and #bad < 10 then bad[#bad + 1] = tostring(err) end
+    end
+    local function call(f, ...)
+      inside = inside + 1
+      local r = table.pack(pcall(f, ...))
+      inside = inside - 1
+      record(r[1], r[2])
+      return r[1], r[2]
+    end
+
+    local PROPS = { "x", "y", "angle", "vx", "vy", "spin", "type", "awake", "user", "gravity_scale", "friction", "density",
+                    "r", "w", "h", "field", "on_begin", "on_end", "on_hit", "mask", "target", "lower", "upper", "motor_speed",
+                    "length", "gravity", "substeps", "sleeping", "hertz" }
+    local SHAPES = { "circle", "box", "polygon", "capsule", "segment", "chain" }
+
+    function action()
+      local k = R(20)
+      for i = #worlds, 1, -1 do
+        if not worlds[i].valid then table.remove(worlds, i) end
+      end
+      local w = pick(worlds)
+      if (k == 1 or not w) and #worlds < 3 then
+        local ok, res = call(tumble.world, maybe_hostile({ gravity = vec(), substeps = R(1, 8) }))
+        if ok then worlds[#worlds + 1] = res end
+      elseif k <= 4 and w then
+        local ok, res = call(w.body, w, maybe_hostile({ type = ({ "static", "dynamic", "kinematic" })[R(3)], x = num(),
+                                                        y = num(), user = value() }))
+        if ok then keep(bodies, res, 80) end
+      elseif k <= 8 then
+        local b = pick(bodies)
+        if b then
+          local kind = SHAPES[R(#SHAPES)]
+          local opts = ({ { r = num(), x = num(), y = num() }, { w = num(), h = num(), angle = num() },
+                          { num(), num(), num(), num(), num(), num() }, { num(), num(), num(), num(), 0.3 },
+                          { x1 = num(), y1 = num(), x2 = num(), y2 = num() },
+                          { num(), num(), num(), num(), num(), num(), loop = R() < 0.5 } })[R(6)]
+          if kind ~= "chain" and R() < 0.5 then
+            opts.on_begin = value(); opts.field = value(); opts.user = value(); opts.sensor = R() < 0.3
+          end
+          local ok, res = call(b[kind], b, maybe_hostile(opts))
+          if ok and type(res) == "table" and getmetatable(res) == nil then
+            for _, s in ipairs(res) do keep(shapes, s, 120) end
+          elseif ok then
+            keep(shapes, res, 120)
+          end
+        end
+      elseif k <= 10 and w then
+        local opts = { kind = ({ "revolute", "prismatic", "distance", "weld", "mouse" })[R(5)], a = pick(bodies),
+                       b = pick(bodies), x = num(), y = num(), user = value() }
+        if R() < 0.5 then opts.axis = vec() end
+        if R() < 0.5 then opts.target = vec() end
+        if R() < 0.3 then opts.lower, opts.upper = -1, 1 end
+        local ok, res = call(w.joint, w, maybe_hostile(opts))
+        if ok then keep(joints, res, 60) end
+      elseif k <= 14 then
+        local pool = ({ worlds, bodies, shapes, joints })[R(4)]
+        local o = pick(pool)
+        if o then call(function() o[PROPS[R(#PROPS)]] = value() end) end
+      elseif k == 15 and w and depth == 0 then
+        if R() < 0.5 then
+          call(w.on, w, ({ "begin", "end", "hit", "sensor_enter", "sensor_exit" })[R(5)], function(a, b, c)
+            if depth < 2 then depth = depth + 1; pcall(action); pcall(mischief); depth = depth - 1 end
+            local _ = c and c.normal
+          end)
+        end
+        call(w.step, w, 1 / 60)
+      elseif k == 16 and w then
+        local q = R(3)
+        if q == 1 then call(w.query_box, w, num(), num(), num(), num(), R() < 0.5 and value() or nil)
+        elseif q == 2 then call(w.raycast_all, w, num(), num(), num(), num())
+        else call(w.overlap, w, pick(shapes), R() < 0.5 and value() or nil) end
+      elseif k == 17 then
+        call(tumble.collide, pick(shapes) or value(), pick(shapes) or value())
+      elseif k == 18 then
+        local b = pick(bodies)
+        if b then call(function() local t = b:shapes(); local c = b:contacts(); return #t + #c end) end
+      elseif k == 19 then
+        -- garbage with a finalizer, for the collector to run somewhere
+        setmetatable({}, { __gc = function() if inside > 0 then fired = fired + 1 end pcall(mischief) end })
+      else
+        collectgarbage("step")
+      end
+    end
+
+    local prev = collectgarbage("incremental", 50, 400, 10)
+    for _ = 1, HOSTILE_CALLS do action() end
+    collectgarbage("incremental", 200, 100, 13)
+    if prev == "generational" then collectgarbage("generational") end
+    worlds, bodies, shapes, joints = nil, nil, nil, nil
+    h.collect()
+
+    if os.getenv("TUMBLE_FUZZ_VERBOSE") then print("hostile fuzz", oks, errs, fired) end
+    assert.are.same({}, bad)
+    assert.are.same({}, ran_inside) -- no __index, __len, __pairs, __newindex, ... ran inside the binding
+    assert.is_true(oks > HOSTILE_CALLS / 20, "successful calls: " .. oks)
+    assert.is_true(errs > HOSTILE_CALLS / 20, "failed calls: " .. errs)
+  end)
+end)
