@@ -182,6 +182,7 @@ function World:joints() end
 function World:destroy_all() end
 
 ---Frees the engine world now; every later use raises "world was destroyed".
+---(`local world <close> = tumble.world()` does it at the end of the block.)
 function World:destroy() end
 
 ---16 hex digits hashing every body's transform and velocity.

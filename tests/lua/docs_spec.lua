@@ -168,6 +168,14 @@ local function mentions_value(text, value)
   return false
 end
 
+-- `name` as a whole identifier anywhere in a span (`b:box{ w, h, x = 0 }`)
+local function mentions_word(text, name)
+  for _, s in ipairs(spans(text)) do
+    if s:find("%f[%w_]" .. name .. "%f[^%w_]") then return true end
+  end
+  return false
+end
+
 local function mentions_module_member(text, name)
   for _, s in ipairs(spans(text)) do
     if ident_at(s, "tumble%.", name) then return true end
@@ -331,6 +339,35 @@ describe("the documentation", function()
       end
       same_set("tumble.WorldSettings", info.settings)
       same_set("tumble.BodyOptions", info.Body.options)
+      -- the shape constructors: ShapeOptions holds what every solid one takes,
+      -- CircleOptions and BoxOptions add their own (the others are lists)
+      local ctor = info.Shape.options
+      local common = {}
+      for _, n in ipairs(ctor.circle) do
+        local all = true
+        for _, k in ipairs{ "box", "polygon", "capsule", "segment" } do all = all and set_of(ctor[k])[n] == true end
+        if all then common[#common + 1] = n end
+      end
+      same_set("tumble.ShapeOptions", common)
+      local function own(list)
+        local c, out = set_of(common), {}
+        for _, n in ipairs(list) do if not c[n] then out[#out + 1] = n end end
+        return out
+      end
+      same_set("tumble.CircleOptions", own(ctor.circle))
+      same_set("tumble.BoxOptions", own(ctor.box))
+      -- joints and fields: one class for every kind's options
+      local function union(by_kind)
+        local seen, out = {}, {}
+        for _, list in pairs(by_kind) do
+          for _, n in ipairs(list) do
+            if not seen[n] then seen[n] = true; out[#out + 1] = n end
+          end
+        end
+        return out
+      end
+      same_set("tumble.JointOptions", union(info.Joint.options))
+      same_set("tumble.Field", union(info.field_options))
       assert_none(problems, "settings/options in lua/tumble.d.lua")
     end)
 
@@ -422,6 +459,35 @@ describe("the documentation", function()
       check("section '## Areas (fields)'", section("Areas (fields)"), info.falloffs, "falloff")
       check("section '## Body'", section("Body"), info.Body.options, "body option")
       assert_none(problems, "missing from lua/REFERENCE.md")
+    end)
+
+    it("documents every option of every shape constructor, joint kind and field kind", function()
+      local problems = {}
+      local function check(where, text, by_set, what)
+        for _, set in ipairs(sorted_keys(by_set)) do
+          for _, n in ipairs(by_set[set]) do
+            if not mentions_word(text, n) then
+              problems[#problems + 1] = what .. " " .. set .. ": option '" .. n .. "' not in " .. where
+            end
+          end
+        end
+      end
+      check("section '## Shape'", section("Shape"), info.Shape.options, "constructor")
+      check("section '## Joint'", section("Joint"), info.Joint.options, "joint kind")
+      check("section '## Areas (fields)'", section("Areas (fields)"), info.field_options, "field kind")
+      -- and every kind's row in the joint table names that kind's own options
+      local rows = {}
+      for kind, opts in section("Joint"):gmatch('\n| `"([%w_]+)"` | ([^\n]*)') do rows[kind] = opts end
+      local shared = set_of{ "kind", "a", "b", "collide", "user" }
+      for kind, list in pairs(info.Joint.options) do
+        for _, n in ipairs(list) do
+          if not shared[n] and not (rows[kind] or ""):find("%f[%w_]" .. n .. "%f[^%w_]") then
+            problems[#problems + 1] = "joint kind " .. kind .. ": option '" .. n .. "' not in its row of the table"
+          end
+        end
+      end
+      table.sort(problems)
+      assert_none(problems, "options missing from lua/REFERENCE.md")
     end)
 
     it("names no method or module member that does not exist", function()

@@ -133,6 +133,29 @@ describe("event handlers", function()
     assert.are.equal(1, count)
   end)
 
+  it("give the contact to every handler that can see it, whatever its other handlers take", function()
+    local w, _, gs = h.world_with_ground()
+    local _, ball = drop_ball(w)
+    local got = {}
+    w:on("begin", function(...) got.world = select(3, ...) end)              -- vararg
+    ball.on_begin = function(self, other) got.two = { self, other } end       -- cannot see it
+    gs.on_begin = function(self, other, contact) got.three = contact end
+    h.step(w, 40)
+    assert.are.equal("Contact", getmetatable(got.world))
+    assert.are.equal("Contact", getmetatable(got.three))
+    assert.are.same({ ball, gs }, got.two)
+    -- a copy each: the ground's normal points the other way
+    assert.is_true(near(got.world.ny, -got.three.ny))
+    -- switched to a handler that takes it: it gets it
+    ball.body.y = 3
+    h.step(w, 5)
+    ball.on_begin = function(_, _, contact) got.now = contact end
+    w:on("begin", function() end) -- one that cannot see it
+    h.step(w, 60)
+    assert.are.equal("Contact", getmetatable(got.now))
+    assert.is_true(near(got.now.ny, got.world.ny))
+  end)
+
   it("stop when removed", function()
     local w, _, gs = h.world_with_ground()
     local _, ball = drop_ball(w)

@@ -291,4 +291,15 @@ describe("world:destroy", function()
     assert.is_false(b.valid)
     w:destroy() -- twice is harmless
   end)
+
+  it("is what a to-be-closed World does at the end of its block", function()
+    local kept
+    do
+      local w <close> = tumble.world()
+      kept = w:body{ type = "dynamic" }
+      assert.is_true(w.valid)
+    end
+    assert.is_false(kept.valid)
+    assert.are.equal("world was destroyed", error_of(function() return kept.x end))
+  end)
 end)
