@@ -79,35 +79,33 @@ static body_value read_value(lua_State *L, int p, int idx, const tl_where *w)
 	return v;
 }
 
-static void apply_value(tb_world *w, tb_body_id id, int p, body_value v)
+static tb_status apply_value(tb_world *w, tb_body_id id, int p, body_value v)
 {
 	switch (p) {
 		case P_x:
 		case P_y: {
 			tb_vec2 pos = tb_body_get_position(w, id);
 			if (p == P_x) pos.x = v.f; else pos.y = v.f;
-			tb_body_set_transform(w, id, pos, tb_body_get_angle(w, id));
-			break;
+			return tb_body_set_transform(w, id, pos, tb_body_get_angle(w, id));
 		}
-		case P_angle: tb_body_set_transform(w, id, tb_body_get_position(w, id), v.f); break;
+		case P_angle: return tb_body_set_transform(w, id, tb_body_get_position(w, id), v.f);
 		case P_vx:
 		case P_vy: {
 			tb_vec2 vel = tb_body_get_linear_velocity(w, id);
 			if (p == P_vx) vel.x = v.f; else vel.y = v.f;
-			tb_body_set_linear_velocity(w, id, vel);
-			break;
+			return tb_body_set_linear_velocity(w, id, vel);
 		}
-		case P_spin: tb_body_set_angular_velocity(w, id, v.f); break;
-		case P_gravity_scale: tb_body_set_gravity_scale(w, id, v.f); break;
-		case P_type: tb_body_set_type(w, id, (tb_body_type)v.i); break;
-		case P_awake: tb_body_set_awake(w, id, v.b); break;
-		case P_enabled: tb_body_set_enabled(w, id, v.b); break;
-		case P_bullet: tb_body_set_bullet(w, id, v.b); break;
-		case P_fixed_rotation: tb_body_set_fixed_rotation(w, id, v.b); break;
-		case P_linear_damping: tb_body_set_linear_damping(w, id, v.f); break;
-		case P_angular_damping: tb_body_set_angular_damping(w, id, v.f); break;
-		case P_can_sleep: tb_body_enable_sleep(w, id, v.b); break;
-		default: break;
+		case P_spin: return tb_body_set_angular_velocity(w, id, v.f);
+		case P_gravity_scale: return tb_body_set_gravity_scale(w, id, v.f);
+		case P_type: return tb_body_set_type(w, id, (tb_body_type)v.i);
+		case P_awake: return tb_body_set_awake(w, id, v.b);
+		case P_enabled: return tb_body_set_enabled(w, id, v.b);
+		case P_bullet: return tb_body_set_bullet(w, id, v.b);
+		case P_fixed_rotation: return tb_body_set_fixed_rotation(w, id, v.b);
+		case P_linear_damping: return tb_body_set_linear_damping(w, id, v.f);
+		case P_angular_damping: return tb_body_set_angular_damping(w, id, v.f);
+		case P_can_sleep: return tb_body_enable_sleep(w, id, v.b);
+		default: return TB_OK;
 	}
 }
 
@@ -149,7 +147,7 @@ int tl_world_body(lua_State *L)
 	tl_world_record *rec = tl_check_world(L, 1);
 	tb_status st = TB_OK;
 	tb_body_id id = tb_create_body(tl_world_of(rec), &def, &st);
-	if (TB_IS_NULL(id)) return luaL_error(L, "could not create the body (%s)", tl_status_text(st));
+	if (TB_IS_NULL(id)) tl_creation_error(L, rec, st, TL_BODY);
 	tl_push_handle(L, rec, TL_BODY, id.index1, id.generation, false);
 	if (tl_has(L, base, P_user) && !lua_isnil(L, -1)) {
 		lua_pushvalue(L, base + P_user);
@@ -288,7 +286,8 @@ static int body_newindex(lua_State *L)
 	}
 	/* the value first, then the engine pointer */
 	body_value v = read_value(L, p, 3, TL_PROP_OF("Body", lua_tostring(L, 2)));
-	apply_value(tl_body_world(L, h), tl_body_id(h), p, v);
+	tb_status st = apply_value(tl_body_world(L, h), tl_body_id(h), p, v);
+	if (st != TB_OK) return luaL_error(L, "cannot set Body.%s (%s)", lua_tostring(L, 2), tl_status_for(st, TL_BODY));
 	return 0;
 }
 

@@ -295,6 +295,8 @@ const char *tl_status_text(tb_status s)
 		case TB_ERR_DEGENERATE: return "degenerate shape (zero area, coincident or collinear points)";
 		case TB_ERR_STALE_HANDLE: return "object was destroyed"; /* callers name the kind: tl_status_for */
 		case TB_ERR_LOCKED: return "world is locked";
+		case TB_ERR_OUT_OF_MEMORY: return "out of memory";
+		case TB_ERR_MASS_RANGE: return "mass out of range (density or size too small or too large)";
 		default: return tb_status_string(s);
 	}
 }
@@ -310,4 +312,17 @@ const char *tl_status_for(tb_status s, tl_type stale)
 		}
 	}
 	return tl_status_text(s);
+}
+
+void tl_creation_error(lua_State *L, const tl_world_record *rec, tb_status st, tl_type what)
+{
+	static const char *const nouns[TL_KIND_COUNT] = {"body", "shape", "joint"};
+	switch (st) {
+		case TB_ERR_OUT_OF_MEMORY: luaL_error(L, "out of memory creating the %s", nouns[what]); break;
+		case TB_ERR_BODY_LIMIT: luaL_error(L, "too many bodies (max_bodies limit %d)", (int)rec->limits.max_bodies); break;
+		case TB_ERR_SHAPE_LIMIT: luaL_error(L, "too many shapes (max_shapes limit %d)", (int)rec->limits.max_shapes); break;
+		case TB_ERR_JOINT_LIMIT: luaL_error(L, "too many joints (max_joints limit %d)", (int)rec->limits.max_joints); break;
+		default: luaL_argerror(L, 2, tl_status_for(st == TB_OK ? TB_ERR_INVALID_ARGUMENT : st, TL_BODY)); break;
+	}
+	abort(); /* not reached */
 }

@@ -189,6 +189,7 @@ typedef struct tl_world_record {
 	uint32_t world_handlers;
 	uint32_t handlers_version;
 	double last_dispatch_ms;
+	tb_world_limits limits; /* the host's, as the world was created with them */
 } tl_world_record;
 
 /* The live engine world of rec, or NULL. */
@@ -299,6 +300,11 @@ void tl_push_vec2(lua_State *L, tb_vec2 v);
  * handle is named by its kind: use tl_status_for wherever one can be returned. */
 const char *tl_status_text(tb_status s);
 const char *tl_status_for(tb_status s, tl_type stale);
+/* Raises the error for a failed creation of a body, shape or joint: running out
+ * of memory or into a host's limit names what failed ("out of memory creating
+ * the body", "too many bodies (max_bodies limit 1000)"); anything else is a
+ * bad argument 2 (the options). */
+_Noreturn void tl_creation_error(lua_State *L, const tl_world_record *rec, tb_status st, tl_type what);
 
 /* ---- lua_handle.c: metatables, records, handles ---- */
 

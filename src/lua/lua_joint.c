@@ -246,9 +246,7 @@ int tl_world_joint(lua_State *L)
 
 	tb_status st = TB_OK;
 	tb_joint_id id = tb_create_joint(w, &def, &st);
-	if (TB_IS_NULL(id)) {
-		return luaL_argerror(L, 2, tl_status_for(st != TB_OK ? st : TB_ERR_INVALID_ARGUMENT, TL_BODY));
-	}
+	if (TB_IS_NULL(id)) tl_creation_error(L, rec, st, TL_JOINT);
 	tl_push_handle(L, rec, TL_JOINT, id.index1, id.generation, false);
 	if (tl_has(L, base, P_user) && !lua_isnil(L, -1)) {
 		lua_pushvalue(L, base + P_user);

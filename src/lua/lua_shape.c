@@ -280,10 +280,8 @@ static int finish_shape(lua_State *L, tl_handle *bh, shape_args *o, const tb_geo
 	if (TB_IS_NULL(id)) {
 		/* every number was checked finite already: the engine refuses a shape
 		 * whose bounds reach TB_HUGE from its body's origin */
-		const char *why = st == TB_ERR_INVALID_NUMBER ? "shape reaches beyond 1e6 m of its body's origin"
-		                  : st != TB_OK              ? tl_status_for(st, TL_BODY)
-		                                             : "could not create the shape";
-		return luaL_argerror(L, arg, why);
+		if (st == TB_ERR_INVALID_NUMBER) return luaL_argerror(L, arg, "shape reaches beyond 1e6 m of its body's origin");
+		tl_creation_error(L, rec, st, TL_SHAPE);
 	}
 	if (o->has_field) {
 		st = tb_shape_set_field(w, id, &o->field);
@@ -538,9 +536,8 @@ int tl_body_chain(lua_State *L)
 	tb_status st = TB_OK;
 	int made = tb_create_chain(tl_body_world(L, bh), tl_body_id(bh), &def, links, count + 1, &st);
 	if (made < 0) {
-		const char *why = st == TB_ERR_INVALID_NUMBER ? "chain points reach beyond 1e6 m of the body's origin"
-		                                              : tl_status_for(st, TL_BODY);
-		return luaL_argerror(L, 2, why);
+		if (st == TB_ERR_INVALID_NUMBER) return luaL_argerror(L, 2, "chain points reach beyond 1e6 m of the body's origin");
+		tl_creation_error(L, bh->rec, st, TL_SHAPE);
 	}
 	if (made > count + 1) made = count + 1;
 	lua_createtable(L, made, 0);
@@ -719,12 +716,13 @@ static int shape_newindex(lua_State *L)
 
 	tb_world *w = tl_shape_world(L, h);
 	tb_shape_id id = tl_shape_id(h);
+	tb_status st = TB_OK;
 	switch (p) {
-		case P_friction: tb_shape_set_friction(w, id, (float)v.n); break;
-		case P_restitution: tb_shape_set_restitution(w, id, (float)v.n); break;
-		case P_density: tb_shape_set_density(w, id, (float)v.n, true); break;
-		case P_sensor: tb_shape_set_sensor(w, id, v.b); break;
-		case P_enabled: tb_shape_set_enabled(w, id, v.b); break;
+		case P_friction: st = tb_shape_set_friction(w, id, (float)v.n); break;
+		case P_restitution: st = tb_shape_set_restitution(w, id, (float)v.n); break;
+		case P_density: st = tb_shape_set_density(w, id, (float)v.n, true); break;
+		case P_sensor: st = tb_shape_set_sensor(w, id, v.b); break;
+		case P_enabled: st = tb_shape_set_enabled(w, id, v.b); break;
 		case P_category:
 		case P_mask:
 		case P_group: {
@@ -732,7 +730,7 @@ static int shape_newindex(lua_State *L)
 			if (p == P_category) f.category_bits = (uint64_t)v.i;
 			else if (p == P_mask) f.mask_bits = (uint64_t)v.i;
 			else f.group_index = (int32_t)v.i;
-			tb_shape_set_filter(w, id, f);
+			st = tb_shape_set_filter(w, id, f);
 			break;
 		}
 		case P_user: {
@@ -790,6 +788,7 @@ static int shape_newindex(lua_State *L)
 		}
 		default: break;
 	}
+	if (st != TB_OK) tl_bad(L, where, "%s", tl_status_for(st, TL_SHAPE));
 	return 0;
 }
 

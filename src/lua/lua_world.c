@@ -271,8 +271,8 @@ static int world_step(lua_State *L)
 	if (issues & TB_STEP_OUT_OF_MEMORY)
 		return luaL_error(L, "out of memory in world:step (some contacts, sensor overlaps or events were left out)");
 	if (issues & TB_STEP_CONTACT_LIMIT)
-		return luaL_error(L, "too many contacts in world:step (the world's max_contacts limit): some touching "
-		                     "shapes got none");
+		return luaL_error(L, "too many contacts in world:step (max_contacts limit %d): some touching shapes got none",
+		                  (int)rec->limits.max_contacts);
 	return 0;
 }
 
@@ -350,7 +350,8 @@ static int world_destroy_all(lua_State *L)
 	tl_forget_all(L, rec);
 	tb_world *w = tl_world_of(rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
-	tb_world_clear(w);
+	tb_status st = tb_world_clear(w);
+	if (st != TB_OK) return luaL_error(L, "cannot clear the world (%s)", tl_status_for(st, TL_WORLD));
 	return 0;
 }
 

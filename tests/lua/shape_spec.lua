@@ -76,6 +76,15 @@ describe("b:circle", function()
     assert.matches("mass out of range", error_of(function() b:circle{ r = 0.5, density = 1e-40 } end), 1, true)
     assert.matches("mass out of range", error_of(function() b:circle{ r = 1e-20 } end), 1, true)
     assert.are.equal(0, b.mass)
+    -- the same through the setters: refused, nothing changed
+    local ok_shape = b:circle{ r = 0.5 }
+    local mass = b.mass
+    assert.are.equal("bad value for Shape.density (mass out of range (density or size too small or too large))",
+      error_of(function() ok_shape.density = 1e-40 end))
+    assert.are.equal("bad value for Shape.r (mass out of range (density or size too small or too large))",
+      error_of(function() ok_shape.r = 1e-20 end))
+    assert.are.equal(mass, b.mass); assert.are.equal(0.5, ok_shape.r); assert.are.equal(1, ok_shape.density)
+    ok_shape:destroy()
     assert.are.equal("bad argument #1 to 'circle' (field 'friction': number expected, got string)",
       error_of(function() b:circle{ r = 1, friction = "high" } end))
     assert.are.equal("bad argument #1 to 'circle' (field 'sensor': boolean expected, got string)",
