@@ -2,7 +2,7 @@
  * which reports what the host really has from the arrays it dispatches on
  * (tests/lua/host_docs_spec.lua holds lua/REFERENCE.md and lua/tumble.d.lua
  * against it, so a host function added without documentation fails there). */
-#include "host.h"
+#include "level.h"
 
 #include <string.h>
 #include <lauxlib.h>
@@ -45,9 +45,9 @@ static int host_introspect(lua_State *L)
 	return 1;
 }
 
-void th_api_open_lua(th_host *h, lua_State *L)
+void th_api_open_lua(th_level *lv, lua_State *L)
 {
-	(void)h;
+	(void)lv;
 	/* tumble table on top */
 	lua_pushcfunction(L, host_introspect);
 	lua_setfield(L, -2, "_host_introspect");

@@ -1,21 +1,77 @@
-/* tumble host: the application. Finds the level, sets up SDL (no video at all
- * when headless), runs the frame loop with a fixed 60 Hz step and an
- * accumulator, routes input events (live or replayed) to the host keys, the
- * overlay, the mouse drag and the level, and reports the run's outcome. */
-#include "host.h"
+/* tumble host: the application. It finds the level, sets up SDL (no video at
+ * all when headless) and runs the loop: each frame it takes the input of the
+ * frame (SDL's queue, or a recording being replayed), carries out the host's
+ * actions, hands the rest to the level, runs the fixed 60 Hz steps the clock
+ * (or the recording) asks for, logs all of it in the level's history, looks
+ * for edited files, and draws. Like LOVE's love.run, the loop drives the
+ * parts below it (level, history, overlay, render) and none of them calls
+ * back up.
+ *
+ * th_app_open, th_app_frame and th_app_close are the loop's pieces; a frame
+ * does not wait for the next, so a browser's main loop can call it. */
+#include "app.h"
+#include "action.h"
+#include "clock.h"
+#include "history.h"
+#include "level.h"
+#include "overlay.h"
+#include "record.h"
+#include "render.h"
+#include "watch.h"
 #include "tumble/tumble_lua.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
+#include <stdarg.h>
 #include <unistd.h>
-#include <lauxlib.h>
 
-static const float time_scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
+/* A rebuild replays the level's history from its start; past this it would
+ * keep the author waiting, and the level restarts instead. */
+#define REBUILD_BUDGET_MS 2000.0
+/* The history's memory: at ~70 bytes an event, hours of ordinary play. */
+#define HISTORY_LIMIT_BYTES ((size_t)64 << 20)
+
+_Static_assert(TH_REPLAY_MAX_STEPS == TH_HOST_MAX_CATCH_UP, "a recording never holds more steps than a frame runs");
+
+struct th_app {
+	th_app_options opt;      /* a copy: without a display, a screenshot run turns headless */
+	char *root;              /* directory holding lua/ and examples/, or NULL */
+	char *level_path;        /* absolute; NULL runs the built-in demo */
+	char *level_dir;
+	bool sdl;                /* SDL_Init succeeded */
+	SDL_Window *window;
+	SDL_GameController *pad;
+	th_target target;
+	bool vsync;
+	th_render render;
+	th_overlay overlay;
+	th_watch watch;
+	bool watch_enabled;
+	th_media media;
+	th_history history;
+	th_history_pos lived;    /* how much of the history the level has lived */
+	th_level level;
+	th_recorder recorder;
+	th_replay replay;        /* --replay: the input of each frame */
+	bool replaying;          /* ... and it is not over yet */
+	long frames;             /* frames to run; 0: until the window closes */
+	long long render_frame;
+	bool paused;
+	int single_steps;        /* F3: steps to run while paused */
+	int slowmo;              /* index into th_time_scales */
+	bool toggle_fullscreen;  /* F11, applied at the next frame */
+	bool quit;
+	bool fatal;              /* the run ends with fatal_status */
+	int fatal_status;
+	bool shot_taken, shot_failed;
+	double started, last, acc, next_poll;
+	double step_cost_ms;     /* a step's average cost, to estimate a rebuild */
+};
 
 void th_app_default_options(th_app_options *o)
 {
@@ -28,304 +84,313 @@ void th_app_default_options(th_app_options *o)
 	o->height = 720;
 }
 
-double th_host_now_ms(void)
+static void fail(th_app *app, int status)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
+	if (!app->fatal) app->fatal_status = status;
+	app->fatal = true;
 }
 
-float th_host_time_scale(const th_host *h)
+/* 1843 -> "1,843" */
+static const char *count_text(long long n, char *buf, size_t size)
 {
-	return time_scales[h->slowmo % 4];
-}
-
-/* ---------------- errors ---------------- */
-
-void th_host_set_error(th_host *h, const char *phase, const char *message, bool runtime)
-{
-	if (message == NULL) message = "(no message)";
-	size_t size = strlen(phase) + strlen(message) + 64;
-	char *text = malloc(size);
-	if (text == NULL) return;
-	if (runtime) {
-		snprintf(text, size, "in %s: %s", phase, message);
-	} else {
-		snprintf(text, size, "reload failed, the last good code keeps running: %s", message);
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%lld", n < 0 ? -n : n);
+	size_t o = 0;
+	if (n < 0 && o + 1 < size) buf[o++] = '-';
+	for (int i = 0; i < len && o + 2 < size; ++i) {
+		if (i > 0 && (len - i) % 3 == 0) buf[o++] = ',';
+		buf[o++] = digits[i];
 	}
-	/* Print each distinct error once: a broken update would repeat every frame. */
-	if (h->error == NULL || strcmp(h->error, text) != 0) {
-		fprintf(stderr, "tumble: %s%s\n", runtime ? "Lua error " : "", text);
-		fflush(stderr);
-	}
-	free(h->error);
-	h->error = text;
-	if (!runtime) return;
-	if (h->opt->headless) {
-		if (!h->opt->keep_going) h->fatal = true;
-	} else {
-		h->faulted = true;
-	}
+	buf[o] = '\0';
+	return buf;
 }
 
-void th_host_clear_error(th_host *h)
+/* One line per save: on the terminal, and on screen for a few seconds. */
+static void say(th_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(th_app *app, const char *fmt, ...)
 {
-	free(h->error);
-	h->error = NULL;
+	char text[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tumble: %s\n", text);
+	fflush(stderr);
+	th_overlay_notice(&app->overlay, text);
 }
 
-void th_host_toggle_pause(th_host *h)
+/* ---------------- the level's start and its history ---------------- */
+
+/* What a start carries over from before: the pointer, a gamepad, the view. */
+static th_start_state start_now(th_app *app)
 {
-	if (h->faulted) {
-		/* resume after an error: the user chose to carry on */
-		h->faulted = false;
-		h->draw_faulted = false;
-		th_host_clear_error(h);
+	th_level *lv = &app->level;
+	th_start_state s;
+	s.mouse_x = lv->input.mouse_x;
+	s.mouse_y = lv->input.mouse_y;
+	s.pad_connected = lv->input.pad_connected;
+	s.view_w = lv->camera.view_w;
+	s.view_h = lv->camera.view_h;
+	return s;
+}
+
+/* A fresh start of the level, with a fresh history. */
+static bool start_level(th_app *app, const th_start_state *s)
+{
+	th_history_reset(&app->history, s);
+	memset(&app->lived, 0, sizeof(app->lived));
+	app->step_cost_ms = 0.0;
+	return th_level_start(&app->level, s);
+}
+
+static bool behind(const th_app *app)
+{
+	return app->lived.frames < app->history.total_frames;
+}
+
+/* Logs an event and hands it to the level, unless the level is behind the
+ * present (a rebuild stopped at an error): it gets it when it catches up. */
+static void deliver(th_app *app, const th_event *ev)
+{
+	th_history_event(&app->history, ev);
+	if (!behind(app)) th_level_apply(&app->level, ev);
+}
+
+typedef enum catch_up_end { CAUGHT_UP, STOPPED, OUT_OF_TIME } catch_up_end;
+
+/* Re-runs the history's frames the level has not lived yet, fast and without
+ * drawing, until it has caught up with the present (or faults, asks to
+ * exit, or the budget runs out). */
+static catch_up_end catch_up(th_app *app, double started, double budget_ms)
+{
+	th_level *lv = &app->level;
+	catch_up_end end = CAUGHT_UP;
+	th_level_set_replaying(lv, true);
+	app->media.muted = true;
+	while (behind(app)) {
+		if (lv->faulted || lv->exit_requested || lv->L == NULL) {
+			end = STOPPED;
+			break;
+		}
+		if (th_now_ms() - started > budget_ms) {
+			end = OUT_OF_TIME;
+			break;
+		}
+		const th_event *events;
+		int count, steps;
+		if (!th_history_next(&app->history, &app->lived, &events, &count, &steps)) break;
+		th_level_begin_frame(lv);
+		for (int i = 0; i < count; ++i) th_level_apply(lv, &events[i]);
+		for (int s = 0; s < steps && !lv->faulted && !lv->exit_requested; ++s) th_level_step(lv);
+	}
+	app->media.muted = false;
+	th_level_set_replaying(lv, false);
+	return end;
+}
+
+/* The level from scratch, with the current input; the history starts over. */
+static bool restart(th_app *app)
+{
+	th_level *lv = &app->level;
+	th_start_state s = start_now(app);
+	th_level_stop(lv);
+	th_level_clear_error(lv);
+	app->paused = false;
+	app->single_steps = 0;
+	return start_level(app, &s);
+}
+
+/* The new code runs from the level's start, and the history replays into it
+ * up to the present. Too long (or no complete history): a restart. */
+static void rebuild(th_app *app, const char *what)
+{
+	th_level *lv = &app->level;
+	char n1[32], n2[32];
+	long long target = app->history.total_steps;
+	double estimate = (double)target * app->step_cost_ms;
+	if (app->history.full) {
+		restart(app);
+		say(app, "%s: the input history is full (%s frames): restarted instead", what, count_text(target, n1, sizeof(n1)));
 		return;
 	}
-	h->paused = !h->paused;
-}
-
-/* ---------------- mouse drag ---------------- */
-
-typedef struct pick {
-	tb_world *world;
-	tb_body_id body;
-} pick;
-
-static bool pick_fn(tb_shape_id shape, void *context)
-{
-	pick *p = context;
-	if (tb_shape_is_sensor(p->world, shape)) return true;
-	tb_body_id body = tb_shape_get_body(p->world, shape);
-	if (tb_body_get_type(p->world, body) != TB_DYNAMIC_BODY) return true;
-	p->body = body;
-	return false;
-}
-
-static void drag_end(th_host *h)
-{
-	if (!h->drag.active) return;
-	if (h->world != NULL) {
-		tb_destroy_joint(h->world, h->drag.joint);
-		tb_destroy_body(h->world, h->drag.ground);
-	}
-	memset(&h->drag, 0, sizeof(h->drag));
-}
-
-static bool drag_begin(th_host *h, int px, int py)
-{
-	if (h->world == NULL || h->drag.active) return false;
-	tb_vec2 p = th_camera_to_world(&h->camera, px, py);
-	pick pk = {h->world, tb_null_body_id};
-	tb_world_query_point(h->world, p, tb_default_query_filter(), pick_fn, &pk);
-	if (TB_IS_NULL(pk.body)) return false;
-	tb_body_def bd = tb_default_body_def();
-	bd.type = TB_STATIC_BODY;
-	bd.position = p;
-	tb_body_id ground = tb_create_body(h->world, &bd, NULL);
-	if (TB_IS_NULL(ground)) return false;
-	tb_joint_def jd = tb_default_joint_def(TB_JOINT_MOUSE);
-	jd.body_a = ground;
-	jd.body_b = pk.body;
-	jd.local_anchor_a = tb_v2(0.0f, 0.0f);
-	jd.local_anchor_b = tb_body_get_local_point(h->world, pk.body, p);
-	jd.target = p;
-	jd.max_force = 1000.0f * tb_body_get_mass(h->world, pk.body);
-	jd.hertz = 5.0f;
-	jd.damping_ratio = 0.7f;
-	tb_joint_id joint = tb_create_joint(h->world, &jd, NULL);
-	if (TB_IS_NULL(joint)) {
-		tb_destroy_body(h->world, ground);
-		return false;
-	}
-	tb_body_set_awake(h->world, pk.body, true);
-	h->drag.active = true;
-	h->drag.body = pk.body;
-	h->drag.ground = ground;
-	h->drag.joint = joint;
-	return true;
-}
-
-static void drag_update(th_host *h)
-{
-	if (!h->drag.active) return;
-	if (h->world == NULL || !tb_joint_is_valid(h->world, h->drag.joint) || !tb_body_is_valid(h->world, h->drag.body)) {
-		/* the level destroyed the body (and with it the joint) */
-		if (h->world != NULL && tb_body_is_valid(h->world, h->drag.ground)) tb_destroy_body(h->world, h->drag.ground);
-		memset(&h->drag, 0, sizeof(h->drag));
+	if (estimate > REBUILD_BUDGET_MS) {
+		restart(app);
+		say(app, "%s: a rebuild would replay %s frames (~%.1f s): restarted instead", what,
+		    count_text(target, n1, sizeof(n1)), estimate / 1000.0);
 		return;
 	}
-	tb_joint_def jd = tb_joint_get_def(h->world, h->drag.joint);
-	jd.target = th_camera_to_world(&h->camera, h->input.mouse_x, h->input.mouse_y);
-	tb_joint_set_def(h->world, h->drag.joint, &jd);
+	double t0 = th_now_ms();
+	double cost = app->step_cost_ms;
+	th_level_stop(lv);
+	th_level_clear_error(lv);
+	memset(&app->lived, 0, sizeof(app->lived));
+	/* load runs again as part of the replay: tumble.replaying, no sound */
+	lv->replaying = app->media.muted = true;
+	bool started = th_level_start(lv, &app->history.start);
+	lv->replaying = app->media.muted = false;
+	/* the window and the layers stay as the author set them */
+	lv->conf_changed = false;
+	if (!started) {
+		say(app, "%s: rebuilt, and the level failed to start (see the error)", what);
+		return;
+	}
+	catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
+	double seconds = (th_now_ms() - t0) / 1000.0;
+	app->step_cost_ms = cost;
+	if (end == OUT_OF_TIME) {
+		long long done = lv->frame;
+		restart(app);
+		say(app, "%s: the rebuild took over %.0f s (%s of %s frames): restarted instead", what,
+		    REBUILD_BUDGET_MS / 1000.0, count_text(done, n1, sizeof(n1)), count_text(target, n2, sizeof(n2)));
+	} else if (lv->faulted) {
+		say(app, "%s: rebuilt, and the level stopped with an error at frame %s of %s", what,
+		    count_text(lv->frame, n1, sizeof(n1)), count_text(target, n2, sizeof(n2)));
+	} else {
+		say(app, "%s: rebuilt, replayed %s frames in %.2f s", what, count_text(lv->frame, n1, sizeof(n1)), seconds);
+	}
+}
+
+static void reload(th_app *app)
+{
+	th_level *lv = &app->level;
+	char n1[32];
+	bool was_ok = lv->ok;
+	switch (th_level_reload(lv)) {
+	case TH_RELOAD_FAILED:
+		/* the error says it, once */
+		th_overlay_notice(&app->overlay, "reload failed: the last good code keeps running");
+		break;
+	case TH_RELOAD_FUNCTIONS:
+		if (behind(app) && !lv->faulted) {
+			/* a rebuild had stopped at an error this fixes: on to the present */
+			double t0 = th_now_ms();
+			catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
+			if (end == OUT_OF_TIME) {
+				th_history_truncate(&app->history, &app->lived);
+				say(app, "functions changed: reloaded, caught up to frame %s (out of time, the rest dropped)",
+				    count_text(lv->frame, n1, sizeof(n1)));
+			} else {
+				say(app, "functions changed: reloaded, replayed on to frame %s in %.2f s",
+				    count_text(lv->frame, n1, sizeof(n1)), (th_now_ms() - t0) / 1000.0);
+			}
+		} else {
+			say(app, "functions changed: reloaded at frame %s, world kept", count_text(lv->frame, n1, sizeof(n1)));
+		}
+		break;
+	case TH_RELOAD_REBUILD: rebuild(app, was_ok ? "load() changed" : "fixed"); break;
+	}
+}
+
+/* ---------------- actions ---------------- */
+
+static void run_action(th_app *app, th_action act)
+{
+	th_level *lv = &app->level;
+	if (th_action_is_layer(act)) {
+		int layer = act - TH_ACT_LAYER_SHAPES;
+		app->render.layers[layer] = !app->render.layers[layer];
+		return;
+	}
+	if (th_action_is_setting(act)) {
+		th_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_SETTING;
+		ev.button = act;
+		deliver(app, &ev);
+		return;
+	}
+	switch (act) {
+	case TH_ACT_QUIT: app->quit = true; break;
+	case TH_ACT_OVERLAY: app->overlay.visible = !app->overlay.visible; break;
+	case TH_ACT_PAUSE:
+		if (lv->faulted) {
+			/* carry on after an error: the user chose to; what a stopped
+			 * rebuild had not replayed yet will not be lived */
+			th_level_resume(lv);
+			th_history_truncate(&app->history, &app->lived);
+		} else {
+			app->paused = !app->paused;
+		}
+		break;
+	case TH_ACT_STEP:
+		app->paused = true;
+		app->single_steps += 1;
+		break;
+	case TH_ACT_SLOWMO: app->slowmo = (app->slowmo + 1) % TH_TIME_SCALE_COUNT; break;
+	case TH_ACT_RESTART:
+		if (restart(app)) fprintf(stderr, "tumble: restarted the level\n");
+		break;
+	case TH_ACT_FULLSCREEN:
+		/* a replay's view size is fixed: it does not go fullscreen */
+		if (app->opt.replay_path == NULL) app->toggle_fullscreen = !app->toggle_fullscreen;
+		break;
+	default: break;
+	}
 }
 
 /* ---------------- events ---------------- */
 
-static void restart(th_host *h)
+static void overlay_view(th_app *app, th_overlay_view *v)
 {
-	drag_end(h);
-	th_level_stop(h);
-	th_host_clear_error(h);
-	h->paused = false;
-	h->single_steps = 0;
-	if (th_level_start(h)) fprintf(stderr, "tumble: restarted the level\n");
+	th_level *lv = &app->level;
+	th_level_stats stats;
+	th_level_stats_get(lv, &stats);
+	memset(v, 0, sizeof(*v));
+	v->frame = lv->frame;
+	v->headless = app->opt.headless;
+	v->paused = app->paused;
+	v->faulted = lv->faulted;
+	v->time_scale = th_time_scales[app->slowmo];
+	v->has_world = stats.has_world;
+	v->def = stats.def;
+	v->layers = app->render.layers;
+	v->lua_mb = (double)lv->sandbox.used / (1024.0 * 1024.0);
+	v->history_mb = (double)th_history_bytes(&app->history) / (1024.0 * 1024.0);
+	v->history_full = app->history.full;
+	v->error = lv->error;
+	v->reload_error = lv->reload_error;
+	v->level_dir = app->level_dir;
+	v->mouse_x = lv->input.mouse_x;
+	v->mouse_y = lv->input.mouse_y;
+	v->view_w = lv->camera.view_w;
+	v->render = &app->render;
 }
 
-/* Keys the host keeps for itself; true if it took the key. */
-static bool host_key(th_host *h, const char *key)
+/* An event of the frame (live or replayed): recorded, then an action of the
+ * host's or the level's. */
+static void handle_event(th_app *app, const th_event *ev)
 {
-	if (strcmp(key, "escape") == 0) {
-		h->quit = true;
-	} else if (strcmp(key, "f1") == 0) {
-		h->overlay.visible = !h->overlay.visible;
-	} else if (strcmp(key, "f2") == 0) {
-		th_host_toggle_pause(h);
-	} else if (strcmp(key, "f3") == 0) {
-		h->paused = true;
-		h->single_steps += 1;
-	} else if (strcmp(key, "f4") == 0) {
-		h->slowmo = (h->slowmo + 1) % 4;
-	} else if (strcmp(key, "f5") == 0) {
-		restart(h);
-	} else if (key[0] == 'f' && key[1] >= '6' && key[1] <= '9' && key[2] == '\0') {
-		th_overlay_toggle_layer(h, key[1] - '6');
-	} else if (strcmp(key, "f10") == 0) {
-		th_overlay_toggle_layer(h, TH_LAYER_MASS);
-	} else if (strcmp(key, "f11") == 0) {
-		/* a replay's view size is fixed: it does not go fullscreen */
-		if (h->input.replay == NULL) h->toggle_fullscreen = !h->toggle_fullscreen;
-	} else {
-		return false;
-	}
-	return true;
-}
-
-static bool level_listens(th_host *h)
-{
-	return h->level_ok && !h->faulted && h->L != NULL;
-}
-
-static void call_mouse(th_host *h, const char *name, const th_event *ev)
-{
-	if (!level_listens(h) || !th_level_push_callback(h, name)) return;
-	tb_vec2 p = th_camera_to_world(&h->camera, ev->x, ev->y);
-	lua_pushnumber(h->L, p.x);
-	lua_pushnumber(h->L, p.y);
-	lua_pushstring(h->L, th_mouse_button_name(ev->button));
-	th_level_pcall(h, name, 3);
-}
-
-void th_host_handle_event(th_host *h, const th_event *ev)
-{
-	th_input_record_event(&h->input, ev);
-	lua_State *L = h->L;
+	th_recorder_event(&app->recorder, ev);
+	th_event e = *ev;
 	switch (ev->type) {
 	case TH_EV_KEY_DOWN:
 	case TH_EV_KEY_UP: {
-		bool down = ev->type == TH_EV_KEY_DOWN;
-		bool reserved = (ev->name[0] == 'f' && ev->name[1] >= '1' && ev->name[1] <= '9' &&
-		                 (ev->name[2] == '\0' ||
-		                  (ev->name[1] == '1' && (ev->name[2] == '0' || ev->name[2] == '1') && ev->name[3] == '\0'))) ||
-		                strcmp(ev->name, "escape") == 0;
-		if (reserved) {
-			if (down) host_key(h, ev->name);
+		th_action act = th_action_for_key(ev->name);
+		if (act != TH_ACT_NONE) {
+			if (ev->type == TH_EV_KEY_DOWN) run_action(app, act);
 			return;
-		}
-		th_input_apply(h, ev);
-		const char *cb = down ? "keypressed" : "keyreleased";
-		if (level_listens(h) && th_level_push_callback(h, cb)) {
-			lua_pushstring(L, ev->name);
-			th_level_pcall(h, cb, 1);
 		}
 		break;
 	}
 	case TH_EV_MOUSE_DOWN:
-		h->input.mouse_x = ev->x;
-		h->input.mouse_y = ev->y;
-		if (h->overlay.visible && ev->button == 1) {
-			if (th_overlay_click(h, ev->x, ev->y)) return;
-			if (drag_begin(h, ev->x, ev->y)) return;
-		}
-		th_input_apply(h, ev);
-		call_mouse(h, "mousepressed", ev);
-		break;
-	case TH_EV_MOUSE_UP:
-		if (h->drag.active && ev->button == 1) {
-			h->input.mouse_x = ev->x;
-			h->input.mouse_y = ev->y;
-			drag_end(h);
+		if (app->overlay.visible && ev->button == 1) {
+			th_overlay_view v;
+			overlay_view(app, &v);
+			bool taken = false;
+			th_action act = th_overlay_click(&app->overlay, &v, ev->x, ev->y, &taken);
+			/* the level sees the pointer move either way */
+			e.flags |= taken ? TH_EVF_TAKEN : TH_EVF_DRAG;
+			deliver(app, &e);
+			if (act != TH_ACT_NONE) run_action(app, act);
 			return;
 		}
-		if (ev->button >= 1 && ev->button < TH_MOUSE_BUTTONS && !h->input.mouse_down[ev->button]) {
-			/* the press went to the overlay: so does the release */
-			h->input.mouse_x = ev->x;
-			h->input.mouse_y = ev->y;
-			return;
-		}
-		th_input_apply(h, ev);
-		call_mouse(h, "mousereleased", ev);
 		break;
-	case TH_EV_MOUSE_MOVE:
-		th_input_apply(h, ev);
-		if (level_listens(h) && th_level_push_callback(h, "mousemoved")) {
-			tb_vec2 p = th_camera_to_world(&h->camera, ev->x, ev->y);
-			lua_pushnumber(L, p.x);
-			lua_pushnumber(L, p.y);
-			lua_pushnumber(L, ev->dx / h->camera.scale);
-			lua_pushnumber(L, -ev->dy / h->camera.scale);
-			th_level_pcall(h, "mousemoved", 4);
-		}
-		break;
-	case TH_EV_WHEEL:
-		th_input_apply(h, ev);
-		if (level_listens(h) && th_level_push_callback(h, "wheelmoved")) {
-			lua_pushnumber(L, ev->wheel_x);
-			lua_pushnumber(L, ev->wheel_y);
-			th_level_pcall(h, "wheelmoved", 2);
-		}
-		break;
-	case TH_EV_PAD_DOWN:
-	case TH_EV_PAD_UP: {
-		th_input_apply(h, ev);
-		const char *cb = ev->type == TH_EV_PAD_DOWN ? "gamepadpressed" : "gamepadreleased";
-		if (level_listens(h) && th_level_push_callback(h, cb)) {
-			lua_pushstring(L, ev->name);
-			th_level_pcall(h, cb, 1);
-		}
-		break;
+	case TH_EV_QUIT: app->quit = true; return;
+	case TH_EV_SETTING: return; /* never from outside */
+	default: break;
 	}
-	case TH_EV_PAD_AXIS:
-		th_input_apply(h, ev);
-		if (level_listens(h) && th_level_push_callback(h, "gamepadaxis")) {
-			lua_pushstring(L, ev->name);
-			lua_pushnumber(L, ev->value);
-			th_level_pcall(h, "gamepadaxis", 2);
-		}
-		break;
-	case TH_EV_PAD_CONNECT: th_input_apply(h, ev); break;
-	case TH_EV_RESIZE:
-		if (h->camera.view_w == ev->x && h->camera.view_h == ev->y) break;
-		h->camera.view_w = ev->x;
-		h->camera.view_h = ev->y;
-		if (level_listens(h) && th_level_push_callback(h, "resize")) {
-			lua_pushinteger(L, ev->x);
-			lua_pushinteger(L, ev->y);
-			th_level_pcall(h, "resize", 2);
-		}
-		break;
-	case TH_EV_TEXT:
-		if (level_listens(h) && th_level_push_callback(h, "textinput")) {
-			lua_pushstring(L, ev->name);
-			th_level_pcall(h, "textinput", 1);
-		}
-		break;
-	case TH_EV_QUIT: h->quit = true; break;
-	}
+	deliver(app, &e);
 }
-
-/* SDL event to host event; false for events the host does not record. */
 static bool translate(const SDL_Event *e, th_event *ev, SDL_GameController **pad, SDL_Renderer *renderer)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -406,18 +471,24 @@ static bool translate(const SDL_Event *e, th_event *ev, SDL_GameController **pad
 
 /* ---------------- the level's conf and the window ---------------- */
 
-/* What level.conf asks of the view: title, size, fullscreen, resizable. The
- * command line wins (--size), and a replay keeps its recorded view. Headless,
- * the size change goes through the event path, so a recording holds it. */
-static void apply_conf(th_host *h, SDL_Window *window)
+/* What level.conf asks of the app: the draw layers, and of the view: title,
+ * size, fullscreen, resizable. The command line wins (--size), and a replay
+ * keeps its recorded view. Headless, the size change goes through the event
+ * path, so a recording holds it. */
+static void apply_conf(th_app *app)
 {
-	const th_level_conf *c = &h->conf;
-	const th_app_options *o = h->opt;
-	h->conf_changed = false;
+	th_level *lv = &app->level;
+	const th_level_conf *c = &lv->conf;
+	const th_app_options *o = &app->opt;
+	SDL_Window *window = app->window;
+	lv->conf_changed = false;
 	if (!c->present) return;
+	for (int i = 0; i < TH_LAYER_COUNT; ++i) {
+		if (c->layer_set[i]) app->render.layers[i] = c->layers[i];
+	}
 	bool replaying = o->replay_path != NULL;
-	int w = c->width > 0 ? c->width : h->camera.view_w;
-	int hh = c->height > 0 ? c->height : h->camera.view_h;
+	int w = c->width > 0 ? c->width : lv->camera.view_w;
+	int hh = c->height > 0 ? c->height : lv->camera.view_h;
 	bool resize = !o->size_set && (c->width > 0 || c->height > 0);
 	if (window == NULL) {
 		if (resize) {
@@ -426,7 +497,7 @@ static void apply_conf(th_host *h, SDL_Window *window)
 			ev.type = TH_EV_RESIZE;
 			ev.x = w;
 			ev.y = hh;
-			th_host_handle_event(h, &ev);
+			handle_event(app, &ev);
 		}
 		return;
 	}
@@ -436,37 +507,18 @@ static void apply_conf(th_host *h, SDL_Window *window)
 	if (resize && (SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN) == 0) SDL_SetWindowSize(window, w, hh);
 	if (c->fullscreen) {
 		SDL_SetWindowFullscreen(window, SDL_WINDOW_FULLSCREEN_DESKTOP);
-		h->toggle_fullscreen = false;
+		app->toggle_fullscreen = false;
 	}
 }
 
-static void toggle_fullscreen(th_host *h, SDL_Window *window)
+static void toggle_fullscreen(th_app *app)
 {
-	h->toggle_fullscreen = false;
-	if (window == NULL) return;
-	bool full = (SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN) != 0;
-	if (SDL_SetWindowFullscreen(window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP) != 0) {
+	app->toggle_fullscreen = false;
+	if (app->window == NULL) return;
+	bool full = (SDL_GetWindowFlags(app->window) & SDL_WINDOW_FULLSCREEN) != 0;
+	if (SDL_SetWindowFullscreen(app->window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP) != 0) {
 		fprintf(stderr, "tumble: cannot switch fullscreen: %s\n", SDL_GetError());
 	}
-}
-
-/* ---------------- stepping ---------------- */
-
-static void run_step(th_host *h)
-{
-	double t0 = th_host_now_ms();
-	bool ok = th_level_update(h);
-	if ((!ok && h->faulted) || h->fatal) return;
-	double t1 = th_host_now_ms();
-	drag_update(h);
-	/* after update, so a teleport made there is not smeared over a frame */
-	th_render_snapshot(h);
-	th_level_step_world(h);
-	h->frame += 1;
-	th_level_set_frame(h);
-	th_input_end_step(&h->input);
-	th_camera_sync(h);
-	th_overlay_after_step(h, t1 - t0, th_host_now_ms() - t1);
 }
 
 /* ---------------- files and paths ---------------- */
@@ -504,13 +556,13 @@ static char *find_root(void)
 	return NULL;
 }
 
-static bool resolve_level(th_host *h)
+static bool resolve_level(th_app *app)
 {
-	const th_app_options *o = h->opt;
+	const th_app_options *o = &app->opt;
 	const char *path = o->level_path;
 	char fallback[PATH_MAX + 64];
-	if (path == NULL && !o->builtin_demo && h->root != NULL) {
-		snprintf(fallback, sizeof(fallback), "%s/examples/forcefield.lua", h->root);
+	if (path == NULL && !o->builtin_demo && app->root != NULL) {
+		snprintf(fallback, sizeof(fallback), "%s/examples/forcefield.lua", app->root);
 		if (is_file(fallback)) path = fallback;
 	}
 	if (path == NULL || o->builtin_demo) return true; /* the built-in demo */
@@ -520,98 +572,123 @@ static bool resolve_level(th_host *h)
 		fprintf(stderr, "tumble: cannot open level '%s': %s\n", path, why);
 		return false;
 	}
-	h->level_path = strdup(resolved);
-	h->level_dir = strdup(resolved);
-	if (h->level_path == NULL || h->level_dir == NULL) return false;
-	char *slash = strrchr(h->level_dir, '/');
+	app->level_path = strdup(resolved);
+	app->level_dir = strdup(resolved);
+	if (app->level_path == NULL || app->level_dir == NULL) return false;
+	char *slash = strrchr(app->level_dir, '/');
 	if (slash != NULL) *slash = '\0';
 	return true;
 }
 
-/* ---------------- screenshots ---------------- */
-
-static bool screenshot(th_host *h, const char *path, float alpha)
+/* The screenshot's folder must exist and be writable: say so at once, not
+ * after the whole run. */
+static bool screenshot_writable(const char *path)
 {
-	SDL_Surface *surface =
-		SDL_CreateRGBSurfaceWithFormat(0, h->camera.view_w, h->camera.view_h, 32, SDL_PIXELFORMAT_ARGB8888);
-	if (surface == NULL) return false;
-	th_target t;
-	bool ok = false;
-	if (th_target_init_surface(&t, surface)) {
-		th_render_frame(h, &t, alpha);
-		SDL_RenderPresent(t.renderer);
-		ok = th_picture_save(surface, path);
-		th_target_free(&t);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == NULL) {
+		snprintf(dir, sizeof(dir), ".");
+	} else if (slash == dir) {
+		dir[1] = '\0';
+	} else {
+		*slash = '\0';
 	}
-	SDL_FreeSurface(surface);
+	if (!is_dir(dir) || access(dir, W_OK) != 0) {
+		fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path,
+		        !is_dir(dir) ? "no such folder" : strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* ---------------- drawing ---------------- */
+
+/* The frame: the world (interpolated by alpha), the level's sprites and
+ * drawing, then the overlay and the error panel. */
+static void compose(th_app *app, th_target *t, float alpha)
+{
+	th_level *lv = &app->level;
+	th_render_begin(&app->render, t, &lv->camera, alpha);
+	th_render_shapes(&app->render, t, lv->world, lv->frame);
+	th_level_draw_sprites(lv, t);
+	th_render_debug(&app->render, t, lv->world, lv->frame);
+	th_render_end(&app->render);
+	th_level_draw(lv, t);
+	th_overlay_view v;
+	overlay_view(app, &v);
+	th_overlay_draw(&app->overlay, &v, t);
+	th_overlay_draw_error(&app->overlay, &v, t);
+}
+
+static bool screenshot(th_app *app, const char *path, float alpha)
+{
+	th_level *lv = &app->level;
+	SDL_Surface *surface =
+		SDL_CreateRGBSurfaceWithFormat(0, lv->camera.view_w, lv->camera.view_h, 32, SDL_PIXELFORMAT_ARGB8888);
+	bool ok = false;
+	if (surface != NULL) {
+		th_target t;
+		if (th_target_init_surface(&t, surface)) {
+			compose(app, &t, alpha);
+			SDL_RenderPresent(t.renderer);
+			ok = th_picture_save(surface, path);
+			th_target_free(&t);
+		}
+		SDL_FreeSurface(surface);
+	}
 	if (!ok) fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path, SDL_GetError());
+	app->shot_taken = true;
+	app->shot_failed = !ok;
 	return ok;
 }
 
-/* ---------------- the run ---------------- */
-
-static void print_summary(th_host *h, double seconds)
+static void print_summary(th_app *app, double seconds)
 {
+	th_level *lv = &app->level;
 	tb_counters c = {0};
 	uint64_t hash = 0;
-	if (h->world != NULL) {
-		c = tb_world_get_counters(h->world);
-		hash = tb_world_hash(h->world);
+	if (lv->world != NULL) {
+		c = tb_world_get_counters(lv->world);
+		hash = tb_world_hash(lv->world);
 	}
-	printf("frames=%lld steps=%lld bodies=%d time=%.3fs hash=%016llx\n", h->render_frame, h->frame, c.body_count,
+	printf("frames=%lld steps=%lld bodies=%d time=%.3fs hash=%016llx\n", app->render_frame, lv->frame, c.body_count,
 	       seconds, (unsigned long long)hash);
 	fflush(stdout);
 }
 
-int th_app_run(const th_app_options *options)
+/* ---------------- open ---------------- */
+
+/* Everything before the first frame; false with app->fatal_status set. */
+static bool open_app(th_app *app, const th_app_options *options)
 {
-	/* a copy: without a display, a screenshot run turns headless */
-	th_app_options run_options = *options;
-	th_app_options *opt = &run_options;
-	th_host host;
-	th_host *h = &host;
-	memset(h, 0, sizeof(*h));
-	h->opt = opt;
-	h->tumble_ref = h->world_ref = h->level_ref = h->camera_ref = h->modules_ref = LUA_NOREF;
-	h->camera.x = 0.0;
-	h->camera.y = 10.0;
-	h->camera.scale = 30.0;
-	h->camera.view_w = opt->width;
-	h->camera.view_h = opt->height;
-	h->overlay.visible = opt->overlay;
-	th_render_init(&h->render);
-	th_watch_init(&h->watch);
-	th_media_init(&h->media, opt->sandbox);
-	h->root = find_root();
-	h->watch_enabled = opt->watch < 0 ? !opt->headless : opt->watch > 0;
+	th_app_options *opt = &app->opt;
+	*opt = *options;
+	th_render_init(&app->render);
+	th_overlay_init(&app->overlay, opt->overlay);
+	th_watch_init(&app->watch);
+	th_media_init(&app->media, opt->sandbox);
+	th_history_init(&app->history, HISTORY_LIMIT_BYTES);
+	th_level_init(&app->level);
+	app->root = find_root();
+	app->watch_enabled = opt->watch < 0 ? !opt->headless : opt->watch > 0;
+	app->fatal_status = 2;
 	if (opt->screenshot != NULL && th_picture_format(opt->screenshot) == NULL) {
 		fprintf(stderr, "tumble: --screenshot writes PNG (FILE.png) or BMP (FILE.bmp), not '%s'\n", opt->screenshot);
-		free(h->root);
-		return 2;
+		return false;
 	}
-	if (!resolve_level(h)) {
-		free(h->root);
-		return 2;
-	}
+	if (opt->screenshot != NULL && !screenshot_writable(opt->screenshot)) return false;
+	if (!resolve_level(app)) return false;
 
 	bool headless = opt->headless;
-	long frames = opt->frames > 0 ? opt->frames : (headless ? 600 : 0);
-	SDL_Window *window = NULL;
-	SDL_GameController *pad = NULL;
-	th_target target;
-	memset(&target, 0, sizeof(target));
-	bool vsync = false;
-
+	app->frames = opt->frames > 0 ? opt->frames : (headless ? 600 : 0);
+	int view_w = opt->width, view_h = opt->height;
 	if (opt->replay_path != NULL) {
-		int w = h->camera.view_w, hh = h->camera.view_h;
-		errno = 0;
-		if (!th_input_replay_open(h, opt->replay_path, &w, &hh)) {
-			if (errno != 0) fprintf(stderr, "tumble: cannot open replay %s: %s\n", opt->replay_path, strerror(errno));
-			free(h->root);
-			return 2;
+		if (!th_replay_open(&app->replay, opt->replay_path, &view_w, &view_h)) {
+			fprintf(stderr, "tumble: %s\n", app->replay.error);
+			return false;
 		}
-		h->camera.view_w = w;
-		h->camera.view_h = hh;
+		app->replaying = true;
 	}
 
 	/* Headless needs no SDL subsystem at all: the software renderer draws into
@@ -627,18 +704,16 @@ int th_app_run(const th_app_options *options)
 		if (!display) {
 			fprintf(stderr, "tumble: no display: rendering offscreen, as with --headless\n");
 			headless = opt->headless = true;
-			if (opt->frames <= 0) frames = 600;
-			if (opt->watch < 0) h->watch_enabled = false;
+			if (opt->frames <= 0) app->frames = 600;
+			if (opt->watch < 0) app->watch_enabled = false;
 		}
 	}
 	if (SDL_Init(headless ? 0 : SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "tumble: SDL_Init failed: %s%s\n", SDL_GetError(),
 		        headless ? "" : " (no display? --headless runs without one)");
-		free(h->root);
-		free(h->level_path);
-		free(h->level_dir);
-		return 2;
+		return false;
 	}
+	app->sdl = true;
 	if (!headless) {
 		/* With no display SDL falls back to its offscreen driver: a window nobody
 		 * can see, running flat out. Say so instead, unless asked for explicitly. */
@@ -646,180 +721,269 @@ int th_app_run(const th_app_options *options)
 		if (driver != NULL && (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0) &&
 		    SDL_getenv("SDL_VIDEODRIVER") == NULL) {
 			fprintf(stderr, "tumble: no display to open a window on (use --headless, or xvfb-run)\n");
-			SDL_Quit();
-			free(h->root);
-			free(h->level_path);
-			free(h->level_dir);
-			return 2;
+			return false;
 		}
 		if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) {
 			fprintf(stderr, "tumble: no gamepad support: %s\n", SDL_GetError());
 		}
 		char title[PATH_MAX + 32];
-		const char *base = h->level_path != NULL ? strrchr(h->level_path, '/') + 1 : "built-in demo";
+		const char *base = app->level_path != NULL ? strrchr(app->level_path, '/') + 1 : "built-in demo";
 		snprintf(title, sizeof(title), "tumble - %s", base);
 		/* no ALLOW_HIGHDPI: mouse coordinates and render pixels must agree */
 		Uint32 flags = SDL_WINDOW_SHOWN;
 		if (opt->replay_path == NULL) flags |= SDL_WINDOW_RESIZABLE;
-		window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, h->camera.view_w,
-		                          h->camera.view_h, flags);
-		if (window == NULL || !th_target_init_window(&target, window)) {
+		app->window =
+			SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, view_w, view_h, flags);
+		if (app->window == NULL || !th_target_init_window(&app->target, app->window)) {
 			fprintf(stderr, "tumble: cannot open a window: %s (use --headless without a display)\n", SDL_GetError());
-			if (window != NULL) SDL_DestroyWindow(window);
-			SDL_Quit();
-			return 2;
+			return false;
 		}
 		SDL_RendererInfo info;
-		if (SDL_GetRendererInfo(target.renderer, &info) == 0) vsync = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+		if (SDL_GetRendererInfo(app->target.renderer, &info) == 0) {
+			app->vsync = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+		}
 		if (opt->replay_path == NULL) {
-			h->camera.view_w = target.width;
-			h->camera.view_h = target.height;
+			view_w = app->target.width;
+			view_h = app->target.height;
 		}
 	}
-	if (opt->record_path != NULL && !th_input_record_open(h, opt->record_path)) {
+	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h)) {
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
-		h->fatal = true;
+		return false;
 	}
 
-	h->input.mouse_x = h->camera.view_w / 2;
-	h->input.mouse_y = h->camera.view_h / 2;
-	double started = th_host_now_ms();
-	if (!h->fatal && !th_level_start(h) && headless) h->fatal = true;
+	th_level *lv = &app->level;
+	lv->opt = opt;
+	lv->root = app->root;
+	lv->level_path = app->level_path;
+	lv->level_dir = app->level_dir;
+	lv->render = &app->render;
+	lv->media = &app->media;
+	lv->watch = &app->watch;
+	/* a headless run that keeps going reports errors and runs on */
+	lv->halt_on_error = !(headless && opt->keep_going);
+	app->started = th_now_ms();
+	th_start_state s = {view_w / 2, view_h / 2, false, view_w, view_h};
+	if (!start_level(app, &s) && headless) fail(app, 1);
+	app->last = app->next_poll = th_now_ms();
+	return true;
+}
 
-	double last = th_host_now_ms(), acc = 0.0, next_poll = last;
-	bool shot_taken = false;
-	while (!h->quit && !h->fatal && !h->exit_requested && (frames == 0 || h->render_frame < frames)) {
-		double now = th_host_now_ms();
-		double frame_ms = now - last;
-		last = now;
-		th_overlay_frame_time(h, frame_ms);
-		th_camera_sync(h);
-		if (h->conf_changed) apply_conf(h, window);
-		if (h->toggle_fullscreen) toggle_fullscreen(h, window);
+th_app *th_app_open(const th_app_options *options, int *status)
+{
+	th_app *app = calloc(1, sizeof(*app));
+	if (app == NULL) {
+		fprintf(stderr, "tumble: out of memory\n");
+		*status = 2;
+		return NULL;
+	}
+	if (!open_app(app, options)) {
+		fail(app, 2);
+		*status = th_app_close(app);
+		return NULL;
+	}
+	*status = 0;
+	return app;
+}
 
-		if (window != NULL) {
-			SDL_Event e;
-			while (SDL_PollEvent(&e)) {
-				th_event ev;
-				if (!translate(&e, &ev, &pad, target.renderer)) continue;
-				if (ev.type == TH_EV_RESIZE) {
-					target.width = ev.x;
-					target.height = ev.y;
-				}
-				if (h->input.replay != NULL && !h->input.replay_done) {
-					/* while replaying, live input only closes the window */
-					if (ev.type == TH_EV_QUIT) h->quit = true;
-					continue;
-				}
-				th_host_handle_event(h, &ev);
+/* ---------------- a frame ---------------- */
+
+static bool over(const th_app *app)
+{
+	return app->quit || app->fatal || app->level.exit_requested ||
+	       (app->frames > 0 && app->render_frame >= app->frames);
+}
+
+/* The frame's input: SDL's queue, then the recording's events; returns the
+ * steps the recording ran in this frame, or -1 to let the clock decide. */
+static int take_input(th_app *app)
+{
+	if (app->window != NULL) {
+		SDL_Event e;
+		while (SDL_PollEvent(&e)) {
+			th_event ev;
+			if (!translate(&e, &ev, &app->pad, app->target.renderer)) continue;
+			if (ev.type == TH_EV_RESIZE) {
+				app->target.width = ev.x;
+				app->target.height = ev.y;
 			}
-		}
-
-		int steps = -1;
-		if (h->input.replay != NULL && !th_input_replay_frame(h, &steps)) steps = -1;
-		float alpha = 1.0f;
-		if (steps < 0) {
-			if (headless && !opt->realtime) {
-				steps = 1;
-			} else {
-				/* Real time drives the accumulator; a frame longer than 1/4 s is
-				 * treated as a hitch, not as time to catch up on. */
-				double dt = fmin(frame_ms / 1000.0, 0.25);
-				acc += dt * th_host_time_scale(h);
-				steps = 0;
-				while (acc >= TH_HOST_DT && steps < TH_HOST_MAX_CATCH_UP) {
-					acc -= TH_HOST_DT;
-					steps += 1;
-				}
-				if (acc >= TH_HOST_DT) acc = fmod(acc, TH_HOST_DT);
-				alpha = (float)(acc / TH_HOST_DT);
+			if (app->replaying) {
+				/* while replaying, live input only closes the window */
+				if (ev.type == TH_EV_QUIT) app->quit = true;
+				continue;
 			}
-			if (h->paused || h->faulted) {
-				steps = 0;
-				acc = 0.0;
-				alpha = 1.0f;
-				if (h->single_steps > 0 && !h->faulted) {
-					h->single_steps -= 1;
-					steps = 1;
-				}
-			}
-		}
-		int ran = 0;
-		for (; ran < steps && !h->quit && !h->fatal && !h->exit_requested && h->L != NULL; ++ran) {
-			if (h->faulted) break;
-			run_step(h);
-		}
-		th_input_record_frame(&h->input, ran);
-
-		if (h->watch_enabled && h->L != NULL && !h->fatal) {
-			double t = th_host_now_ms();
-			if (opt->watch_poll_ms <= 0 || t >= next_poll) {
-				next_poll = t + opt->watch_poll_ms;
-				th_image_poll(h);
-				if (th_watch_poll(&h->watch)) {
-					drag_end(h);
-					if (th_level_reload(h)) fprintf(stderr, "tumble: reloaded at frame %lld\n", h->frame);
-					fflush(stderr);
-				}
-			}
-		}
-
-		h->render_frame += 1;
-		bool last_frame = frames > 0 && h->render_frame == frames;
-		bool shoot = opt->screenshot != NULL && !shot_taken &&
-		             (h->render_frame == opt->screenshot_frame || (opt->screenshot_frame < 0 && last_frame));
-		if (window != NULL) {
-			th_render_frame(h, &target, alpha);
-			SDL_RenderPresent(target.renderer);
-		} else if (!shoot && !h->fatal) {
-			/* no picture, but draw still runs so its errors surface headless too */
-			th_level_draw(h);
-		}
-		if (shoot) {
-			screenshot(h, opt->screenshot, alpha);
-			shot_taken = true;
-		}
-
-		/* Without vsync, pace at 60 Hz; with it, still never spin faster than
-		 * 300 Hz (some drivers claim vsync and do not wait). */
-		if (window != NULL || (headless && opt->realtime)) {
-			double period = window != NULL && vsync ? 1000.0 / 300.0 : 1000.0 / TH_HOST_HZ;
-			double left = last + period - th_host_now_ms();
-			if (left > 1.0) SDL_Delay((Uint32)left);
+			handle_event(app, &ev);
 		}
 	}
-	if (opt->screenshot != NULL && !shot_taken && h->L != NULL) screenshot(h, opt->screenshot, 1.0f);
-	double seconds = (th_host_now_ms() - started) / 1000.0;
+	while (app->replaying) {
+		th_event ev;
+		int steps = 0;
+		switch (th_replay_next(&app->replay, &ev, &steps)) {
+		case TH_REPLAY_EVENT: handle_event(app, &ev); break;
+		case TH_REPLAY_FRAME: return steps;
+		case TH_REPLAY_END: app->replaying = false; break;
+		case TH_REPLAY_ERROR:
+			fprintf(stderr, "tumble: %s\n", app->replay.error);
+			app->replaying = false;
+			fail(app, 2);
+			break;
+		}
+	}
+	return -1;
+}
+
+/* Steps the clock asks for (at most TH_HOST_MAX_CATCH_UP), and the
+ * interpolation factor of the frame drawn after them. */
+static int clock_steps(th_app *app, double frame_ms, float *alpha)
+{
+	th_level *lv = &app->level;
+	int steps = 0;
+	*alpha = 1.0f;
+	if (app->opt.headless && !app->opt.realtime) {
+		steps = 1;
+	} else {
+		/* Real time drives the accumulator; a frame longer than 1/4 s is
+		 * treated as a hitch, not as time to catch up on. */
+		double dt = fmin(frame_ms / 1000.0, 0.25);
+		app->acc += dt * th_time_scales[app->slowmo];
+		while (app->acc >= TH_HOST_DT && steps < TH_HOST_MAX_CATCH_UP) {
+			app->acc -= TH_HOST_DT;
+			steps += 1;
+		}
+		if (app->acc >= TH_HOST_DT) app->acc = fmod(app->acc, TH_HOST_DT);
+		*alpha = (float)(app->acc / TH_HOST_DT);
+	}
+	if (app->paused || lv->faulted) {
+		steps = 0;
+		app->acc = 0.0;
+		*alpha = 1.0f;
+		if (app->single_steps > 0 && !lv->faulted) {
+			app->single_steps -= 1;
+			steps = 1;
+		}
+	}
+	return steps;
+}
+
+bool th_app_frame(th_app *app)
+{
+	th_level *lv = &app->level;
+	const th_app_options *opt = &app->opt;
+	if (over(app)) return false;
+	double now = th_now_ms();
+	double frame_ms = now - app->last;
+	app->last = now;
+	th_overlay_frame_time(&app->overlay, frame_ms);
+	th_level_begin_frame(lv);
+	if (lv->conf_changed) apply_conf(app);
+	if (app->toggle_fullscreen) toggle_fullscreen(app);
+
+	int steps = take_input(app);
+	float alpha = 1.0f;
+	if (steps < 0) steps = clock_steps(app, frame_ms, &alpha);
+	int ran = 0;
+	for (; ran < steps && !app->quit && !app->fatal && !lv->exit_requested && lv->L != NULL && !lv->faulted; ++ran) {
+		th_level_step(lv);
+		th_level_stats stats;
+		th_level_stats_get(lv, &stats);
+		th_overlay_after_step(&app->overlay, &stats.profile, &stats.counters, stats.dispatch_ms, lv->update_ms,
+		                      lv->step_ms);
+		double cost = lv->update_ms + lv->step_ms;
+		app->step_cost_ms = app->step_cost_ms > 0.0 ? 0.95 * app->step_cost_ms + 0.05 * cost : cost;
+	}
+	th_recorder_frame(&app->recorder, ran);
+	bool lived = !behind(app);
+	th_history_end_frame(&app->history, ran);
+	/* the level lived this frame: it is at the end of its history */
+	if (lived) app->lived = th_history_end(&app->history);
+	if (opt->headless && lv->faulted) fail(app, 1);
+
+	if (app->watch_enabled && !app->fatal) {
+		double t = th_now_ms();
+		if (opt->watch_poll_ms <= 0 || t >= app->next_poll) {
+			app->next_poll = t + opt->watch_poll_ms;
+			th_image_poll(lv);
+			if (th_watch_poll(&app->watch)) reload(app);
+			if (opt->headless && lv->faulted) fail(app, 1);
+		}
+	}
+
+	app->render_frame += 1;
+	bool last_frame = app->frames > 0 && app->render_frame == app->frames;
+	bool shoot = opt->screenshot != NULL && !app->shot_taken &&
+	             (app->render_frame == opt->screenshot_frame || (opt->screenshot_frame < 0 && last_frame));
+	if (app->window != NULL) {
+		compose(app, &app->target, alpha);
+		SDL_RenderPresent(app->target.renderer);
+	} else if (!shoot && !app->fatal) {
+		/* no picture, but draw still runs so its errors surface headless too */
+		th_level_draw(lv, NULL);
+	}
+	if (shoot) screenshot(app, opt->screenshot, alpha);
+	if (opt->headless && lv->faulted) fail(app, 1);
+	return !over(app);
+}
+
+/* Without vsync, pace at 60 Hz; with it, still never spin faster than 300 Hz
+ * (some drivers claim vsync and do not wait). */
+static void pace(th_app *app)
+{
+	if (app->window == NULL && !(app->opt.headless && app->opt.realtime)) return;
+	double period = app->window != NULL && app->vsync ? 1000.0 / 300.0 : 1000.0 / TH_HOST_HZ;
+	double left = app->last + period - th_now_ms();
+	if (left > 1.0) SDL_Delay((Uint32)left);
+}
+
+/* ---------------- close ---------------- */
+
+int th_app_close(th_app *app)
+{
+	if (app == NULL) return 2;
+	th_level *lv = &app->level;
+	const th_app_options *opt = &app->opt;
+	bool ran = app->started > 0.0;
+	if (ran && opt->screenshot != NULL && !app->shot_taken && lv->L != NULL) screenshot(app, opt->screenshot, 1.0f);
+	double seconds = ran ? (th_now_ms() - app->started) / 1000.0 : 0.0;
 
 	int status = 0;
-	if (h->fatal) {
-		status = 1;
-	} else if (h->exit_requested) {
-		status = h->exit_code;
-		if (h->exit_message != NULL) {
+	if (app->fatal) {
+		status = app->fatal_status;
+	} else if (lv->exit_requested) {
+		status = lv->exit_code;
+		if (lv->exit_message != NULL) {
 			FILE *out = status == 0 ? stdout : stderr;
-			fprintf(out, "%s\n", h->exit_message);
+			fprintf(out, "%s\n", lv->exit_message);
 			fflush(out);
 		}
 	}
+	/* a screenshot asked for and not written is a failed run */
+	if (status == 0 && app->shot_failed) status = 1;
 	/* scripted runs (headless, or a window with --frames) report how they ended */
-	if ((headless || opt->frames > 0) && !opt->quiet && !h->fatal) print_summary(h, seconds);
+	if (ran && (opt->headless || opt->frames > 0) && !opt->quiet && !app->fatal) print_summary(app, seconds);
 
-	th_input_record_close(&h->input);
-	th_input_replay_close(&h->input);
-	drag_end(h);
-	th_level_stop(h);
-	th_render_free(&h->render);
-	th_watch_free(&h->watch);
-	th_target_free(&target);
-	th_media_close(&h->media);
-	if (pad != NULL) SDL_GameControllerClose(pad);
-	if (window != NULL) SDL_DestroyWindow(window);
-	SDL_Quit();
-	free(h->error);
-	free(h->exit_message);
-	free(h->root);
-	free(h->level_path);
-	free(h->level_dir);
+	th_recorder_close(&app->recorder);
+	th_replay_close(&app->replay);
+	th_level_free(lv);
+	th_history_free(&app->history);
+	th_render_free(&app->render);
+	th_watch_free(&app->watch);
+	th_target_free(&app->target);
+	th_media_close(&app->media);
+	if (app->pad != NULL) SDL_GameControllerClose(app->pad);
+	if (app->window != NULL) SDL_DestroyWindow(app->window);
+	if (app->sdl) SDL_Quit();
+	free(app->root);
+	free(app->level_path);
+	free(app->level_dir);
+	free(app);
 	return status;
+}
+
+int th_app_run(const th_app_options *options)
+{
+	int status = 0;
+	th_app *app = th_app_open(options, &status);
+	if (app == NULL) return status;
+	while (th_app_frame(app)) pace(app);
+	return th_app_close(app);
 }

@@ -9,7 +9,7 @@ typedef struct th_app_options {
 	bool builtin_demo;        /* run the demo scene embedded in the binary */
 	bool headless;            /* no window, no video driver */
 	long frames;              /* frames to run; 0 = until the window closes (headless: 600) */
-	const char *screenshot;   /* BMP file written from an offscreen render */
+	const char *screenshot;   /* PNG or BMP file written from an offscreen render */
 	long screenshot_frame;    /* frame after which it is taken; -1 = after the last */
 	const char *record_path;  /* input events written per frame */
 	const char *replay_path;  /* input events read per frame */
@@ -29,5 +29,14 @@ typedef struct th_app_options {
 void th_app_default_options(th_app_options *options);
 /* Runs the application; returns the process exit status. */
 int th_app_run(const th_app_options *options);
+
+/* The same in pieces, for a main loop that is not ours (a browser's): open
+ * (NULL, with the exit status, if the run cannot start), then frames until
+ * one returns false, then close, which returns the exit status. A frame
+ * never waits; th_app_run paces them. */
+typedef struct th_app th_app;
+th_app *th_app_open(const th_app_options *options, int *status);
+bool th_app_frame(th_app *app);
+int th_app_close(th_app *app);
 
 #endif

@@ -7,7 +7,7 @@
  * FIFO or a device is refused without waiting on it, and a file swapped after
  * the check is still the one checked. The whole file is read into memory with
  * a size cap; decoders then work from memory. */
-#include "host.h"
+#include "level.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,7 +113,7 @@ static bool inside(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && path[n] == '/';
 }
 
-bool th_asset_read(th_host *h, const char *kind, const char *name, size_t max_bytes, th_asset *out, char *err,
+bool th_asset_read(th_level *lv, const char *kind, const char *name, size_t max_bytes, th_asset *out, char *err,
                    size_t err_size)
 {
 	memset(out, 0, sizeof(*out));
@@ -122,8 +122,8 @@ bool th_asset_read(th_host *h, const char *kind, const char *name, size_t max_by
 		return false;
 	}
 	char joined[PATH_MAX], resolved[PATH_MAX];
-	if (name[0] != '/' && h->level_dir != NULL) {
-		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", h->level_dir, name) >= sizeof(joined)) {
+	if (name[0] != '/' && lv->level_dir != NULL) {
+		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", lv->level_dir, name) >= sizeof(joined)) {
 			snprintf(err, err_size, "cannot open %s '%.200s': name too long", kind, name);
 			return false;
 		}
@@ -138,7 +138,7 @@ bool th_asset_read(th_host *h, const char *kind, const char *name, size_t max_by
 		snprintf(err, err_size, "cannot open %s '%.200s': %s", kind, name, strerror(errno));
 		return false;
 	}
-	if (h->opt->sandbox && (h->level_dir == NULL || !inside(resolved, h->level_dir))) {
+	if (lv->opt->sandbox && (lv->level_dir == NULL || !inside(resolved, lv->level_dir))) {
 		snprintf(err, err_size, "cannot open %s '%.200s': outside the level's folder (--sandbox)", kind, name);
 		return false;
 	}

@@ -9,12 +9,13 @@
  * Every key is optional and an unknown one is an error (a typo should not be
  * ignored in silence). Command-line options win over it: --size over width
  * and height, a replay's recorded view size over both. The camera and the
- * layers are applied here; the title, the view's size and the window's mode
- * by the app, which owns the window (th_host.conf_changed tells it). Read on every start (F5 too), not on a hot reload:
+ * camera is applied here; the layers, the title, the view's size and the
+ * window's mode by the app, which owns them (th_level.conf_changed tells it). Read on every start (F5 too), not on a hot reload:
  * a reload must not move the camera under the player. */
-#include "host.h"
+#include "level.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 
@@ -80,8 +81,8 @@ static bool boolean(lua_State *L, const char *where, const char *key)
 /* level table at 1, host at 2 */
 static int read_protected(lua_State *L)
 {
-	th_host *h = lua_touserdata(L, 2);
-	th_level_conf *c = &h->conf;
+	th_level *lv = lua_touserdata(L, 2);
+	th_level_conf *c = &lv->conf;
 	memset(c, 0, sizeof(*c));
 	c->resizable = true;
 	lua_pushliteral(L, "conf");
@@ -108,9 +109,9 @@ static int read_protected(lua_State *L)
 		int cam = lua_gettop(L);
 		check_keys(L, cam, "level.conf.camera", camera_keys);
 		c->has_camera = true;
-		c->camera_x = h->camera.x;
-		c->camera_y = h->camera.y;
-		c->camera_scale = h->camera.scale;
+		c->camera_x = lv->camera.x;
+		c->camera_y = lv->camera.y;
+		c->camera_scale = lv->camera.scale;
 		if (field(L, cam, "x")) c->camera_x = number(L, "level.conf.camera", "x", -1e6, 1e6);
 		if (field(L, cam, "y")) c->camera_y = number(L, "level.conf.camera", "y", -1e6, 1e6);
 		if (field(L, cam, "scale")) c->camera_scale = number(L, "level.conf.camera", "scale", 1e-3, 1e6);
@@ -130,20 +131,6 @@ static int read_protected(lua_State *L)
 	return 0;
 }
 
-static int camera_protected(lua_State *L)
-{
-	th_host *h = lua_touserdata(L, 1);
-	const th_level_conf *c = &h->conf;
-	lua_rawgeti(L, LUA_REGISTRYINDEX, h->camera_ref);
-	lua_pushnumber(L, c->camera_x);
-	lua_setfield(L, -2, "x");
-	lua_pushnumber(L, c->camera_y);
-	lua_setfield(L, -2, "y");
-	lua_pushnumber(L, c->camera_scale);
-	lua_setfield(L, -2, "scale");
-	return 0;
-}
-
 void th_conf_describe(lua_State *L)
 {
 	th_api_push_names(L, conf_keys);
@@ -154,27 +141,21 @@ void th_conf_describe(lua_State *L)
 	lua_setfield(L, -2, "conf_layers");
 }
 
-bool th_conf_read(th_host *h, int level)
+bool th_conf_read(th_level *lv, int level)
 {
-	lua_State *L = h->L;
+	lua_State *L = lv->L;
 	level = lua_absindex(L, level);
 	lua_pushcfunction(L, read_protected);
 	lua_pushvalue(L, level);
-	lua_pushlightuserdata(L, h);
-	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-		th_host_set_error(h, "level.conf", lua_tostring(L, -1), true);
-		lua_pop(L, 1);
+	lua_pushlightuserdata(L, lv);
+	char *message = NULL;
+	if (!th_level_call(lv, "level.conf", 2, 0, &message)) {
+		th_level_set_error(lv, "level.conf", message, true);
+		free(message);
 		return false;
 	}
-	const th_level_conf *c = &h->conf;
-	for (int i = 0; i < TH_LAYER_COUNT; ++i) {
-		if (c->layer_set[i]) h->render.layers[i] = c->layers[i];
-	}
-	if (c->has_camera) {
-		lua_pushcfunction(L, camera_protected);
-		lua_pushlightuserdata(L, h);
-		if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
-	}
-	h->conf_changed = true;
+	const th_level_conf *c = &lv->conf;
+	if (c->has_camera && !th_camera_set(lv, c->camera_x, c->camera_y, c->camera_scale)) return false;
+	lv->conf_changed = true;
 	return true;
 }

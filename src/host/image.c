@@ -18,7 +18,7 @@
  * the host reads them every frame (raw reads, no metamethods), so changing
  * spr.frame animates. They are drawn at the body's interpolated transform,
  * after the debug draw and before level.draw. */
-#include "host.h"
+#include "level.h"
 #include "tumble/tumble_lua.h"
 
 #include <math.h>
@@ -37,7 +37,7 @@
 #define TEXTURE_CACHE_MAX 256
 
 typedef struct th_image {
-	th_host *h;             /* for the memory budget; outlives every Lua state */
+	th_media *media;        /* for the memory budget; outlives every Lua state */
 	SDL_Surface *surface;   /* RGBA32; NULL once collected */
 	char *path;             /* resolved */
 	char *name;             /* as the level gave it */
@@ -65,7 +65,7 @@ typedef struct th_texture_cache {
 static const char live_images_key = 'i'; /* registry: weak set of live Images */
 static const char sprites_key = 's';     /* registry: {list = {{body, spec}...}, map = {[body] = spec}} */
 
-static th_host *host_up(lua_State *L)
+static th_level *host_up(lua_State *L)
 {
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
@@ -165,7 +165,7 @@ static int image_gc(lua_State *L)
 {
 	th_image *img = luaL_checkudata(L, 1, IMAGE_MT);
 	if (img->surface != NULL) {
-		img->h->media.image_bytes -= surface_bytes(img->surface);
+		img->media->image_bytes -= surface_bytes(img->surface);
 		SDL_FreeSurface(img->surface);
 	}
 	free(img->path);
@@ -304,7 +304,7 @@ static const char *const image_names[] = {"frame_w", "frame_h", "ppm", "filter",
 static int gfx_image(lua_State *L)
 {
 	const char *const *names = image_names;
-	th_host *h = host_up(L);
+	th_level *lv = host_up(L);
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
@@ -330,11 +330,11 @@ static int gfx_image(lua_State *L)
 	/* the userdata first, so nothing below can leak: __gc frees what it holds */
 	th_image *img = lua_newuserdatauv(L, sizeof(th_image), 0);
 	memset(img, 0, sizeof(*img));
-	img->h = h;
+	img->media = lv->media;
 	luaL_setmetatable(L, IMAGE_MT);
 	char err[512];
 	th_asset a;
-	if (!th_asset_read(h, "image", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
+	if (!th_asset_read(lv, "image", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
 	const char *why = NULL;
 	SDL_Surface *s = decode(&a, &why);
 	if (s == NULL) {
@@ -342,24 +342,24 @@ static int gfx_image(lua_State *L)
 		th_asset_free(&a);
 		return luaL_error(L, "%s", err);
 	}
-	if (h->media.image_bytes + surface_bytes(s) > h->media.image_budget) {
+	if (lv->media->image_bytes + surface_bytes(s) > lv->media->image_budget) {
 		/* images the level dropped still count until collected: collect first */
 		lua_gc(L, LUA_GCCOLLECT);
 	}
-	if (h->media.image_bytes + surface_bytes(s) > h->media.image_budget) {
+	if (lv->media->image_bytes + surface_bytes(s) > lv->media->image_budget) {
 		SDL_FreeSurface(s);
 		th_asset_free(&a);
 		return luaL_error(L, "cannot load image '%s': the images' memory limit (%d MB) is reached", name,
-		                  (int)(h->media.image_budget >> 20));
+		                  (int)(lv->media->image_budget >> 20));
 	}
-	h->media.image_bytes += surface_bytes(s);
+	lv->media->image_bytes += surface_bytes(s);
 	img->surface = s;
 	img->path = a.path;
 	a.path = NULL;
 	img->stamp = a.stamp;
 	th_asset_free(&a);
 	img->name = strdup(name);
-	img->key = ++h->media.next_image_key;
+	img->key = ++lv->media->next_image_key;
 	img->ppm = ppm;
 	img->nearest = nearest;
 	set_frames(img, fw, fh);
@@ -452,7 +452,7 @@ static void default_spec(draw_spec *d)
 	d->tint = (SDL_Color){255, 255, 255, 255};
 }
 
-static void draw_image(th_host *h, th_target *t, th_image *img, const draw_spec *d)
+static void draw_image(const th_render *r, th_target *t, th_image *img, const draw_spec *d)
 {
 	SDL_Rect src;
 	if (d->has_rect) {
@@ -470,7 +470,6 @@ static void draw_image(th_host *h, th_target *t, th_image *img, const draw_spec 
 	} else if (hh <= 0) {
 		hh = w * src.h / src.w;
 	}
-	const th_render *r = &h->render;
 	double dw = w * fabs(d->sx) * r->scale, dh = hh * fabs(d->sy) * r->scale;
 	if (!(dw >= 0.25 && dh >= 0.25) || dw > 1e5 || dh > 1e5) return;
 	double px = 0.5 * t->width + (d->x - r->cam_x) * r->scale;
@@ -586,7 +585,7 @@ static const char *const draw_names[] = {"w", "h", "angle", "sx", "sy", "ox", "o
 /* gfx.draw(image, x, y [, {w, h, angle, sx, sy, ox, oy, frame, rect, tint}]) */
 static int gfx_draw(lua_State *L)
 {
-	th_host *h = host_up(L);
+	th_level *lv = host_up(L);
 	th_image *img = check_image(L, 1);
 	draw_spec d;
 	default_spec(&d);
@@ -599,8 +598,8 @@ static int gfx_draw(lua_State *L)
 		check_options(L, 4, draw_names);
 		read_spec(L, 4, img, &d, true);
 	}
-	th_target *t = h->render.target;
-	if (t != NULL) draw_image(h, t, img, &d);
+	th_target *t = lv->render->target;
+	if (t != NULL) draw_image(lv->render, t, img, &d);
 	return 0;
 }
 
@@ -727,14 +726,14 @@ static double raw_number(lua_State *L, int t, const char *name, double def)
 }
 
 typedef struct sprite_pass {
-	th_host *h;
+	th_level *lv;
 	th_target *t;
 } sprite_pass;
 
 static int draw_sprites_protected(lua_State *L)
 {
 	sprite_pass *pass = lua_touserdata(L, 1);
-	th_host *h = pass->h;
+	th_level *lv = pass->lv;
 	push_sprites(L);
 	int reg = lua_gettop(L);
 	lua_getfield(L, reg, "list");
@@ -769,17 +768,17 @@ static int draw_sprites_protected(lua_State *L)
 		lua_pushliteral(L, "image");
 		lua_rawget(L, spec);
 		th_image *img = luaL_testudata(L, -1, IMAGE_MT);
-		if (!hidden && img != NULL && img->surface != NULL && w == h->world) {
+		if (!hidden && img != NULL && img->surface != NULL && w == lv->world) {
 			draw_spec d;
 			default_spec(&d);
 			read_spec(L, spec, img, &d, false);
 			double lx = raw_number(L, spec, "x", 0), ly = raw_number(L, spec, "y", 0);
-			tb_transform xf = th_render_body_transform(h, id);
+			tb_transform xf = th_render_body_transform(lv->render, lv->world, lv->frame, id);
 			tb_vec2 p = tb_transform_point(xf, tb_v2((float)lx, (float)ly));
 			d.x = p.x;
 			d.y = p.y;
 			d.angle += atan2(xf.q.s, xf.q.c);
-			draw_image(h, pass->t, img, &d);
+			draw_image(lv->render, pass->t, img, &d);
 		}
 		lua_settop(L, map);
 	}
@@ -790,12 +789,12 @@ static int draw_sprites_protected(lua_State *L)
 	return 0;
 }
 
-void th_image_draw_sprites(th_host *h, th_target *t)
+void th_image_draw_sprites(th_level *lv, th_target *t)
 {
 	texture_cache_sweep(t);
-	lua_State *L = h->L;
-	if (L == NULL || h->world == NULL) return;
-	sprite_pass pass = {h, t};
+	lua_State *L = lv->L;
+	if (L == NULL || lv->world == NULL) return;
+	sprite_pass pass = {lv, t};
 	lua_pushcfunction(L, draw_sprites_protected);
 	lua_pushlightuserdata(L, &pass);
 	if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1); /* out of memory: no sprites this frame */
@@ -805,7 +804,7 @@ void th_image_draw_sprites(th_host *h, th_target *t)
 
 static int poll_protected(lua_State *L)
 {
-	th_host *h = lua_touserdata(L, 1);
+	th_level *lv = lua_touserdata(L, 1);
 	int *reloaded = lua_touserdata(L, 2);
 	push_live_images(L);
 	int set = lua_gettop(L);
@@ -821,8 +820,8 @@ static int poll_protected(lua_State *L)
 		if (!th_asset_reread(img->path, MAX_FILE_BYTES, &a)) continue;
 		const char *why = NULL;
 		SDL_Surface *s = decode(&a, &why);
-		size_t others = h->media.image_bytes - surface_bytes(img->surface);
-		if (s != NULL && others + surface_bytes(s) > h->media.image_budget) {
+		size_t others = lv->media->image_bytes - surface_bytes(img->surface);
+		if (s != NULL && others + surface_bytes(s) > lv->media->image_budget) {
 			SDL_FreeSurface(s);
 			s = NULL;
 			why = "the images' memory limit is reached";
@@ -836,11 +835,11 @@ static int poll_protected(lua_State *L)
 		}
 		int fw = img->frame_w == img->surface->w ? 0 : img->frame_w;
 		int fh = img->frame_h == img->surface->h ? 0 : img->frame_h;
-		h->media.image_bytes = others + surface_bytes(s);
+		lv->media->image_bytes = others + surface_bytes(s);
 		SDL_FreeSurface(img->surface);
 		img->surface = s;
 		img->stamp = a.stamp;
-		img->key = ++h->media.next_image_key;
+		img->key = ++lv->media->next_image_key;
 		img->reloads += 1;
 		set_frames(img, fw, fh);
 		th_asset_free(&a);
@@ -850,13 +849,13 @@ static int poll_protected(lua_State *L)
 	return 0;
 }
 
-int th_image_poll(th_host *h)
+int th_image_poll(th_level *lv)
 {
-	lua_State *L = h->L;
+	lua_State *L = lv->L;
 	if (L == NULL) return 0;
 	int reloaded = 0;
 	lua_pushcfunction(L, poll_protected);
-	lua_pushlightuserdata(L, h);
+	lua_pushlightuserdata(L, lv);
 	lua_pushlightuserdata(L, &reloaded);
 	if (lua_pcall(L, 2, 0, 0) != LUA_OK) lua_pop(L, 1);
 	return reloaded;
@@ -886,7 +885,7 @@ bool th_picture_save(SDL_Surface *s, const char *path)
 
 /* ---------------- registration ---------------- */
 
-void th_image_open_lua(th_host *h, lua_State *L)
+void th_image_open_lua(th_level *lv, lua_State *L)
 {
 	static const luaL_Reg fns[] = {
 		{"image", gfx_image},
@@ -904,7 +903,7 @@ void th_image_open_lua(th_host *h, lua_State *L)
 	/* gfx table on top */
 	if (luaL_newmetatable(L, IMAGE_MT)) luaL_setfuncs(L, meta, 0);
 	lua_pop(L, 1);
-	lua_pushlightuserdata(L, h);
+	lua_pushlightuserdata(L, lv);
 	luaL_setfuncs(L, fns, 1);
 }
 

@@ -1,15 +1,23 @@
-/* tumble host: the level module. It owns the Lua state: creating it (with the
- * tumble module and the host's fields), running the level file, calling its
- * callbacks under a traceback handler and the sandbox budget, and re-running
- * it on a hot reload while the world and its bodies stay. */
-#include "host.h"
+/* tumble host: the level (level.h). It owns the Lua state: creating it (with
+ * the tumble module and the host's fields), running the level's files, calling
+ * its callbacks under a traceback handler and the sandbox's budget, feeding it
+ * events and steps, and hot reload: functions swapped in while the world
+ * stays, or a rebuild asked of the loop when what load builds has changed. */
+#include "level.h"
+#include "clock.h"
+#include "fingerprint.h"
 #include "tumble/tumble_lua.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 #include <lualib.h>
+
+/* math.random's seed at every start: a level's start and its input decide
+ * every frame, so a replay (and a rebuild) can re-create it. */
+#define LEVEL_RANDOM_SEED 1
 
 static const char builtin_demo[] =
 	"-- tumble's built-in demo: a pyramid of boxes, balls, capsules and a\n"
@@ -65,40 +73,122 @@ static const char builtin_demo[] =
 	"\n"
 	"return level\n";
 
-const char *th_level_builtin_source(void)
+/* ---------------- errors ---------------- */
+
+void th_level_set_error(th_level *lv, const char *phase, const char *message, bool runtime)
 {
-	return builtin_demo;
+	if (message == NULL) message = "(no message)";
+	size_t size = strlen(phase) + strlen(message) + 64;
+	char *text = malloc(size);
+	if (text == NULL) return;
+	if (runtime) {
+		snprintf(text, size, "in %s: %s", phase, message);
+	} else {
+		snprintf(text, size, "reload failed, the last good code keeps running: %s", message);
+	}
+	/* Print each distinct error once: a broken update would repeat every frame. */
+	if (lv->error == NULL || strcmp(lv->error, text) != 0) {
+		fprintf(stderr, "tumble: %s%s\n", runtime ? "Lua error " : "", text);
+		fflush(stderr);
+	}
+	free(lv->error);
+	lv->error = text;
+	lv->reload_error = !runtime;
+	if (runtime && lv->halt_on_error) lv->faulted = true;
+}
+
+void th_level_clear_error(th_level *lv)
+{
+	free(lv->error);
+	lv->error = NULL;
+	lv->reload_error = false;
+}
+
+void th_level_resume(th_level *lv)
+{
+	lv->faulted = false;
+	lv->draw_faulted = false;
+	th_level_clear_error(lv);
 }
 
 /* ---------------- protected calls ---------------- */
 
+/* An error value that is not a string, described: its __tostring, else its
+ * type and, for a table, its first fields ({code = 2, reason = "jammed"}). */
+static const char *describe_error(lua_State *L, int idx)
+{
+	if (luaL_callmeta(L, idx, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+	if (lua_type(L, idx) != LUA_TTABLE) {
+		return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, idx));
+	}
+	char text[400];
+	size_t used = (size_t)snprintf(text, sizeof(text), "(error object is a table: {");
+	int shown = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		if (shown == 6) {
+			lua_pop(L, 2);
+			used += (size_t)snprintf(text + used, sizeof(text) - used, ", ...");
+			break;
+		}
+		char key[48];
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			snprintf(key, sizeof(key), "%.32s", lua_tostring(L, -2));
+		} else if (lua_type(L, -2) == LUA_TNUMBER) {
+			snprintf(key, sizeof(key), "[%.14g]", lua_tonumber(L, -2));
+		} else {
+			snprintf(key, sizeof(key), "[%s]", luaL_typename(L, -2));
+		}
+		const char *sep = shown > 0 ? ", " : "";
+		size_t room = sizeof(text) - used;
+		switch (lua_type(L, -1)) {
+		case LUA_TSTRING: used += (size_t)snprintf(text + used, room, "%s%s = \"%.48s\"", sep, key, lua_tostring(L, -1)); break;
+		case LUA_TNUMBER: used += (size_t)snprintf(text + used, room, "%s%s = %.14g", sep, key, lua_tonumber(L, -1)); break;
+		case LUA_TBOOLEAN:
+			used += (size_t)snprintf(text + used, room, "%s%s = %s", sep, key, lua_toboolean(L, -1) ? "true" : "false");
+			break;
+		default: used += (size_t)snprintf(text + used, room, "%s%s = %s", sep, key, luaL_typename(L, -1)); break;
+		}
+		if (used >= sizeof(text)) used = sizeof(text) - 1;
+		lua_pop(L, 1);
+		shown += 1;
+	}
+	snprintf(text + used, sizeof(text) - used, "})");
+	return lua_pushstring(L, text);
+}
+
 static int traceback(lua_State *L)
 {
 	const char *msg = lua_tostring(L, 1);
-	if (msg == NULL) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
-			msg = lua_tostring(L, -1);
-		} else {
-			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-		}
-	}
+	if (msg == NULL) msg = describe_error(L, 1);
 	luaL_traceback(L, L, msg, 1);
 	return 1;
 }
 
-/* Calls the function under nargs arguments; on failure leaves nothing on the
- * stack and, if message is given, stores the error text there (malloc'd). */
-static bool protected_call(th_host *h, const char *phase, int nargs, int nresults, char **message)
+/* Level code may have called world:destroy(): never keep a stale pointer. */
+static void refresh_world(th_level *lv)
 {
-	lua_State *L = h->L;
+	if (lv->world_ref == LUA_NOREF) {
+		lv->world = NULL;
+		return;
+	}
+	lua_rawgeti(lv->L, LUA_REGISTRYINDEX, lv->world_ref);
+	lv->world = tumble_lua_to_world(lv->L, -1);
+	lua_pop(lv->L, 1);
+}
+
+bool th_level_call(th_level *lv, const char *phase, int nargs, int nresults, char **message)
+{
+	lua_State *L = lv->L;
 	int base = lua_gettop(L) - nargs;
 	lua_pushcfunction(L, traceback);
 	lua_insert(L, base);
-	th_sandbox_begin(L, &h->sandbox, phase);
+	th_sandbox_begin(L, &lv->sandbox, phase);
 	int status = lua_pcall(L, nargs, nresults, base);
-	bool memory = h->sandbox.limit_hit;
-	th_sandbox_end(L, &h->sandbox);
+	bool memory = lv->sandbox.limit_hit;
+	th_sandbox_end(L, &lv->sandbox);
 	lua_remove(L, base);
+	refresh_world(lv);
 	if (status == LUA_OK) return true;
 	char buf[160];
 	const char *text = lua_tostring(L, -1);
@@ -106,7 +196,7 @@ static bool protected_call(th_host *h, const char *phase, int nargs, int nresult
 	/* A refused allocation surfaces as Lua's "not enough memory"; say which
 	 * limit it was. */
 	if (memory && (status == LUA_ERRMEM || strstr(text, "not enough memory") != NULL)) {
-		snprintf(buf, sizeof(buf), "memory limit exceeded in %s (%.0f MB)", phase, h->opt->mem_limit_mb);
+		snprintf(buf, sizeof(buf), "memory limit exceeded in %s (%.0f MB)", phase, lv->opt->mem_limit_mb);
 		text = buf;
 	}
 	if (message != NULL) *message = strdup(text);
@@ -114,25 +204,11 @@ static bool protected_call(th_host *h, const char *phase, int nargs, int nresult
 	return false;
 }
 
-/* Level code may have called world:destroy(): never keep a stale pointer. */
-static void refresh_world(th_host *h)
-{
-	if (h->world_ref == LUA_NOREF) {
-		h->world = NULL;
-		return;
-	}
-	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->world_ref);
-	h->world = tumble_lua_to_world(h->L, -1);
-	lua_pop(h->L, 1);
-}
-
-bool th_level_pcall(th_host *h, const char *phase, int nargs)
+bool th_level_pcall(th_level *lv, const char *phase, int nargs)
 {
 	char *message = NULL;
-	bool ok = protected_call(h, phase, nargs, 0, &message);
-	refresh_world(h);
-	if (ok) return true;
-	th_host_set_error(h, phase, message, true);
+	if (th_level_call(lv, phase, nargs, 0, &message)) return true;
+	th_level_set_error(lv, phase, message, true);
 	free(message);
 	return false;
 }
@@ -146,20 +222,18 @@ static int getfield_protected(lua_State *L)
 /* table[name] for the table on top (popped), pushing a function or nothing.
  * Protected: a level table may have an __index metamethod (inheritance), and
  * that is level code like any other. */
-static bool push_function_field(th_host *h, const char *name)
+static bool push_function_field(th_level *lv, const char *name)
 {
 	/* the documented list is the whole list (api.c) */
 	assert(th_level_is_callback(name));
-	lua_State *L = h->L;
+	lua_State *L = lv->L;
 	lua_pushcfunction(L, getfield_protected);
 	lua_insert(L, -2);
 	lua_pushstring(L, name);
-	th_sandbox_begin(L, &h->sandbox, name);
-	int status = lua_pcall(L, 2, 1, 0);
-	th_sandbox_end(L, &h->sandbox);
-	if (status != LUA_OK) {
-		th_host_set_error(h, name, lua_tostring(L, -1), true);
-		lua_pop(L, 1);
+	char *message = NULL;
+	if (!th_level_call(lv, name, 2, 1, &message)) {
+		th_level_set_error(lv, name, message, true);
+		free(message);
 		return false;
 	}
 	if (lua_isfunction(L, -1)) return true;
@@ -167,68 +241,92 @@ static bool push_function_field(th_host *h, const char *name)
 	return false;
 }
 
-bool th_level_push_callback(th_host *h, const char *name)
+/* Pushes the level's callback and returns true, or pushes nothing. */
+static bool push_callback(th_level *lv, const char *name)
 {
-	if (h->L == NULL || h->level_ref == LUA_NOREF) return false;
-	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->level_ref);
-	return push_function_field(h, name);
+	if (lv->L == NULL || lv->level_ref == LUA_NOREF) return false;
+	lua_rawgeti(lv->L, LUA_REGISTRYINDEX, lv->level_ref);
+	return push_function_field(lv, name);
 }
 
-void th_level_push_world(th_host *h)
+static void push_world(th_level *lv)
 {
-	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->world_ref);
+	lua_rawgeti(lv->L, LUA_REGISTRYINDEX, lv->world_ref);
 }
 
 /* ---------------- host fields of the tumble table ---------------- */
 
 static int host_exit(lua_State *L)
 {
-	th_host *h = lua_touserdata(L, lua_upvalueindex(1));
+	th_level *lv = lua_touserdata(L, lua_upvalueindex(1));
 	int code = 0;
 	if (lua_isboolean(L, 1)) {
 		code = lua_toboolean(L, 1) ? 0 : 1;
 	} else {
-		code = (int)luaL_optinteger(L, 1, 0);
+		lua_Integer n = luaL_optinteger(L, 1, 0);
+		/* a process's status is one byte: 256 would read as 0, success */
+		luaL_argcheck(L, n >= 0 && n <= 255, 1, "exit status in 0..255 expected");
+		code = (int)n;
 	}
 	const char *msg = luaL_optstring(L, 2, NULL);
-	if (!h->exit_requested) {
-		h->exit_requested = true;
-		h->exit_code = code;
-		free(h->exit_message);
-		h->exit_message = msg != NULL ? strdup(msg) : NULL;
+	if (!lv->exit_requested) {
+		lv->exit_requested = true;
+		lv->exit_code = code;
+		free(lv->exit_message);
+		lv->exit_message = msg != NULL ? strdup(msg) : NULL;
 	}
 	return 0;
 }
 
-void th_level_set_frame(th_host *h)
+static void set_tumble_field(th_level *lv, const char *name)
 {
-	if (h->L == NULL || h->tumble_ref == LUA_NOREF) return;
-	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->tumble_ref);
-	lua_pushliteral(h->L, "frame");
-	lua_pushinteger(h->L, h->frame);
-	lua_rawset(h->L, -3);
-	lua_pop(h->L, 1);
+	/* value on top */
+	lua_State *L = lv->L;
+	if (L == NULL || lv->tumble_ref == LUA_NOREF) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->tumble_ref);
+	lua_pushstring(L, name);
+	lua_pushvalue(L, -3);
+	lua_rawset(L, -3);
+	lua_pop(L, 2);
 }
 
-static void set_package_path(th_host *h, lua_State *L)
+static void set_frame(th_level *lv)
+{
+	if (lv->L == NULL) return;
+	lua_pushinteger(lv->L, lv->frame);
+	set_tumble_field(lv, "frame");
+}
+
+void th_level_set_replaying(th_level *lv, bool replaying)
+{
+	lv->replaying = replaying;
+	if (lv->L == NULL) return;
+	lua_pushboolean(lv->L, replaying);
+	set_tumble_field(lv, "replaying");
+}
+
+static void set_package_path(th_level *lv, lua_State *L)
 {
 	lua_getglobal(L, LUA_LOADLIBNAME);
 	int package = lua_gettop(L);
 	lua_getfield(L, package, "path");
-	const char *system = !h->opt->sandbox ? lua_tostring(L, -1) : NULL;
+	const char *system = !lv->opt->sandbox ? lua_tostring(L, -1) : NULL;
 	/* the buffer owns the top of the stack until pushresult */
 	luaL_Buffer b;
 	luaL_buffinit(L, &b);
-	if (h->level_dir != NULL) {
-		luaL_addstring(&b, h->level_dir);
+	if (lv->level_dir != NULL) {
+		luaL_addstring(&b, lv->level_dir);
 		luaL_addstring(&b, "/?.lua;");
-		luaL_addstring(&b, h->level_dir);
+		luaL_addstring(&b, lv->level_dir);
 		luaL_addstring(&b, "/?/init.lua;");
 	}
-	if (h->root != NULL) {
-		luaL_addstring(&b, h->root);
+	if (lv->root != NULL) {
+		luaL_addstring(&b, lv->root);
 		luaL_addstring(&b, "/lua/?.lua;");
-		luaL_addstring(&b, h->root);
+		luaL_addstring(&b, lv->root);
 		luaL_addstring(&b, "/lua/?/init.lua;");
 	}
 	if (system != NULL) luaL_addstring(&b, system);
@@ -237,56 +335,106 @@ static void set_package_path(th_host *h, lua_State *L)
 	lua_settop(L, package - 1);
 }
 
+/* The host's tables (the libraries' and tumble's), which hold no level code:
+ * the fingerprint does not walk them. */
+static void collect_host_tables(th_level *lv, lua_State *L, int tumble)
+{
+	lua_newtable(L);
+	int set = lua_gettop(L);
+	for (int pass = 0; pass < 2; ++pass) {
+		if (pass == 0) {
+			lua_pushglobaltable(L);
+		} else {
+			lua_pushvalue(L, tumble);
+		}
+		int t = lua_gettop(L);
+		lua_pushvalue(L, t);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, set);
+		lua_pushnil(L);
+		while (lua_next(L, t) != 0) {
+			if (lua_istable(L, -1)) {
+				lua_pushboolean(L, 1);
+				lua_rawset(L, set);
+			} else {
+				lua_pop(L, 1);
+			}
+		}
+		lua_pop(L, 1);
+	}
+	lv->host_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
 /* Everything that may raise while building the state, run protected. */
 static int init_protected(lua_State *L)
 {
-	th_host *h = lua_touserdata(L, 1);
-	th_sandbox_open_libs(L, h->opt->sandbox);
+	th_level *lv = lua_touserdata(L, 1);
+	th_sandbox_open_libs(L, lv->opt->sandbox);
 	luaL_requiref(L, "tumble", luaopen_tumble, 1);
 	int tumble = lua_gettop(L);
-	th_input_open_lua(h, L);
-	th_render_open_lua(h, L);
-	th_sound_open_lua(h, L);
-	th_api_open_lua(h, L);
-	lua_pushlightuserdata(L, h);
+	th_input_open_lua(lv, L);
+	th_gfx_open_lua(lv, L);
+	th_camera_open_lua(lv, L);
+	th_sound_open_lua(lv, L);
+	th_api_open_lua(lv, L);
+	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");
-	lua_pushboolean(L, h->opt->headless);
+	lua_pushboolean(L, lv->opt->headless);
 	lua_setfield(L, tumble, "headless");
-	lua_pushboolean(L, h->opt->sandbox);
+	lua_pushboolean(L, lv->opt->sandbox);
 	lua_setfield(L, tumble, "sandbox");
 	lua_pushnumber(L, TH_HOST_DT);
 	lua_setfield(L, tumble, "dt");
 	lua_pushinteger(L, 0);
 	lua_setfield(L, tumble, "frame");
+	lua_pushboolean(L, lv->replaying);
+	lua_setfield(L, tumble, "replaying");
 	lua_pushvalue(L, tumble);
-	h->tumble_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lv->tumble_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
-	set_package_path(h, L);
-	th_watch_open_lua(h, L);
+	set_package_path(lv, L);
+	th_loader_open_lua(lv, L);
+
+	lua_getglobal(L, LUA_MATHLIBNAME);
+	lua_getfield(L, -1, "randomseed");
+	lua_pushinteger(L, LEVEL_RANDOM_SEED);
+	lua_call(L, 1, 0);
+	lua_pop(L, 1);
+
+	collect_host_tables(lv, L, tumble);
 
 	lua_getfield(L, tumble, "world");
 	lua_newtable(L);
 	lua_call(L, 1, 1);
-	h->world = tumble_lua_to_world(L, -1);
-	if (h->world == NULL) luaL_error(L, "tumble.world{} did not return a World");
-	h->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lv->world = tumble_lua_to_world(L, -1);
+	if (lv->world == NULL) luaL_error(L, "tumble.world{} did not return a World");
+	lv->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
 }
 
-static void reset_refs(th_host *h)
+static void reset_refs(th_level *lv)
 {
-	h->tumble_ref = h->world_ref = h->level_ref = h->camera_ref = h->modules_ref = LUA_NOREF;
+	lv->tumble_ref = lv->world_ref = lv->level_ref = lv->camera_ref = lv->modules_ref = LUA_NOREF;
+	lv->host_ref = lv->stage_ref = lv->staged_ref = LUA_NOREF;
 }
 
-/* Loads and runs the level chunk; leaves the level table on the stack. */
-static bool run_level_chunk(th_host *h, const char *phase, char **message)
+void th_level_init(th_level *lv)
 {
-	lua_State *L = h->L;
+	memset(lv, 0, sizeof(*lv));
+	reset_refs(lv);
+	lv->camera.scale = 30.0;
+}
+
+/* Loads and runs the level chunk (staged, see loader.c); leaves the level
+ * table on the stack. */
+static bool run_level_chunk(th_level *lv, const char *phase, char **message)
+{
+	lua_State *L = lv->L;
 	int status;
-	if (h->level_path != NULL) {
-		th_watch_add(&h->watch, h->level_path);
-		status = luaL_loadfilex(L, h->level_path, "t");
+	if (lv->level_path != NULL) {
+		th_watch_add(lv->watch, lv->level_path);
+		status = luaL_loadfilex(L, lv->level_path, "t");
 	} else {
 		status = luaL_loadbufferx(L, builtin_demo, sizeof(builtin_demo) - 1, "=builtin demo", "t");
 	}
@@ -295,13 +443,12 @@ static bool run_level_chunk(th_host *h, const char *phase, char **message)
 		lua_pop(L, 1);
 		return false;
 	}
-	bool ok = protected_call(h, phase, 0, 1, message);
-	refresh_world(h);
-	if (!ok) return false;
+	th_loader_stage_chunk(lv, -1);
+	if (!th_level_call(lv, phase, 0, 1, message)) return false;
 	if (!lua_istable(L, -1)) {
 		char buf[200];
 		snprintf(buf, sizeof(buf), "%s: a level must return a table of callbacks (got %s)",
-		         h->level_path != NULL ? h->level_path : "builtin demo", luaL_typename(L, -1));
+		         lv->level_path != NULL ? lv->level_path : "builtin demo", luaL_typename(L, -1));
 		*message = strdup(buf);
 		lua_pop(L, 1);
 		return false;
@@ -309,125 +456,147 @@ static bool run_level_chunk(th_host *h, const char *phase, char **message)
 	return true;
 }
 
-bool th_level_start(th_host *h)
+static int fingerprint_protected(lua_State *L)
 {
-	reset_refs(h);
-	h->level_ok = false;
-	h->faulted = false;
-	h->draw_faulted = false;
-	h->frame = 0;
-	h->sandbox.used = 0;
-	h->sandbox.limit = h->opt->mem_limit_mb > 0 ? (size_t)(h->opt->mem_limit_mb * 1024.0 * 1024.0) : 0;
-	h->sandbox.instr_limit = h->opt->instr_limit;
-	h->L = th_sandbox_new_state(&h->sandbox);
-	if (h->L == NULL) {
-		th_host_set_error(h, "start", "cannot create the Lua state", true);
-		return false;
-	}
-	lua_State *L = h->L;
-	lua_pushcfunction(L, init_protected);
-	lua_pushlightuserdata(L, h);
-	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-		th_host_set_error(h, "start", lua_tostring(L, -1), true);
+	uint64_t *out = lua_touserdata(L, 4);
+	lua_pushliteral(L, "load");
+	lua_rawget(L, 1);
+	lua_pushboolean(L, th_fingerprint(L, -1, 2, 3, out));
+	return 1;
+}
+
+/* The fingerprint of what the level table at idx's load reaches, with the
+ * staging environment standing for the globals its files defined. */
+static bool fingerprint_level(th_level *lv, int idx, uint64_t *out)
+{
+	lua_State *L = lv->L;
+	idx = lua_absindex(L, idx);
+	lua_pushcfunction(L, fingerprint_protected);
+	lua_pushvalue(L, idx);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->stage_ref);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->host_ref);
+	lua_pushlightuserdata(L, out);
+	if (lua_pcall(L, 4, 1, 0) != LUA_OK) {
 		lua_pop(L, 1);
 		return false;
 	}
-	th_camera_sync(h);
+	bool ok = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return ok;
+}
+
+bool th_level_start(th_level *lv, const th_start_state *start)
+{
+	reset_refs(lv);
+	lv->ok = false;
+	lv->faulted = false;
+	lv->draw_faulted = false;
+	lv->frame = 0;
+	lv->load_print_ok = false;
+	lv->saved_gravity = tb_v2(0.0f, 0.0f);
+	lv->update_ms = lv->step_ms = 0.0;
+	memset(&lv->drag, 0, sizeof(lv->drag));
+	th_input_reset(&lv->input, start->mouse_x, start->mouse_y, start->pad_connected);
+	lv->camera = (th_camera){.x = 0.0, .y = 10.0, .scale = 30.0, .view_w = start->view_w, .view_h = start->view_h};
+	lv->camera.prev_x = lv->camera.x;
+	lv->camera.prev_y = lv->camera.y;
+	lv->sandbox.used = 0;
+	lv->sandbox.limit = lv->opt->mem_limit_mb > 0 ? (size_t)(lv->opt->mem_limit_mb * 1024.0 * 1024.0) : 0;
+	lv->sandbox.instr_limit = lv->opt->instr_limit;
+	lv->L = th_sandbox_new_state(&lv->sandbox);
+	if (lv->L == NULL) {
+		th_level_set_error(lv, "start", "cannot create the Lua state", true);
+		return false;
+	}
+	lua_State *L = lv->L;
+	lua_pushcfunction(L, init_protected);
+	lua_pushlightuserdata(L, lv);
+	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+		th_level_set_error(lv, "start", lua_tostring(L, -1), true);
+		lua_pop(L, 1);
+		return false;
+	}
+	th_camera_sync(lv);
 
 	char *message = NULL;
-	if (!run_level_chunk(h, "main chunk", &message)) {
-		th_host_set_error(h, "load", message, true);
+	th_loader_stage(lv);
+	if (!run_level_chunk(lv, "main chunk", &message)) {
+		th_loader_discard(lv);
+		th_level_set_error(lv, "load", message, true);
 		free(message);
 		return false;
 	}
-	bool conf_ok = th_conf_read(h, -1);
-	h->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lv->load_print_ok = fingerprint_level(lv, -1, &lv->load_print);
+	th_loader_commit(lv);
+	bool conf_ok = th_conf_read(lv, -1);
+	lv->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	if (!conf_ok) return false;
-	th_camera_sync(h);
-	if (th_level_push_callback(h, "load")) {
-		th_level_push_world(h);
-		if (!th_level_pcall(h, "load", 1)) return false;
+	th_camera_sync(lv);
+	if (push_callback(lv, "load")) {
+		push_world(lv);
+		if (!th_level_pcall(lv, "load", 1)) return false;
 	}
-	th_camera_sync(h);
-	h->camera.prev_x = h->camera.x;
-	h->camera.prev_y = h->camera.y;
-	h->level_ok = true;
+	th_camera_sync(lv);
+	lv->camera.prev_x = lv->camera.x;
+	lv->camera.prev_y = lv->camera.y;
+	lv->ok = true;
 	return true;
 }
 
-void th_level_stop(th_host *h)
+void th_level_stop(th_level *lv)
 {
-	if (h->L != NULL) lua_close(h->L);
-	h->L = NULL;
-	h->world = NULL;
-	reset_refs(h);
-	h->level_ok = false;
-	memset(&h->drag, 0, sizeof(h->drag));
-	th_render_reset_snapshot(h);
-	th_input_reset(&h->input);
-	h->camera.following = false;
+	th_loader_discard(lv);
+	if (lv->L != NULL) lua_close(lv->L);
+	lv->L = NULL;
+	lv->world = NULL;
+	reset_refs(lv);
+	lv->ok = false;
+	memset(&lv->drag, 0, sizeof(lv->drag));
+	if (lv->render != NULL) th_render_forget(lv->render);
+	lv->camera.following = false;
 }
 
-/* Forget the modules the level required so that require runs them again;
- * saved (on the stack) keeps the old ones to put back if the reload fails. */
-static void unload_modules(lua_State *L, int modules, int saved)
+void th_level_free(th_level *lv)
 {
-	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-	int loaded = lua_gettop(L);
-	lua_pushnil(L);
-	while (lua_next(L, modules) != 0) {
-		lua_pop(L, 1);
-		lua_pushvalue(L, -1);
-		lua_rawget(L, loaded);
-		lua_pushvalue(L, -2);
-		lua_insert(L, -2);
-		lua_rawset(L, saved);
-		lua_pushvalue(L, -1);
-		lua_pushnil(L);
-		lua_rawset(L, loaded);
-	}
-	lua_pop(L, 1);
+	th_level_stop(lv);
+	th_level_clear_error(lv);
+	free(lv->exit_message);
+	lv->exit_message = NULL;
 }
 
-static void restore_modules(lua_State *L, int saved)
-{
-	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-	int loaded = lua_gettop(L);
-	lua_pushnil(L);
-	while (lua_next(L, saved) != 0) {
-		lua_pushvalue(L, -2);
-		lua_insert(L, -2);
-		lua_rawset(L, loaded);
-	}
-	lua_pop(L, 1);
-}
+/* ---------------- hot reload ---------------- */
 
-bool th_level_reload(th_host *h)
+th_reload_kind th_level_reload(th_level *lv)
 {
-	if (!h->level_ok || h->L == NULL) {
-		/* Nothing good ever ran: start over with a fresh world. */
-		th_level_stop(h);
-		th_host_clear_error(h);
-		return th_level_start(h);
-	}
-	lua_State *L = h->L;
+	/* Nothing good ever ran: start over with a fresh world. */
+	if (!lv->ok || lv->L == NULL) return TH_RELOAD_REBUILD;
+	lua_State *L = lv->L;
 	int top = lua_gettop(L);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, h->modules_ref);
-	int modules = lua_gettop(L);
-	lua_newtable(L);
+	th_loader_unload_modules(lv);
 	int saved = lua_gettop(L);
-	unload_modules(L, modules, saved);
 
 	char *message = NULL;
-	if (!run_level_chunk(h, "reload", &message)) {
-		restore_modules(L, saved);
+	th_loader_stage(lv);
+	if (!run_level_chunk(lv, "reload", &message)) {
+		th_loader_discard(lv);
+		th_loader_restore_modules(lv, saved);
 		lua_settop(L, top);
-		th_host_set_error(h, "reload", message, false);
+		th_level_set_error(lv, "reload", message, false);
 		free(message);
-		return false;
+		return TH_RELOAD_FAILED;
 	}
 	int fresh = lua_gettop(L);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, h->level_ref);
+	uint64_t print = 0;
+	bool print_ok = fingerprint_level(lv, fresh, &print);
+	if (!print_ok || !lv->load_print_ok || print != lv->load_print) {
+		/* what load builds has changed: the loop rebuilds from scratch */
+		th_loader_discard(lv);
+		th_loader_restore_modules(lv, saved);
+		lua_settop(L, top);
+		return TH_RELOAD_REBUILD;
+	}
+	th_loader_commit(lv);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->level_ref);
 	int old = lua_gettop(L);
 	/* The new functions win; data the old level gathered at run time (fields the
 	 * new file does not set) is carried over, so state kept in the level table
@@ -447,32 +616,243 @@ bool th_level_reload(th_host *h)
 		}
 	}
 	lua_pushvalue(L, fresh);
-	lua_rawseti(L, LUA_REGISTRYINDEX, h->level_ref);
-	th_host_clear_error(h);
-	h->faulted = false;
-	h->draw_faulted = false;
-	h->reload_ms = th_host_now_ms();
+	lua_rawseti(L, LUA_REGISTRYINDEX, lv->level_ref);
+	th_level_resume(lv);
 
-	bool ok = true;
 	lua_pushvalue(L, fresh);
-	if (push_function_field(h, "reload")) {
-		th_level_push_world(h);
+	if (push_function_field(lv, "reload")) {
+		push_world(lv);
 		lua_pushvalue(L, old);
-		ok = th_level_pcall(h, "reload", 2);
+		th_level_pcall(lv, "reload", 2);
 	}
 	lua_settop(L, top);
-	th_camera_sync(h);
-	return ok;
+	th_camera_sync(lv);
+	return TH_RELOAD_FUNCTIONS;
 }
 
-/* ---------------- per-frame calls ---------------- */
+/* ---------------- the dev tools' mouse drag ---------------- */
 
-bool th_level_update(th_host *h)
+typedef struct pick {
+	tb_world *world;
+	tb_body_id body;
+} pick;
+
+static bool pick_fn(tb_shape_id shape, void *context)
 {
-	if (!h->level_ok || !th_level_push_callback(h, "update")) return true;
-	lua_pushnumber(h->L, TH_HOST_DT);
-	th_level_push_world(h);
-	return th_level_pcall(h, "update", 2);
+	pick *p = context;
+	if (tb_shape_is_sensor(p->world, shape)) return true;
+	tb_body_id body = tb_shape_get_body(p->world, shape);
+	if (tb_body_get_type(p->world, body) != TB_DYNAMIC_BODY) return true;
+	p->body = body;
+	return false;
+}
+
+void th_level_drag_end(th_level *lv)
+{
+	if (!lv->drag.active) return;
+	if (lv->world != NULL) {
+		tb_destroy_joint(lv->world, lv->drag.joint);
+		tb_destroy_body(lv->world, lv->drag.ground);
+	}
+	memset(&lv->drag, 0, sizeof(lv->drag));
+}
+
+static bool drag_begin(th_level *lv, int px, int py)
+{
+	tb_world *world = lv->world;
+	if (world == NULL || lv->drag.active) return false;
+	tb_vec2 p = th_camera_to_world(&lv->camera, px, py);
+	pick pk = {world, tb_null_body_id};
+	tb_world_query_point(world, p, tb_default_query_filter(), pick_fn, &pk);
+	if (TB_IS_NULL(pk.body)) return false;
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_STATIC_BODY;
+	bd.position = p;
+	tb_body_id ground = tb_create_body(world, &bd, NULL);
+	if (TB_IS_NULL(ground)) return false;
+	tb_joint_def jd = tb_default_joint_def(TB_JOINT_MOUSE);
+	jd.body_a = ground;
+	jd.body_b = pk.body;
+	jd.local_anchor_a = tb_v2(0.0f, 0.0f);
+	jd.local_anchor_b = tb_body_get_local_point(world, pk.body, p);
+	jd.target = p;
+	jd.max_force = 1000.0f * tb_body_get_mass(world, pk.body);
+	jd.hertz = 5.0f;
+	jd.damping_ratio = 0.7f;
+	tb_joint_id joint = tb_create_joint(world, &jd, NULL);
+	if (TB_IS_NULL(joint)) {
+		tb_destroy_body(world, ground);
+		return false;
+	}
+	tb_body_set_awake(world, pk.body, true);
+	lv->drag.active = true;
+	lv->drag.body = pk.body;
+	lv->drag.ground = ground;
+	lv->drag.joint = joint;
+	return true;
+}
+
+static void drag_update(th_level *lv)
+{
+	if (!lv->drag.active) return;
+	tb_world *world = lv->world;
+	if (world == NULL || !tb_joint_is_valid(world, lv->drag.joint) || !tb_body_is_valid(world, lv->drag.body)) {
+		/* the level destroyed the body (and with it the joint) */
+		if (world != NULL && tb_body_is_valid(world, lv->drag.ground)) tb_destroy_body(world, lv->drag.ground);
+		memset(&lv->drag, 0, sizeof(lv->drag));
+		return;
+	}
+	tb_joint_def jd = tb_joint_get_def(world, lv->drag.joint);
+	jd.target = th_camera_to_world(&lv->camera, lv->input.mouse_x, lv->input.mouse_y);
+	tb_joint_set_def(world, lv->drag.joint, &jd);
+}
+
+/* ---------------- the dev tools' world settings ---------------- */
+
+void th_level_setting(th_level *lv, th_action act)
+{
+	if (lv->world == NULL || !th_action_is_setting(act)) return;
+	tb_world_def def = tb_world_get_def(lv->world);
+	switch (act) {
+	case TH_ACT_WARM: def.enable_warm_starting = !def.enable_warm_starting; break;
+	case TH_ACT_POSITION: def.enable_position_correction = !def.enable_position_correction; break;
+	case TH_ACT_SLEEP: def.enable_sleep = !def.enable_sleep; break;
+	case TH_ACT_CONTINUOUS: def.enable_continuous = !def.enable_continuous; break;
+	case TH_ACT_MOTION: def.enable_motion = !def.enable_motion; break;
+	case TH_ACT_GRAVITY:
+		if (def.gravity.x != 0.0f || def.gravity.y != 0.0f) {
+			lv->saved_gravity = def.gravity;
+			def.gravity = tb_v2(0.0f, 0.0f);
+		} else {
+			bool none = lv->saved_gravity.x == 0.0f && lv->saved_gravity.y == 0.0f;
+			def.gravity = none ? tb_v2(0.0f, -10.0f) : lv->saved_gravity;
+		}
+		break;
+	case TH_ACT_SUBSTEPS_DOWN: def.substeps = def.substeps > 1 ? def.substeps - 1 : 1; break;
+	case TH_ACT_SUBSTEPS_UP: def.substeps = def.substeps < 64 ? def.substeps + 1 : 64; break;
+	case TH_ACT_HERTZ_DOWN: def.contact_hertz = def.contact_hertz > 5.0f ? def.contact_hertz - 5.0f : def.contact_hertz; break;
+	case TH_ACT_HERTZ_UP: def.contact_hertz = def.contact_hertz < 240.0f ? def.contact_hertz + 5.0f : def.contact_hertz; break;
+	default: return;
+	}
+	tb_world_set_def(lv->world, &def);
+}
+
+/* ---------------- events ---------------- */
+
+static bool listens(th_level *lv)
+{
+	return lv->ok && !lv->faulted && lv->L != NULL;
+}
+
+static void call_mouse(th_level *lv, const char *name, const th_event *ev)
+{
+	if (!listens(lv) || !push_callback(lv, name)) return;
+	tb_vec2 p = th_camera_to_world(&lv->camera, ev->x, ev->y);
+	lua_pushnumber(lv->L, p.x);
+	lua_pushnumber(lv->L, p.y);
+	lua_pushstring(lv->L, th_mouse_button_name(ev->button));
+	th_level_pcall(lv, name, 3);
+}
+
+void th_level_apply(th_level *lv, const th_event *ev)
+{
+	lua_State *L = lv->L;
+	th_input *in = &lv->input;
+	switch (ev->type) {
+	case TH_EV_KEY_DOWN:
+	case TH_EV_KEY_UP: {
+		th_input_apply(in, ev);
+		const char *cb = ev->type == TH_EV_KEY_DOWN ? "keypressed" : "keyreleased";
+		if (listens(lv) && push_callback(lv, cb)) {
+			lua_pushstring(L, ev->name);
+			th_level_pcall(lv, cb, 1);
+		}
+		break;
+	}
+	case TH_EV_MOUSE_DOWN:
+		in->mouse_x = ev->x;
+		in->mouse_y = ev->y;
+		if (ev->flags & TH_EVF_TAKEN) return;
+		if ((ev->flags & TH_EVF_DRAG) && ev->button == 1 && drag_begin(lv, ev->x, ev->y)) return;
+		th_input_apply(in, ev);
+		call_mouse(lv, "mousepressed", ev);
+		break;
+	case TH_EV_MOUSE_UP:
+		if ((lv->drag.active && ev->button == 1) ||
+		    (ev->button >= 1 && ev->button < TH_MOUSE_BUTTONS && !in->mouse_down[ev->button])) {
+			/* the end of a drag, or of a press the overlay took */
+			in->mouse_x = ev->x;
+			in->mouse_y = ev->y;
+			if (lv->drag.active && ev->button == 1) th_level_drag_end(lv);
+			return;
+		}
+		th_input_apply(in, ev);
+		call_mouse(lv, "mousereleased", ev);
+		break;
+	case TH_EV_MOUSE_MOVE:
+		th_input_apply(in, ev);
+		if (listens(lv) && push_callback(lv, "mousemoved")) {
+			tb_vec2 p = th_camera_to_world(&lv->camera, ev->x, ev->y);
+			lua_pushnumber(L, p.x);
+			lua_pushnumber(L, p.y);
+			lua_pushnumber(L, ev->dx / lv->camera.scale);
+			lua_pushnumber(L, -ev->dy / lv->camera.scale);
+			th_level_pcall(lv, "mousemoved", 4);
+		}
+		break;
+	case TH_EV_WHEEL:
+		th_input_apply(in, ev);
+		if (listens(lv) && push_callback(lv, "wheelmoved")) {
+			lua_pushnumber(L, ev->wheel_x);
+			lua_pushnumber(L, ev->wheel_y);
+			th_level_pcall(lv, "wheelmoved", 2);
+		}
+		break;
+	case TH_EV_PAD_DOWN:
+	case TH_EV_PAD_UP: {
+		th_input_apply(in, ev);
+		const char *cb = ev->type == TH_EV_PAD_DOWN ? "gamepadpressed" : "gamepadreleased";
+		if (listens(lv) && push_callback(lv, cb)) {
+			lua_pushstring(L, ev->name);
+			th_level_pcall(lv, cb, 1);
+		}
+		break;
+	}
+	case TH_EV_PAD_AXIS:
+		th_input_apply(in, ev);
+		if (listens(lv) && push_callback(lv, "gamepadaxis")) {
+			lua_pushstring(L, ev->name);
+			lua_pushnumber(L, ev->value);
+			th_level_pcall(lv, "gamepadaxis", 2);
+		}
+		break;
+	case TH_EV_PAD_CONNECT: th_input_apply(in, ev); break;
+	case TH_EV_RESIZE:
+		if (lv->camera.view_w == ev->x && lv->camera.view_h == ev->y) break;
+		lv->camera.view_w = ev->x;
+		lv->camera.view_h = ev->y;
+		if (listens(lv) && push_callback(lv, "resize")) {
+			lua_pushinteger(L, ev->x);
+			lua_pushinteger(L, ev->y);
+			th_level_pcall(lv, "resize", 2);
+		}
+		break;
+	case TH_EV_TEXT:
+		if (listens(lv) && push_callback(lv, "textinput")) {
+			lua_pushstring(L, ev->name);
+			th_level_pcall(lv, "textinput", 1);
+		}
+		break;
+	case TH_EV_SETTING: th_level_setting(lv, (th_action)ev->button); break;
+	case TH_EV_QUIT: break;
+	}
+}
+
+/* ---------------- frames and steps ---------------- */
+
+void th_level_begin_frame(th_level *lv)
+{
+	th_camera_sync(lv);
 }
 
 static int step_trampoline(lua_State *L)
@@ -485,21 +865,62 @@ static int step_trampoline(lua_State *L)
 	return 0;
 }
 
-bool th_level_step_world(th_host *h)
+void th_level_step(th_level *lv)
 {
-	if (h->L == NULL || h->world_ref == LUA_NOREF) return false;
-	lua_pushcfunction(h->L, step_trampoline);
-	th_level_push_world(h);
-	lua_pushnumber(h->L, TH_HOST_DT);
-	return th_level_pcall(h, "world:step (event handlers)", 2);
+	if (lv->L == NULL || lv->world_ref == LUA_NOREF) return;
+	double t0 = th_now_ms();
+	if (lv->ok && push_callback(lv, "update")) {
+		lua_pushnumber(lv->L, TH_HOST_DT);
+		push_world(lv);
+		if (!th_level_pcall(lv, "update", 2) && lv->faulted) return;
+	}
+	if (lv->faulted) return;
+	double t1 = th_now_ms();
+	drag_update(lv);
+	/* after update, so a teleport made there is not smeared over a frame */
+	lv->camera.prev_x = lv->camera.x;
+	lv->camera.prev_y = lv->camera.y;
+	if (!lv->replaying && lv->render != NULL) th_render_remember(lv->render, lv->world, lv->frame);
+	lua_pushcfunction(lv->L, step_trampoline);
+	push_world(lv);
+	lua_pushnumber(lv->L, TH_HOST_DT);
+	th_level_pcall(lv, "world:step (event handlers)", 2);
+	lv->frame += 1;
+	set_frame(lv);
+	th_input_end_step(&lv->input);
+	th_camera_sync(lv);
+	lv->update_ms = t1 - t0;
+	lv->step_ms = th_now_ms() - t1;
 }
 
-void th_level_draw(th_host *h)
+void th_level_draw_sprites(th_level *lv, th_target *t)
 {
-	if (!h->level_ok || h->draw_faulted || !th_level_push_callback(h, "draw")) return;
-	lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->tumble_ref);
-	lua_pushliteral(h->L, "gfx");
-	lua_rawget(h->L, -2);
-	lua_remove(h->L, -2);
-	if (!th_level_pcall(h, "draw", 1)) h->draw_faulted = true;
+	th_image_draw_sprites(lv, t);
+}
+
+void th_level_draw(th_level *lv, th_target *t)
+{
+	if (!lv->ok || lv->draw_faulted || !push_callback(lv, "draw")) return;
+	th_render *r = lv->render;
+	lua_rawgeti(lv->L, LUA_REGISTRYINDEX, lv->tumble_ref);
+	lua_pushliteral(lv->L, "gfx");
+	lua_rawget(lv->L, -2);
+	lua_remove(lv->L, -2);
+	r->target = t;
+	if (!th_level_pcall(lv, "draw", 1)) lv->draw_faulted = true;
+	r->target = NULL;
+	if (t != NULL) SDL_SetRenderDrawBlendMode(t->renderer, SDL_BLENDMODE_BLEND);
+}
+
+void th_level_stats_get(th_level *lv, th_level_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (lv->world == NULL || lv->L == NULL) return;
+	out->has_world = true;
+	out->def = tb_world_get_def(lv->world);
+	out->profile = tb_world_get_profile(lv->world);
+	out->counters = tb_world_get_counters(lv->world);
+	push_world(lv);
+	out->dispatch_ms = tumble_lua_last_dispatch_ms(lv->L, lua_gettop(lv->L));
+	lua_pop(lv->L, 1);
 }

@@ -15,7 +15,7 @@
 #include <SDL.h>
 #include <lua.h>
 
-struct th_host;
+struct th_level;
 struct th_target;
 
 /* ---- asset files ---- */
@@ -38,7 +38,7 @@ typedef struct th_asset {
  * path must lie inside that folder. Only regular files of at most max_bytes
  * are read, and a FIFO or device never blocks the host. On failure returns
  * false with a message ("cannot open image 'x.png': ...") in err. */
-bool th_asset_read(struct th_host *h, const char *kind, const char *name, size_t max_bytes, th_asset *out, char *err,
+bool th_asset_read(struct th_level *h, const char *kind, const char *name, size_t max_bytes, th_asset *out, char *err,
                    size_t err_size);
 /* Reads the file at an already resolved path again (hot reload). */
 bool th_asset_reread(const char *path, size_t max_bytes, th_asset *out);
@@ -59,6 +59,7 @@ typedef struct th_media {
 	bool audio_dummy;         /* opened on SDL's dummy driver (headless, no device) */
 	int audio_rate, audio_channels;
 	Uint16 audio_format;
+	bool muted;               /* recorded frames are being replayed: play nothing */
 } th_media;
 
 void th_media_init(th_media *m, bool sandbox);
@@ -68,11 +69,11 @@ void th_media_close(th_media *m);
 /* ---- images ---- */
 
 /* gfx.image, gfx.draw, gfx.sprite into the gfx table on top of the stack. */
-void th_image_open_lua(struct th_host *h, lua_State *L);
+void th_image_open_lua(struct th_level *h, lua_State *L);
 /* Draws the sprites attached to bodies (after the debug draw, before level.draw). */
-void th_image_draw_sprites(struct th_host *h, struct th_target *t);
+void th_image_draw_sprites(struct th_level *h, struct th_target *t);
 /* Reloads every image whose file changed on disk; returns how many. */
-int th_image_poll(struct th_host *h);
+int th_image_poll(struct th_level *h);
 /* A target's textures, made on demand from images, freed with the target. */
 void th_texture_cache_free(struct th_target *t);
 
@@ -84,6 +85,6 @@ bool th_picture_save(SDL_Surface *s, const char *path);
 /* ---- sound ---- */
 
 /* tumble.sound and tumble.beep into the tumble table on top of the stack. */
-void th_sound_open_lua(struct th_host *h, lua_State *L);
+void th_sound_open_lua(struct th_level *h, lua_State *L);
 
 #endif

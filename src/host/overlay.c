@@ -5,14 +5,14 @@
  * level put on the screen (its help and score usually sit in the corners):
  * each goes down, or the key bar up, past the level's screen_text boxes of
  * the frame, and where there is no room it stays put, translucent. */
-#include "host.h"
+#include "overlay.h"
+#include "clock.h"
 #include "font.h"
 #include "tumble/tumble_lua.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <lauxlib.h>
 
 #define TEXT_SCALE 2
 #define LINE_H (TH_FONT_LINE * TEXT_SCALE)
@@ -27,22 +27,8 @@ static const SDL_Color accent_color = {255, 200, 90, 255};
 static const SDL_Color on_color = {120, 230, 130, 255};
 static const SDL_Color off_color = {120, 124, 134, 255};
 
-typedef enum action {
-	ACT_PAUSE,
-	ACT_STEP,
-	ACT_SLOWMO,
-	ACT_WARM,
-	ACT_POSITION,
-	ACT_SLEEP,
-	ACT_CONTINUOUS,
-	ACT_MOTION,
-	ACT_GRAVITY,
-	ACT_SUBSTEPS_DOWN,
-	ACT_SUBSTEPS_UP,
-	ACT_HERTZ_DOWN,
-	ACT_HERTZ_UP,
-	ACT_LAYER_FIRST,
-} action;
+/* Indices of the right panel's items (layout adds them in this order). */
+enum { ITEM_FIRST_SETTING = 3, ITEM_FIRST_LAYER = 13 };
 
 typedef struct item {
 	SDL_Rect rect;
@@ -51,13 +37,11 @@ typedef struct item {
 	bool toggle, on;
 } item;
 
-static const char *layer_names[TH_LAYER_COUNT] = {"shapes", "joints", "contacts", "AABBs", "centres of mass"};
-
 /* The first y >= y0 at which the rectangle (x, y, w, height) covers none of
  * the level's screen text, if it fits above limit; else y0. */
-static int clear_y(const th_host *h, int x, int w, int y0, int height, int limit)
+static int clear_y(const th_overlay_view *v, int x, int w, int y0, int height, int limit)
 {
-	const th_render *r = &h->render;
+	const th_render *r = v->render;
 	int y = y0;
 	for (int pass = 0; pass < r->text_box_count + 1; ++pass) {
 		SDL_Rect panel = {x, y, w, height};
@@ -75,11 +59,11 @@ static int clear_y(const th_host *h, int x, int w, int y0, int height, int limit
 }
 
 /* The right panel's widgets from its top; drawing and clicking share this. */
-static int layout(th_host *h, int view_w, int top, item *items)
+static int layout(const th_overlay_view *v, int view_w, int top, item *items)
 {
 	int n = 0;
 	int x = view_w - RIGHT_W, y = top + PAD + LINE_H + 4;
-	tb_world_def def = h->world != NULL ? tb_world_get_def(h->world) : tb_default_world_def();
+	tb_world_def def = v->has_world ? v->def : tb_default_world_def();
 
 #define ADD(act, is_toggle, state, ...)                                                                             \
 	do {                                                                                                           \
@@ -93,113 +77,80 @@ static int layout(th_host *h, int view_w, int top, item *items)
 		it->rect = (SDL_Rect){x, y, wlabel + ((is_toggle) ? 4 * CHAR_W : 0) + 8, LINE_H + 2};                      \
 	} while (0)
 
-	static const float scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
-	ADD(ACT_PAUSE, false, h->paused, "%s", h->paused ? "[resume]" : "[pause]");
+	ADD(TH_ACT_PAUSE, false, v->paused, "%s", v->paused ? "[resume]" : "[pause]");
 	int bx = items[n - 1].rect.x + items[n - 1].rect.w + 6;
 	x = bx;
-	ADD(ACT_STEP, false, false, "[step]");
+	ADD(TH_ACT_STEP, false, false, "[step]");
 	x = items[n - 1].rect.x + items[n - 1].rect.w + 6;
-	ADD(ACT_SLOWMO, false, false, "[x%g]", scales[h->slowmo % 4]);
+	ADD(TH_ACT_SLOWMO, false, false, "[x%g]", v->time_scale);
 	x = view_w - RIGHT_W;
 	y += 2 * LINE_H + 12;
 
-	ADD(ACT_WARM, true, def.enable_warm_starting, "warm starting");
+	ADD(TH_ACT_WARM, true, def.enable_warm_starting, "warm starting");
 	y += LINE_H + 2;
-	ADD(ACT_POSITION, true, def.enable_position_correction, "position correction");
+	ADD(TH_ACT_POSITION, true, def.enable_position_correction, "position correction");
 	y += LINE_H + 2;
-	ADD(ACT_SLEEP, true, def.enable_sleep, "sleeping");
+	ADD(TH_ACT_SLEEP, true, def.enable_sleep, "sleeping");
 	y += LINE_H + 2;
-	ADD(ACT_CONTINUOUS, true, def.enable_continuous, "continuous");
+	ADD(TH_ACT_CONTINUOUS, true, def.enable_continuous, "continuous");
 	y += LINE_H + 2;
-	ADD(ACT_MOTION, true, def.enable_motion, "motion");
+	ADD(TH_ACT_MOTION, true, def.enable_motion, "motion");
 	y += LINE_H + 2;
-	ADD(ACT_GRAVITY, true, def.gravity.x != 0.0f || def.gravity.y != 0.0f, "gravity %g %g", def.gravity.x,
+	ADD(TH_ACT_GRAVITY, true, def.gravity.x != 0.0f || def.gravity.y != 0.0f, "gravity %g %g", def.gravity.x,
 	    def.gravity.y);
 	y += LINE_H + 2;
-	ADD(ACT_SUBSTEPS_DOWN, false, false, "[-]");
+	ADD(TH_ACT_SUBSTEPS_DOWN, false, false, "[-]");
 	x += items[n - 1].rect.w + 4;
-	ADD(ACT_SUBSTEPS_UP, false, false, "[+] substeps %d", def.substeps);
+	ADD(TH_ACT_SUBSTEPS_UP, false, false, "[+] substeps %d", def.substeps);
 	x = view_w - RIGHT_W;
 	y += LINE_H + 2;
-	ADD(ACT_HERTZ_DOWN, false, false, "[-]");
+	ADD(TH_ACT_HERTZ_DOWN, false, false, "[-]");
 	x += items[n - 1].rect.w + 4;
-	ADD(ACT_HERTZ_UP, false, false, "[+] contact %g Hz", def.contact_hertz);
+	ADD(TH_ACT_HERTZ_UP, false, false, "[+] contact %g Hz", def.contact_hertz);
 	x = view_w - RIGHT_W;
 	y += LINE_H + 14 + LINE_H;
 	for (int i = 0; i < TH_LAYER_COUNT; ++i) {
-		ADD(ACT_LAYER_FIRST + i, true, h->render.layers[i], "%s F%d", layer_names[i], 6 + i);
+		th_action act = (th_action)(TH_ACT_LAYER_SHAPES + i);
+		ADD(act, true, v->layers[i], "%s F%s", th_action_info_of(act)->name, th_action_info_of(act)->key + 1);
 		y += LINE_H + 2;
 	}
 #undef ADD
 	return n;
 }
 
-void th_overlay_toggle_layer(th_host *h, int layer)
-{
-	if (layer >= 0 && layer < TH_LAYER_COUNT) h->render.layers[layer] = !h->render.layers[layer];
-}
-
-static void apply_action(th_host *h, int act)
-{
-	if (act >= ACT_LAYER_FIRST) {
-		th_overlay_toggle_layer(h, act - ACT_LAYER_FIRST);
-		return;
-	}
-	switch (act) {
-	case ACT_PAUSE: th_host_toggle_pause(h); return;
-	case ACT_STEP:
-		h->paused = true;
-		h->single_steps += 1;
-		return;
-	case ACT_SLOWMO: h->slowmo = (h->slowmo + 1) % 4; return;
-	default: break;
-	}
-	if (h->world == NULL) return;
-	tb_world_def def = tb_world_get_def(h->world);
-	switch (act) {
-	case ACT_WARM: def.enable_warm_starting = !def.enable_warm_starting; break;
-	case ACT_POSITION: def.enable_position_correction = !def.enable_position_correction; break;
-	case ACT_SLEEP: def.enable_sleep = !def.enable_sleep; break;
-	case ACT_CONTINUOUS: def.enable_continuous = !def.enable_continuous; break;
-	case ACT_MOTION: def.enable_motion = !def.enable_motion; break;
-	case ACT_GRAVITY:
-		if (def.gravity.x != 0.0f || def.gravity.y != 0.0f) {
-			h->overlay.saved_gravity = def.gravity;
-			def.gravity = tb_v2(0.0f, 0.0f);
-		} else {
-			bool none = h->overlay.saved_gravity.x == 0.0f && h->overlay.saved_gravity.y == 0.0f;
-			def.gravity = none ? tb_v2(0.0f, -10.0f) : h->overlay.saved_gravity;
-		}
-		break;
-	case ACT_SUBSTEPS_DOWN: def.substeps = def.substeps > 1 ? def.substeps - 1 : 1; break;
-	case ACT_SUBSTEPS_UP: def.substeps = def.substeps < 64 ? def.substeps + 1 : 64; break;
-	case ACT_HERTZ_DOWN: def.contact_hertz = def.contact_hertz > 5.0f ? def.contact_hertz - 5.0f : def.contact_hertz; break;
-	case ACT_HERTZ_UP: def.contact_hertz = def.contact_hertz < 240.0f ? def.contact_hertz + 5.0f : def.contact_hertz; break;
-	default: return;
-	}
-	tb_world_set_def(h->world, &def);
-}
-
-bool th_overlay_click(th_host *h, int x, int y)
+th_action th_overlay_click(th_overlay *o, const th_overlay_view *v, int x, int y, bool *taken)
 {
 	item items[TH_OVERLAY_MAX_ITEMS];
-	int top = h->overlay.right_y > 0 ? h->overlay.right_y : PAD;
-	int n = layout(h, h->camera.view_w, top, items);
+	int top = o->right_y > 0 ? o->right_y : PAD;
+	int n = layout(v, v->view_w, top, items);
+	SDL_Point p = {x, y};
 	for (int i = 0; i < n; ++i) {
-		SDL_Point p = {x, y};
 		if (SDL_PointInRect(&p, &items[i].rect)) {
-			apply_action(h, items[i].action);
-			return true;
+			*taken = true;
+			return items[i].action;
 		}
 	}
 	/* clicks on the panels themselves do not reach the world either */
 	int bottom = items[n - 1].rect.y + items[n - 1].rect.h + PAD;
-	return x >= h->camera.view_w - RIGHT_W - PAD && y >= top && y <= bottom;
+	*taken = x >= v->view_w - RIGHT_W - PAD && y >= top && y <= bottom;
+	return TH_ACT_NONE;
 }
 
-void th_overlay_frame_time(th_host *h, double frame_ms)
+void th_overlay_init(th_overlay *o, bool visible)
 {
-	th_overlay *o = &h->overlay;
+	memset(o, 0, sizeof(*o));
+	o->visible = visible;
+}
+
+void th_overlay_notice(th_overlay *o, const char *text)
+{
+	snprintf(o->notice, sizeof(o->notice), "%s", text);
+	o->notice_frames = TH_OVERLAY_NOTICE_FRAMES;
+}
+
+void th_overlay_frame_time(th_overlay *o, double frame_ms)
+{
+	if (o->notice_frames > 0) o->notice_frames -= 1;
 	o->frame_ms = frame_ms;
 	o->fps_accum_ms += frame_ms;
 	o->fps_frames += 1;
@@ -210,17 +161,14 @@ void th_overlay_frame_time(th_host *h, double frame_ms)
 	}
 }
 
-void th_overlay_after_step(th_host *h, double update_ms, double step_ms)
+void th_overlay_after_step(th_overlay *o, const tb_profile *profile, const tb_counters *counters, double dispatch_ms,
+                           double update_ms, double step_ms)
 {
-	th_overlay *o = &h->overlay;
 	o->update_ms = update_ms;
 	o->step_ms = step_ms;
-	if (h->world == NULL) return;
-	o->profile = tb_world_get_profile(h->world);
-	o->counters = tb_world_get_counters(h->world);
-	th_level_push_world(h);
-	o->dispatch_ms = tumble_lua_last_dispatch_ms(h->L, lua_gettop(h->L));
-	lua_pop(h->L, 1);
+	o->profile = *profile;
+	o->counters = *counters;
+	o->dispatch_ms = dispatch_ms;
 	o->step_history[o->history_pos] = o->profile.step;
 	o->history_pos = (o->history_pos + 1) % TH_OVERLAY_HISTORY;
 }
@@ -236,34 +184,32 @@ static void text(th_target *t, int x, int y, SDL_Color c, const char *fmt, ...)
 	th_render_text(t, (float)x, (float)y, TEXT_SCALE, buf, c);
 }
 
-static void draw_stats(th_host *h, th_target *t)
+static void draw_stats(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
-	th_overlay *o = &h->overlay;
 	const tb_profile *p = &o->profile;
 	const tb_counters *c = &o->counters;
 	int w = 51 * CHAR_W + 2 * PAD;
 	int lines = 12;
 	int graph_h = 48;
 	int panel_h = lines * LINE_H + graph_h + 3 * PAD;
-	int top = clear_y(h, PAD, w, PAD, panel_h, t->height - 3 * LINE_H);
-	h->overlay.left_y = top;
+	int top = clear_y(v, PAD, w, PAD, panel_h, t->height - 3 * LINE_H);
+	o->left_y = top;
 	int x = PAD + PAD, y = top + PAD;
 	th_render_fill_rect(t->renderer, PAD, (float)top, (float)w, (float)panel_h, panel_bg);
 
 	text(t, x, y, accent_color, "tumble %s", TUMBLE_VERSION);
-	if (h->opt->headless) {
-		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  headless", h->frame);
+	if (v->headless) {
+		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  headless", v->frame);
 	} else {
-		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  %.0f fps  %.1f ms", h->frame, o->fps, o->frame_ms);
+		text(t, x + 14 * CHAR_W, y, text_color, "frame %lld  %.0f fps  %.1f ms", v->frame, o->fps, o->frame_ms);
 	}
 	y += LINE_H;
-	static const float scales[] = {1.0f, 0.5f, 0.25f, 0.1f};
-	if (h->faulted) {
+	if (v->faulted) {
 		text(t, x, y, (SDL_Color){255, 110, 110, 255}, "halted by an error (F2 resume, F5 restart)");
-	} else if (h->paused) {
+	} else if (v->paused) {
 		text(t, x, y, accent_color, "PAUSED  (F2 resume, F3 single step)");
 	} else {
-		text(t, x, y, dim_color, "running at %g x real time", scales[h->slowmo % 4]);
+		text(t, x, y, dim_color, "running at %g x real time", v->time_scale);
 	}
 	y += LINE_H + 4;
 	text(t, x, y, text_color, "step %.2f ms  update %.2f  events %.2f  draw %.2f", p->step, o->update_ms,
@@ -293,8 +239,8 @@ static void draw_stats(th_host *h, th_target *t)
 	text(t, x, y, text_color, "contacts %d (%d touching)  islands %d", c->contact_count, c->touching_contact_count,
 	     c->island_count);
 	y += LINE_H;
-	text(t, x, y, text_color, "tree height %d (static %d)  Lua %.1f MB", c->tree_height, c->static_tree_height,
-	     (double)h->sandbox.used / (1024.0 * 1024.0));
+	text(t, x, y, text_color, "tree %d (static %d)  Lua %.1f MB  history %.1f MB%s", c->tree_height,
+	     c->static_tree_height, v->lua_mb, v->history_mb, v->history_full ? " full" : "");
 	y += LINE_H + 8;
 
 	/* step time history; the scale adapts to the worst recent step */
@@ -317,20 +263,20 @@ static void draw_stats(th_host *h, th_target *t)
 	th_render_text(t, (float)(x + w - 2 * PAD - lw - 4), (float)(y + 2), 1, scale_label, dim_color);
 }
 
-static void draw_settings(th_host *h, th_target *t)
+static void draw_settings(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
 	item items[TH_OVERLAY_MAX_ITEMS];
-	int n = layout(h, t->width, PAD, items);
+	int n = layout(v, t->width, PAD, items);
 	int x0 = t->width - RIGHT_W - PAD;
 	int height = items[n - 1].rect.y + items[n - 1].rect.h + PAD - PAD;
-	int top = clear_y(h, x0, RIGHT_W, PAD, height, t->height - 3 * LINE_H);
-	h->overlay.right_y = top;
-	n = layout(h, t->width, top, items);
+	int top = clear_y(v, x0, RIGHT_W, PAD, height, t->height - 3 * LINE_H);
+	o->right_y = top;
+	n = layout(v, t->width, top, items);
 	th_render_fill_rect(t->renderer, (float)x0, (float)top, (float)RIGHT_W, (float)height, panel_bg);
 	text(t, x0 + PAD, top + PAD, accent_color, "controls (click)");
-	text(t, x0 + PAD, items[3].rect.y - LINE_H - 2, dim_color, "world settings");
-	text(t, x0 + PAD, items[ACT_LAYER_FIRST].rect.y - LINE_H - 2, dim_color, "draw layers");
-	int mx = h->input.mouse_x, my = h->input.mouse_y;
+	text(t, x0 + PAD, items[ITEM_FIRST_SETTING].rect.y - LINE_H - 2, dim_color, "world settings");
+	text(t, x0 + PAD, items[ITEM_FIRST_LAYER].rect.y - LINE_H - 2, dim_color, "draw layers");
+	int mx = v->mouse_x, my = v->mouse_y;
 	for (int i = 0; i < n; ++i) {
 		item *it = &items[i];
 		SDL_Point mp = {mx, my};
@@ -347,21 +293,33 @@ static void draw_settings(th_host *h, th_target *t)
 	}
 }
 
-void th_overlay_draw(th_host *h, th_target *t)
+/* The last hot reload's outcome, bottom left, for a few seconds. */
+static void draw_notice(const th_overlay *o, th_target *t, float bottom)
 {
-	if (!h->overlay.visible) {
-		if (h->error != NULL) return; /* the error panel says it all and has the corner */
+	if (o->notice_frames <= 0 || o->notice[0] == '\0') return;
+	int w = 0;
+	th_font_measure(o->notice, TEXT_SCALE, &w, NULL);
+	float y = bottom - (float)LINE_H - PAD;
+	th_render_fill_rect(t->renderer, PAD / 2, y - 3, (float)(w + PAD), (float)(LINE_H + 4), (SDL_Color){8, 10, 14, 200});
+	th_render_text(t, PAD, y, TEXT_SCALE, o->notice, accent_color);
+}
+
+void th_overlay_draw(th_overlay *o, const th_overlay_view *v, th_target *t)
+{
+	if (!o->visible) {
+		draw_notice(o, t, (float)t->height);
+		if (v->error != NULL) return; /* the error panel says it all and has the corner */
 		/* out of the way of the level's own HUD, which usually takes the top corners */
-		const char *hint = h->faulted ? "HALTED  (F2 resume)" : h->paused ? "PAUSED  (F2 resume)" : "F1 dev overlay";
-		SDL_Color c = h->faulted || h->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
+		const char *hint = v->faulted ? "HALTED  (F2 resume)" : v->paused ? "PAUSED  (F2 resume)" : "F1 dev overlay";
+		SDL_Color c = v->faulted || v->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
 		int w = 0;
 		th_font_measure(hint, TEXT_SCALE, &w, NULL);
 		th_render_text(t, (float)(t->width - w - PAD), (float)(t->height - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
 		return;
 	}
-	double t0 = th_host_now_ms();
-	draw_stats(h, t);
-	draw_settings(h, t);
+	double t0 = th_now_ms();
+	draw_stats(o, v, t);
+	draw_settings(o, v, t);
 	const char *help = "F1 overlay  F2 pause  F3 step  F4 slow  F5 restart  F6-F10 layers  "
 	                   "mouse: drag  Esc quit";
 	int hw = 0;
@@ -370,7 +328,7 @@ void th_overlay_draw(th_host *h, th_target *t)
 	th_font_measure(help, scale, &hw, NULL);
 	float y = (float)(t->height - TH_FONT_LINE * scale - 2 * PAD);
 	/* the key bar goes up past level text at the bottom (a message line) */
-	const th_render *r = &h->render;
+	const th_render *r = v->render;
 	for (int pass = 0; pass < r->text_box_count; ++pass) {
 		SDL_Rect bar = {0, (int)y - 4, t->width, t->height - (int)y + 4};
 		int above = -1;
@@ -386,7 +344,8 @@ void th_overlay_draw(th_host *h, th_target *t)
 	th_render_fill_rect(t->renderer, 0, y - 4, (float)t->width, (float)(TH_FONT_LINE * scale + 2 * PAD) + 4,
 	                    (SDL_Color){8, 10, 14, 220});
 	th_render_text(t, (float)PAD, y + 2, scale, help, dim_color);
-	h->overlay.draw_ms = th_host_now_ms() - t0;
+	draw_notice(o, t, y - 4);
+	o->draw_ms = th_now_ms() - t0;
 }
 
 /* Splits text into lines of at most cols characters (tabs become two spaces). */
@@ -437,21 +396,21 @@ static char *strip_prefix(const char *text, const char *dir)
 	return out;
 }
 
-void th_overlay_draw_error(th_host *h, th_target *t)
+void th_overlay_draw_error(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
-	if (h->error == NULL) return;
+	if (v->error == NULL) return;
 	int scale = t->width >= 900 ? 2 : 1;
 	int cols = (t->width - 4 * PAD) / (TH_FONT_ADVANCE * scale);
 	if (cols < 20) cols = 20;
 	/* paths relative to the level's directory: shorter lines, same meaning */
-	char *shown = strip_prefix(h->error, h->level_dir);
-	size_t size = strlen(shown != NULL ? shown : h->error) * 2 + 64;
+	char *shown = strip_prefix(v->error, v->level_dir);
+	size_t size = strlen(shown != NULL ? shown : v->error) * 2 + 64;
 	char *wrapped = malloc(size);
 	if (wrapped == NULL) {
 		free(shown);
 		return;
 	}
-	int lines = wrap_lines(shown != NULL ? shown : h->error, cols, wrapped, (int)size);
+	int lines = wrap_lines(shown != NULL ? shown : v->error, cols, wrapped, (int)size);
 	free(shown);
 	int line_h = TH_FONT_LINE * scale;
 	int max_lines = (t->height / 2) / line_h;
@@ -465,17 +424,16 @@ void th_overlay_draw_error(th_host *h, th_target *t)
 		if (p != NULL) p[-1] = '\0';
 		lines = max_lines;
 	}
-	const char *hint = h->faulted ? "fix the file and save to reload  -  F2 resume anyway  -  F5 restart"
+	const char *hint = v->faulted ? "fix the file and save to reload  -  F2 resume anyway  -  F5 restart"
 	                              : "fix the file and save to reload  -  F5 restart";
 	int panel_h = (lines + 2) * line_h + 3 * PAD;
 	int y = t->height - panel_h - PAD;
-	if (h->overlay.visible) y -= TH_FONT_LINE * 2 + 2 * PAD;
+	if (o->visible) y -= TH_FONT_LINE * 2 + 2 * PAD;
 	if (y < PAD) y = PAD;
 	th_render_fill_rect(t->renderer, PAD, (float)y, (float)(t->width - 2 * PAD), (float)panel_h,
 	                    (SDL_Color){70, 12, 16, 235});
 	th_render_fill_rect(t->renderer, PAD, (float)y, 4.0f, (float)panel_h, (SDL_Color){255, 80, 80, 255});
-	const char *title = h->faulted ? "Lua error - simulation halted"
-	                    : strncmp(h->error, "reload failed", 13) == 0 ? "Reload failed" : "Lua error";
+	const char *title = v->faulted ? "Lua error - simulation halted" : v->reload_error ? "Reload failed" : "Lua error";
 	th_render_text(t, 2 * PAD, (float)(y + PAD), scale, title, (SDL_Color){255, 120, 110, 255});
 	int hint_w = 0;
 	th_font_measure(hint, scale, &hint_w, NULL);

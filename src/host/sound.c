@@ -16,7 +16,7 @@
  * and pitch; a few copies are kept, the oldest freed first (freeing a chunk
  * stops the channels playing it). A Sound that is collected stops too: keep a
  * reference to what should play to its end. */
-#include "host.h"
+#include "level.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -54,7 +54,7 @@ typedef struct th_sound {
 
 static const char beeps_key = 'b'; /* registry: {[params] = Sound}, a bounded cache */
 
-static th_host *host_up(lua_State *L)
+static th_level *host_up(lua_State *L)
 {
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
@@ -100,13 +100,13 @@ static bool open_mixer(void)
 }
 
 /* Opens the device on first use; false when there is no audio at all. */
-static bool audio_ready(th_host *h)
+static bool audio_ready(th_level *lv)
 {
-	th_media *m = &h->media;
+	th_media *m = lv->media;
 	if (m->audio != 0) return m->audio > 0;
 	Mix_Init(MIX_INIT_OGG);
 	bool ok = false;
-	if (!h->opt->headless) {
+	if (!lv->opt->headless) {
 		/* ALSA's library prints a page of complaints on a machine without a
 		 * sound card; one line of ours below says it better */
 		fflush(stderr);
@@ -123,7 +123,7 @@ static bool audio_ready(th_host *h)
 		SDL_SetHintWithPriority(SDL_HINT_AUDIODRIVER, "dummy", SDL_HINT_OVERRIDE);
 		ok = open_mixer();
 		m->audio_dummy = ok;
-		if (!h->opt->headless) {
+		if (!lv->opt->headless) {
 			fprintf(stderr, "tumble: no audio device, sound is silent%s\n", ok ? "" : " (and not decoded)");
 		}
 	}
@@ -328,7 +328,8 @@ static void check_keys(lua_State *L, int t, const char *const names[], const cha
 
 static void play(th_sound *s, double volume, double pitch, bool loop)
 {
-	if (s->chunk == NULL) return;
+	/* a rebuild re-running recorded frames must not play them all at once */
+	if (s->chunk == NULL || (s->media != NULL && s->media->muted)) return;
 	Mix_Chunk *c = chunk_at_pitch(s, pitch);
 	int ch = Mix_PlayChannel(-1, c, loop ? -1 : 0);
 	if (ch >= 0) Mix_Volume(ch, (int)lround(volume * MIX_MAX_VOLUME));
@@ -441,19 +442,19 @@ static th_sound *new_sound(lua_State *L, th_media *m, const char *name)
 /* tumble.sound(path) -> Sound */
 static int tumble_sound(lua_State *L)
 {
-	th_host *h = host_up(L);
+	th_level *lv = host_up(L);
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
-	th_sound *s = new_sound(L, &h->media, name);
+	th_sound *s = new_sound(L, lv->media, name);
 	char err[512];
 	th_asset a;
-	if (!th_asset_read(h, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
+	if (!th_asset_read(lv, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
 	double seconds = 0.0;
 	const char *why = sniff(a.data, a.size, &seconds);
 	if (why == NULL && !(seconds <= MAX_SECONDS)) why = "too long (at most 10 minutes)";
-	if (why == NULL && !sound_room(L, &h->media, seconds * RATE * FRAME_BYTES)) why = "the sounds' memory limit is reached";
-	if (why == NULL && audio_ready(h)) {
+	if (why == NULL && !sound_room(L, lv->media, seconds * RATE * FRAME_BYTES)) why = "the sounds' memory limit is reached";
+	if (why == NULL && audio_ready(lv)) {
 		SDL_RWops *rw = SDL_RWFromConstMem(a.data, (int)a.size);
 		s->chunk = rw != NULL ? Mix_LoadWAV_RW(rw, 1) : NULL;
 		if (s->chunk == NULL) why = Mix_GetError();
@@ -529,7 +530,7 @@ static const char *const beep_names[] = {"freq", "to", "length", "wave", "volume
 static int tumble_beep(lua_State *L)
 {
 	const char *const *names = beep_names;
-	th_host *h = host_up(L);
+	th_level *lv = host_up(L);
 	if (lua_isnoneornil(L, 1)) lua_newtable(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
@@ -577,10 +578,10 @@ static int tumble_beep(lua_State *L)
 	}
 	char name[160];
 	snprintf(name, sizeof(name), "beep %s", key);
-	th_sound *s = new_sound(L, &h->media, name);
+	th_sound *s = new_sound(L, lv->media, name);
 	s->duration = length;
-	if (audio_ready(h)) {
-		if (!sound_room(L, &h->media, length * RATE * FRAME_BYTES)) {
+	if (audio_ready(lv)) {
+		if (!sound_room(L, lv->media, length * RATE * FRAME_BYTES)) {
 			return luaL_error(L, "beep: the sounds' memory limit is reached");
 		}
 		s->chunk = synth(freq, to, length, wave, volume);
@@ -598,7 +599,7 @@ static int tumble_beep(lua_State *L)
 
 /* ---------------- registration ---------------- */
 
-void th_sound_open_lua(th_host *h, lua_State *L)
+void th_sound_open_lua(th_level *lv, lua_State *L)
 {
 	static const luaL_Reg meta[] = {
 		{"__index", sound_index},
@@ -610,10 +611,10 @@ void th_sound_open_lua(th_host *h, lua_State *L)
 	/* tumble table on top */
 	if (luaL_newmetatable(L, SOUND_MT)) luaL_setfuncs(L, meta, 0);
 	lua_pop(L, 1);
-	lua_pushlightuserdata(L, h);
+	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, tumble_sound, 1);
 	lua_setfield(L, -2, "sound");
-	lua_pushlightuserdata(L, h);
+	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, tumble_beep, 1);
 	lua_setfield(L, -2, "beep");
 }

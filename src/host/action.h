@@ -1,0 +1,55 @@
+/* tumble host: what the user can ask of the host itself, from a key or from a
+ * click in the dev overlay; one list serves both. The app carries actions
+ * out; the ones that change the world go through the level (and its history)
+ * so that a rebuild replays them. */
+#ifndef TH_HOST_ACTION_H
+#define TH_HOST_ACTION_H
+
+#include <stdbool.h>
+
+typedef enum th_action {
+	TH_ACT_NONE,
+	/* the run */
+	TH_ACT_QUIT,
+	TH_ACT_OVERLAY,
+	TH_ACT_PAUSE,
+	TH_ACT_STEP,
+	TH_ACT_SLOWMO,
+	TH_ACT_RESTART,
+	TH_ACT_FULLSCREEN,
+	/* draw layers, in TH_LAYER_* order */
+	TH_ACT_LAYER_SHAPES,
+	TH_ACT_LAYER_JOINTS,
+	TH_ACT_LAYER_CONTACTS,
+	TH_ACT_LAYER_AABBS,
+	TH_ACT_LAYER_MASS,
+	/* world settings: they change the simulation */
+	TH_ACT_WARM,
+	TH_ACT_POSITION,
+	TH_ACT_SLEEP,
+	TH_ACT_CONTINUOUS,
+	TH_ACT_MOTION,
+	TH_ACT_GRAVITY,
+	TH_ACT_SUBSTEPS_DOWN,
+	TH_ACT_SUBSTEPS_UP,
+	TH_ACT_HERTZ_DOWN,
+	TH_ACT_HERTZ_UP,
+	TH_ACT_COUNT
+} th_action;
+
+typedef struct th_action_info {
+	const char *key;  /* the key that does it (SDL name, lowercase), or NULL */
+	const char *name; /* what it does, for the overlay */
+} th_action_info;
+
+const th_action_info *th_action_info_of(th_action a);
+/* The action a key stands for; TH_ACT_NONE if the key is the level's. */
+th_action th_action_for_key(const char *key);
+bool th_action_is_setting(th_action a);
+bool th_action_is_layer(th_action a);
+
+/* The speeds slow motion cycles through (F4), real time first. */
+#define TH_TIME_SCALE_COUNT 4
+extern const float th_time_scales[TH_TIME_SCALE_COUNT];
+
+#endif

@@ -1,0 +1,31 @@
+/* tumble host: the level's camera (tumble.camera: centre, pixels per metre,
+ * a body to follow) and the view it looks through. Metres with y up in the
+ * world, pixels with y down on the screen. */
+#ifndef TH_HOST_CAMERA_H
+#define TH_HOST_CAMERA_H
+
+#include <stdbool.h>
+#include <lua.h>
+
+#include "tumble/physics.h"
+
+struct th_level;
+
+typedef struct th_camera {
+	double x, y, scale;    /* centre and pixels per metre, after following */
+	double prev_x, prev_y; /* centre before the latest step, to interpolate a follow */
+	bool following;
+	int view_w, view_h;
+} th_camera;
+
+tb_vec2 th_camera_to_world(const th_camera *c, double px, double py);
+
+/* tumble.camera into the tumble table on top of the stack. */
+void th_camera_open_lua(struct th_level *lv, lua_State *L);
+/* Reads tumble.camera (following a body if asked) into lv->camera; level code
+ * may run (metamethods), under the level's budget. */
+void th_camera_sync(struct th_level *lv);
+/* Sets tumble.camera's x, y and scale; false (error set) if level code refused. */
+bool th_camera_set(struct th_level *lv, double x, double y, double scale);
+
+#endif

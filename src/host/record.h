@@ -1,0 +1,56 @@
+/* tumble host: input recordings on disk (--record, --replay).
+ *
+ * The file is text, one event per line in the order the host handled them,
+ * with an "F steps [count]" line closing each rendered frame (runs of
+ * identical empty frames share one line). Replaying feeds the same events to
+ * the same handler and runs the same number of steps per frame, so pausing,
+ * single steps and slow motion replay exactly too.
+ *
+ * A recording is untrusted input: every number is checked (finite, in range),
+ * a frame runs at most TH_REPLAY_MAX_STEPS steps, and a line that is not
+ * understood stops the replay with a message naming it. */
+#ifndef TH_HOST_RECORD_H
+#define TH_HOST_RECORD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "event.h"
+
+/* No live frame runs more steps than this (the loop's catch-up limit). */
+#define TH_REPLAY_MAX_STEPS 4
+/* View sizes a recording may ask for (as --size and level.conf allow). */
+#define TH_VIEW_MAX 16384
+
+typedef struct th_recorder {
+	FILE *file;
+	int run, run_steps; /* empty frames not written yet */
+} th_recorder;
+
+bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h);
+void th_recorder_event(th_recorder *r, const th_event *ev);
+/* Closes the frame that ran steps fixed steps. */
+void th_recorder_frame(th_recorder *r, int steps);
+void th_recorder_close(th_recorder *r);
+
+typedef enum th_replay_item {
+	TH_REPLAY_EVENT, /* *ev holds the frame's next event */
+	TH_REPLAY_FRAME, /* the frame ends: *steps fixed steps run now */
+	TH_REPLAY_END,   /* the recording is over */
+	TH_REPLAY_ERROR, /* a line is not understood: see error */
+} th_replay_item;
+
+typedef struct th_replay {
+	FILE *file;
+	int line;
+	int run_left, run_steps;
+	bool over;
+	char error[256];
+} th_replay;
+
+/* Opens a recording and reads its header; false with error set if it cannot. */
+bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h);
+th_replay_item th_replay_next(th_replay *r, th_event *ev, int *steps);
+void th_replay_close(th_replay *r);
+
+#endif

@@ -1,0 +1,90 @@
+/* tumble host: drawing. Targets (a window's renderer or an offscreen
+ * surface), the debug draw of a world (shapes, joints, contacts, AABBs,
+ * centres of mass) interpolated between the last two fixed steps, and the
+ * primitives the level's gfx, the sprites and the overlay draw with. Render
+ * only draws: it knows the engine's public header and SDL, and calls nothing
+ * of the level, the overlay or the loop. */
+#ifndef TH_HOST_RENDER_H
+#define TH_HOST_RENDER_H
+
+#include <stdbool.h>
+#include <SDL.h>
+
+#include "tumble/physics.h"
+#include "camera.h"
+
+typedef struct th_target {
+	SDL_Renderer *renderer;
+	SDL_Texture *font;
+	int width, height;
+	struct th_texture_cache *textures; /* images drawn into this target (image.c) */
+} th_target;
+
+enum { TH_LAYER_SHAPES, TH_LAYER_JOINTS, TH_LAYER_CONTACTS, TH_LAYER_AABBS, TH_LAYER_MASS, TH_LAYER_COUNT };
+
+/* A body's transform before the latest step, by body slot. */
+typedef struct th_body_prev {
+	tb_transform xf;
+	uint32_t generation;
+	long long stamp; /* step number it precedes */
+} th_body_prev;
+
+typedef struct th_render {
+	th_target *target;          /* where the level's gfx draws; NULL: gfx only checks arguments */
+	SDL_Color color;            /* gfx.color */
+	double cam_x, cam_y, scale; /* view of the frame being drawn (interpolated) */
+	float alpha;                /* interpolation factor between the last two steps */
+	bool layers[TH_LAYER_COUNT];
+	th_body_prev *prev;
+	int prev_cap;
+	tb_body_id *bodies;
+	int body_cap;
+	tb_shape_id *shapes;
+	int shape_cap;
+	tb_joint_id *joints;
+	int joint_cap;
+	SDL_Vertex *verts;
+	int vert_cap;
+	int *indices;
+	int index_cap;
+	SDL_FPoint *points;
+	int point_cap;
+	/* where the level's screen_text went this frame: the overlay keeps clear */
+	SDL_Rect text_boxes[64];
+	int text_box_count;
+} th_render;
+
+void th_render_init(th_render *r);
+void th_render_free(th_render *r);
+
+bool th_target_init_window(th_target *t, SDL_Window *window);
+bool th_target_init_surface(th_target *t, SDL_Surface *surface);
+void th_target_free(th_target *t);
+
+/* Remembers the body transforms before step number frame + 1 runs. */
+void th_render_remember(th_render *r, tb_world *world, long long frame);
+void th_render_forget(th_render *r);
+/* A body's transform as drawn in this frame (interpolated between the last
+ * two steps when the frame is drawn between them; frame: the steps done). */
+tb_transform th_render_body_transform(const th_render *r, tb_world *world, long long frame, tb_body_id id);
+
+/* A frame: begin clears t and sets the view (the camera, interpolated by
+ * alpha when it follows a body); the world's shapes and its debug layers
+ * then draw in it; end puts the interpolation back. */
+void th_render_begin(th_render *r, th_target *t, const th_camera *camera, float alpha);
+void th_render_shapes(th_render *r, th_target *t, tb_world *world, long long frame);
+void th_render_debug(th_render *r, th_target *t, tb_world *world, long long frame);
+void th_render_end(th_render *r);
+
+/* ---- primitives ---- */
+SDL_FPoint th_render_to_screen(const th_render *r, const th_target *t, tb_vec2 p);
+void th_render_fill_rect(SDL_Renderer *sr, float x, float y, float w, float h, SDL_Color c);
+void th_render_text(th_target *t, float x, float y, int scale, const char *text, SDL_Color c);
+/* Convex fan fill of pts[0..n) in one colour. */
+void th_render_fill_convex(th_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, SDL_Color c);
+void th_render_stroke(SDL_Renderer *sr, const SDL_FPoint *pts, int n, bool closed, SDL_Color c);
+/* A circle in world units. */
+void th_render_circle(th_render *r, th_target *t, tb_vec2 center, float radius, SDL_Color outline, SDL_Color fill,
+                      bool do_fill, bool do_line);
+
+#endif
