@@ -46,4 +46,35 @@ frame=$(sed -n 's/^landed at frame \([0-9]*\)$/\1/p' "$TMP/err")
 # sqrt(2 * 4.5 / 10) = 0.95 s, i.e. frame 57; allow a few frames for settling
 check "the level saw the landing at a plausible frame ($frame)" "[ -n '$frame' ] && [ '$frame' -ge 55 ] && [ '$frame' -le 75 ]"
 check "the summary reports the frames actually run" "grep -q \"^frames=\$((frame + 1)) \" '$TMP/out'"
+# exit codes tell the truth: a status is one byte, and a screenshot that
+# cannot be written fails the run
+printf 'local level = {}\nfunction level.update() tumble.exit(%s) end\nreturn level\n' 256 > "$TMP/exit256.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/exit256.lua" > /dev/null 2> "$TMP/err"; rc=$?
+check "tumble.exit(256) is an error (status 1), not a silent 0" \
+  "[ $rc -eq 1 ] && grep -q \"bad argument #1 to 'exit' (exit status in 0..255 expected)\" '$TMP/err'"
+printf 'local level = {}\nfunction level.update() tumble.exit(-1) end\nreturn level\n' > "$TMP/exitneg.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/exitneg.lua" > /dev/null 2>&1; rc=$?
+check "tumble.exit(-1) is an error too" "[ $rc -eq 1 ]"
+printf 'local level = {}\nfunction level.update() tumble.exit(255) end\nreturn level\n' > "$TMP/exit255.lua"
+timeout 20 "$BIN" --headless --frames 10 "$TMP/exit255.lua" > /dev/null 2>&1; rc=$?
+check "tumble.exit(255) exits 255" "[ $rc -eq 255 ]"
+timeout 20 "$BIN" --headless --frames 10 --screenshot /nonexistent/dir/x.bmp "$L/exit_level.lua" > "$TMP/out" 2> "$TMP/err"; rc=$?
+check "--screenshot into a folder that does not exist exits 2 before running" \
+  "[ $rc -eq 2 ] && grep -q 'cannot write screenshot /nonexistent/dir/x.bmp: no such folder' '$TMP/err' && ! grep -q '^frames=' '$TMP/out'"
+mkdir -p "$TMP/taken.png"
+timeout 20 "$BIN" --headless --frames 10 --screenshot "$TMP/taken.png" "$L/exit_level.lua" > /dev/null 2> "$TMP/err"; rc=$?
+check "a screenshot that cannot be written (the name is a folder) exits 1" \
+  "[ $rc -eq 1 ] && grep -q 'cannot write screenshot' '$TMP/err'"
+
+# an error value that is not a string says what it is
+err_case() { # DESCRIPTION LUA-VALUE EXPECTED
+  printf 'local level = {}\nfunction level.load() error(%s) end\nreturn level\n' "$2" > "$TMP/errval.lua"
+  timeout 20 "$BIN" --headless --frames 5 "$TMP/errval.lua" > /dev/null 2> "$TMP/err"; local rc=$?
+  check "$1" "[ $rc -eq 1 ] && grep -qF \"Lua error in load: $3\" '$TMP/err'"
+}
+err_case "a table error shows its fields" '{code = 7, reason = "jammed"}' '(error object is a table: {'
+err_case "... each of them" '{code = 7}' '(error object is a table: {code = 7})'
+err_case "a table with __tostring shows that" 'setmetatable({}, {__tostring = function() return "custom failure" end})' \
+  'custom failure'
+err_case "nil says nil" 'nil' '(error object is a nil value)'
 echo "1..$n"

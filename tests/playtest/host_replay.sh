@@ -124,4 +124,43 @@ if command -v xvfb-run > /dev/null 2>&1; then
 else
   n=$((n + 1)); echo "ok $n - # skip xvfb-run is not installed"
 fi
+# A recording is untrusted input: what no live run could have written is
+# refused with the line named and a non-zero status, at once (never a hang),
+# and never reaches the level.
+cat > "$TMP/probe.lua" <<'LUA'
+local level = {}
+function level.wheelmoved(x, y) print(("wheel %s %s"):format(x, y)) end
+function level.gamepadaxis(a, v) print(("axis %s %s"):format(a, v)) end
+function level.mousepressed(x, y) print(("press %s %s"):format(x, y)) end
+return level
+LUA
+bad_case() { # DESCRIPTION LINE EXPECTED-MESSAGE
+  printf 'tumble-input 1\nview 640 480\nF 1 2\n%s\nF 1 2\n' "$2" > "$TMP/bad_case.rec"
+  timeout 10 "$BIN" --headless --frames 50 --replay "$TMP/bad_case.rec" "$TMP/probe.lua" > "$TMP/bad_case.out" 2>&1
+  local rc=$?
+  check "$1: refused with status 2, the line named, the level untouched" \
+    "[ $rc -eq 2 ] && grep -qF \"$3\" '$TMP/bad_case.out' && ! grep -qE '^(wheel|axis|press) ' '$TMP/bad_case.out'"
+  [ $rc -eq 2 ] || sed 's/^/# /' "$TMP/bad_case.out" | head -5
+}
+bad_case "F 2000000000 (steps a frame never runs)" "F 2000000000" \
+  "replay line 4 not understood: F 2000000000 (a frame runs 0..4 steps)"
+bad_case "a negative step count" "F -1" "replay line 4 not understood: F -1"
+bad_case "a NaN wheel" "mw nan 1" "replay line 4 not understood: mw nan 1"
+bad_case "an infinite wheel" "mw 0 inf" "replay line 4 not understood: mw 0 inf"
+bad_case "a hex-float wheel" "mw 0x1p9 0" "replay line 4 not understood: mw 0x1p9 0"
+bad_case "a NaN gamepad axis" "pa leftx nan" "replay line 4 not understood: pa leftx nan"
+bad_case "a gamepad axis past 1" "pa leftx 1e30" "replay line 4 not understood: pa leftx 1e30"
+bad_case "a mouse position past any screen" "md 1 99999999999 0" "replay line 4 not understood: md 1 99999999999 0"
+bad_case "a mouse button that does not exist" "md 9 10 10" "replay line 4 not understood: md 9 10 10"
+bad_case "a view change past the size limit" "vw 100000 100000" "replay line 4 not understood: vw 100000 100000"
+long=$(head -c 400 /dev/zero | tr '\0' 'a')
+bad_case "a line too long" "kd $long" "replay line 4 not understood: kd aaaa"
+printf 'tumble-input 1\nview 100000 100000\nF 1\n' > "$TMP/view.rec"
+timeout 10 "$BIN" --headless --frames 5 --replay "$TMP/view.rec" --screenshot "$TMP/view.png" "$TMP/probe.lua" \
+  > "$TMP/view.out" 2>&1; rc=$?
+check "a view size past 16384 is refused before the run (status 2), not a silently failed screenshot" \
+  "[ $rc -eq 2 ] && grep -q 'view W H with sizes in 1..16384 expected' '$TMP/view.out' && [ ! -e '$TMP/view.png' ]"
+printf 'tumble-input 1\nview 640 480\nF 1\nmw 0.5 -1.25\npa leftx -0.5\nF 1 3\n' > "$TMP/good.rec"
+got=$(timeout 10 "$BIN" --headless --frames 4 --replay "$TMP/good.rec" "$TMP/probe.lua" 2>&1 | grep -E '^(wheel|axis)')
+check "finite values in range still replay" '[ "$got" = "$(printf "wheel 0.5 -1.25\naxis leftx -0.5")" ]'
 echo "1..$n"
