@@ -90,6 +90,17 @@ static void fail(th_app *app, int status)
 	app->fatal = true;
 }
 
+/* How long something took: "31 ms", "1.24 s". */
+static const char *time_text(double ms, char *buf, size_t size)
+{
+	if (ms < 1000.0) {
+		snprintf(buf, size, "%.0f ms", ms);
+	} else {
+		snprintf(buf, size, "%.2f s", ms / 1000.0);
+	}
+	return buf;
+}
+
 /* 1843 -> "1,843" */
 static const char *count_text(long long n, char *buf, size_t size)
 {
@@ -235,7 +246,8 @@ static void rebuild(th_app *app, const char *what)
 		return;
 	}
 	catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
-	double seconds = (th_now_ms() - t0) / 1000.0;
+	char took[32];
+	time_text(th_now_ms() - t0, took, sizeof(took));
 	app->step_cost_ms = cost;
 	if (end == OUT_OF_TIME) {
 		long long done = lv->frame;
@@ -246,7 +258,7 @@ static void rebuild(th_app *app, const char *what)
 		say(app, "%s: rebuilt, and the level stopped with an error at frame %s of %s", what,
 		    count_text(lv->frame, n1, sizeof(n1)), count_text(target, n2, sizeof(n2)));
 	} else {
-		say(app, "%s: rebuilt, replayed %s frames in %.2f s", what, count_text(lv->frame, n1, sizeof(n1)), seconds);
+		say(app, "%s: rebuilt, replayed %s frames in %s", what, count_text(lv->frame, n1, sizeof(n1)), took);
 	}
 }
 
@@ -270,14 +282,15 @@ static void reload(th_app *app)
 				say(app, "functions changed: reloaded, caught up to frame %s (out of time, the rest dropped)",
 				    count_text(lv->frame, n1, sizeof(n1)));
 			} else {
-				say(app, "functions changed: reloaded, replayed on to frame %s in %.2f s",
-				    count_text(lv->frame, n1, sizeof(n1)), (th_now_ms() - t0) / 1000.0);
+				char took[32];
+				say(app, "functions changed: reloaded, replayed on to frame %s in %s",
+				    count_text(lv->frame, n1, sizeof(n1)), time_text(th_now_ms() - t0, took, sizeof(took)));
 			}
 		} else {
 			say(app, "functions changed: reloaded at frame %s, world kept", count_text(lv->frame, n1, sizeof(n1)));
 		}
 		break;
-	case TH_RELOAD_REBUILD: rebuild(app, was_ok ? "load() changed" : "fixed"); break;
+	case TH_RELOAD_REBUILD: rebuild(app, was_ok ? "load() changed" : "the level's files changed"); break;
 	}
 }
 

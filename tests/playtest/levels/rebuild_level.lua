@@ -8,6 +8,9 @@
 --   broken    -- the top of the file sets globals, requires a module that
 --                sets one, then raises: the reload fails and leaves nothing
 --   twice     -- the file is written in two goes, a frame apart
+--   faulty    -- load() builds a wider platform, and update gains a bug at
+--                frame 100: the rebuild stops there; once halted, draw
+--                (which still runs in a window) saves the fix
 local level = {}
 local PLATFORM_W = 6
 local GREETING = "hello"
@@ -54,6 +57,7 @@ local function report(s)
 end
 
 function level.update(dt, world)
+  -- EDIT-UPDATE
   local s = level.state
   local vx = 0
   if tumble.input.down("right") then vx = 3 end
@@ -91,6 +95,9 @@ function level.update(dt, world)
       write(replace(text, "local PLATFORM_W = 6", "local PLATFORM_W = 10"))
     elseif edit == "functions" and text:find('local GREETING = "hello"', 1, true) then
       write(replace(text, 'local GREETING = "hello"', 'local GREETING = "howdy"'))
+    elseif edit == "faulty" and text:find("local PLATFORM_W = 6", 1, true) then
+      text = replace(text, "local PLATFORM_W = 6", "local PLATFORM_W = 10")
+      write(replace(text, "  -- EDIT-UPDATE", '  if tumble.frame == 100 then error("bug at frame 100") end'))
     elseif edit == "twice" and text:find("local PLATFORM_W = 6", 1, true) then
       -- a save in two writes: half the file now, all of it a frame later
       text = replace(text, "local PLATFORM_W = 6", "local PLATFORM_W = 10")
@@ -101,6 +108,17 @@ function level.update(dt, world)
   if tumble.frame == EDIT_AT + 1 and level.state.rest then
     write(level.state.rest)
     level.state.rest = nil
+  end
+end
+
+-- a frame that lasts: the simulation is halted
+local last_frame, same = -1, 0
+function level.draw(gfx)
+  if tumble.frame == last_frame then same = same + 1 else same = 0 end
+  last_frame = tumble.frame
+  if edit == "faulty" and same == 20 then
+    print(("halted at frame %d: saving the fix"):format(tumble.frame))
+    write(replace(read(), 'if tumble.frame == 100 then error("bug at frame 100") end', "-- fixed"))
   end
 end
 
