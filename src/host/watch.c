@@ -4,10 +4,11 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void th_watch_init(th_watch *w)
 {
@@ -24,24 +25,36 @@ void th_watch_free(th_watch *w)
 /* Changes younger than this wait for the next poll: the save may go on. */
 #define SETTLE_MS 100
 /* Files larger than this are compared by their stamps only. */
-#define MAX_HASHED_BYTES (64u << 20)
+#define MAX_HASHED_BYTES ((uint64_t)64 << 20)
 
-/* FNV-1a of the file's bytes; 0 if it cannot be read. */
+/* FNV-1a of the file's bytes; 0 if it cannot be read or is not a regular
+ * file (opened without blocking: a FIFO put in a module's place must not
+ * hang the host). */
 static uint64_t content_hash(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) return 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) return 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	uint64_t h = 0xcbf29ce484222325ULL;
+	if ((uint64_t)st.st_size > MAX_HASHED_BYTES) {
+		/* too big to read at every save: its stamp stands for its content */
+		close(fd);
+		return h ^ ((uint64_t)st.st_mtim.tv_sec * 1000000007ULL) ^ (uint64_t)st.st_mtim.tv_nsec ^
+		       ((uint64_t)st.st_size << 20) ^ (uint64_t)st.st_ino;
+	}
 	unsigned char buf[8192];
-	size_t n, total = 0;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && total <= MAX_HASHED_BYTES) {
-		total += n;
-		for (size_t i = 0; i < n; ++i) {
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; ++i) {
 			h ^= buf[i];
 			h *= 0x100000001b3ULL;
 		}
 	}
-	fclose(f);
+	close(fd);
 	return h;
 }
 
