@@ -1,5 +1,5 @@
-/* tumble physics: 2D vector math. Header-only, no dependencies.
- * All functions are static inline so the hot loops see through them. */
+/* tumble physics: 2D vector math. Static inline so the hot loops see through
+ * it, but for the trigonometry, which the engine owns (src/physics/math.c). */
 #ifndef TB_MATH_H
 #define TB_MATH_H
 
@@ -70,8 +70,15 @@ static inline tb_vec2 tb_get_length_and_normalize(float *length, tb_vec2 v)
 	return tb_v2(inv * v.x, inv * v.y);
 }
 
-static inline tb_rot tb_make_rot(float angle) { tb_rot q = {cosf(angle), sinf(angle)}; return q; }
-static inline float tb_rot_angle(tb_rot q) { return atan2f(q.s, q.c); }
+/* sinf, cosf and atan2f computed from IEEE adds, multiplies and divides only,
+ * so they give the same bits on every platform (glibc, musl and wasm, Apple's
+ * libm differ in the last bit); within one unit in the last place. */
+float tb_sinf(float x);
+float tb_cosf(float x);
+float tb_atan2f(float y, float x);
+/* {cos, sin} of the angle, with one range reduction */
+tb_rot tb_make_rot(float angle);
+static inline float tb_rot_angle(tb_rot q) { return tb_atan2f(q.s, q.c); }
 static inline tb_vec2 tb_rot_x_axis(tb_rot q) { return tb_v2(q.c, q.s); }
 static inline tb_vec2 tb_rot_y_axis(tb_rot q) { return tb_v2(-q.s, q.c); }
 
@@ -108,7 +115,7 @@ static inline float tb_relative_angle(tb_rot b, tb_rot a)
 {
 	float s = b.s * a.c - b.c * a.s;
 	float c = b.c * a.c + b.s * a.s;
-	return atan2f(s, c);
+	return tb_atan2f(s, c);
 }
 static inline float tb_unwind_angle(float a)
 {

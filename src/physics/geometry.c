@@ -307,11 +307,11 @@ static tb_mass_data polygon_mass(const tb_polygon *p, float density)
 			add_part(&m, ref, area, c, area * (len * len + r * r) / 12.0f);
 
 			tb_vec2 n0 = p->normals[i > 0 ? i - 1 : n - 1];
-			float theta = atan2f(tb_cross(n0, nrm), tb_dot(n0, nrm));
+			float theta = tb_atan2f(tb_cross(n0, nrm), tb_dot(n0, nrm));
 			if (theta <= 0.0f) continue;
 			float sector = 0.5f * theta * r * r;
 			/* centroid of a sector of angle theta: 4 r sin(theta/2) / (3 theta) from the apex */
-			float d = theta > 1.0e-6f ? 4.0f * r * sinf(0.5f * theta) / (3.0f * theta) : (2.0f / 3.0f) * r;
+			float d = theta > 1.0e-6f ? 4.0f * r * tb_sinf(0.5f * theta) / (3.0f * theta) : (2.0f / 3.0f) * r;
 			tb_vec2 bis = tb_normalize(tb_add(n0, nrm));
 			tb_vec2 sc = tb_mul_add(p->vertices[i], d, bis);
 			add_part(&m, ref, sector, sc, sector * (0.5f * r * r - d * d));
