@@ -177,4 +177,6 @@ format:
 clean:
 	rm -rf build tumble tumble.so
 
+include web/web.mk
+
 -include $(PHYS_OBJ:.o=.d) $(LUA_OBJ:.o=.d) $(HOST_OBJ:.o=.d)

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make web-test: the wasm build against the native one, in TAP.
+#  - the reference scene (tests/physics/ref_scene.h) hashes in wasm to the
+#    value tests/physics/test_math.c pins;
+#  - every example runs 600 frames headless in node with the native hash;
+#  - a recording made by the native host in a real window (slingshot.rec: two
+#    shots, the overlay, a block dragged with the mouse, a reset) replays in
+#    wasm with the native frame and step counts and hash, and re-recording it
+#    in wasm gives the same file;
+#  - the page, served on 127.0.0.1 to headless Chromium (page.mjs).
+# Needs ./tumble and build/web (make all web web-node).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+WEB=${WEB:-build/web}
+NODE="node --no-experimental-fetch"
+NATIVE="$ROOT/tumble"
+WASM="$ROOT/$WEB/node/tumble.js"
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+hash_of() { sed -n 's/.*hash=\([0-9a-f]*\).*/\1/p' "$1"; }
+# the node build finds lua/ through LUA_PATH (the native one looks beside its binary)
+export LUA_PATH="$ROOT/lua/?.lua;$ROOT/lua/?/init.lua;;"
+
+pinned=$(sed -n 's/^#define REF_SCENE_HASH 0x\([0-9a-f]*\)ull.*/\1/p' tests/physics/test_math.c)
+got=$($NODE "$WEB/node/ref_hash.js" 2>&1)
+if [ -n "$pinned" ] && [ "$got" = "$pinned" ]; then ok "reference scene in wasm: $got, as pinned"
+else not_ok "reference scene in wasm: '$got', pinned '$pinned'"; fi
+
+for level in examples/*.lua; do
+  name=$(basename "$level" .lua)
+  "$NATIVE" --headless --frames 600 "$level" > "$TMP/$name.native" 2> "$TMP/$name.native.err"
+  $NODE "$WASM" --headless --frames 600 "$level" > "$TMP/$name.wasm" 2> "$TMP/$name.wasm.err"
+  a=$(hash_of "$TMP/$name.native"); b=$(hash_of "$TMP/$name.wasm")
+  if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "$name: 600 frames in node, hash $b as native"
+  else
+    not_ok "$name: native '$a', wasm '$b'"
+    tail -5 "$TMP/$name.native.err" "$TMP/$name.wasm.err" | cut -c1-300 | sed 's/^/# /'
+  fi
+done
+
+rec=web/test/slingshot.rec
+frames=$(awk '$1 == "F" { n += ($3 == "" ? 1 : $3) } END { print n }' "$rec")
+"$NATIVE" --headless --frames "$frames" --replay "$rec" examples/slingshot.lua > "$TMP/rec.native" 2>&1
+$NODE "$WASM" --headless --frames "$frames" --replay "$rec" --record "$TMP/again.rec" examples/slingshot.lua \
+  > "$TMP/rec.wasm" 2> "$TMP/rec.wasm.err"
+a=$(sed -n 's/ time=[^ ]*//p' "$TMP/rec.native"); b=$(sed -n 's/ time=[^ ]*//p' "$TMP/rec.wasm")
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "native window recording replays in wasm: $b"
+else not_ok "native window recording: native '$a', wasm '$b'"; tail -5 "$TMP/rec.wasm.err" | cut -c1-300 | sed 's/^/# /'; fi
+if cmp -s "$rec" "$TMP/again.rec"; then ok "re-recording the replay in wasm reproduces the native file"
+else not_ok "re-recording the replay in wasm differs from the native file"; fi
+# and the other way: a recording written by wasm replays natively
+if [ -s "$TMP/again.rec" ]; then
+  "$NATIVE" --headless --frames "$frames" --replay "$TMP/again.rec" examples/slingshot.lua > "$TMP/back.native" 2>&1
+  c=$(sed -n 's/ time=[^ ]*//p' "$TMP/back.native")
+  if [ "$c" = "$a" ]; then ok "the wasm recording replays natively to the same hash"
+  else not_ok "the wasm recording replayed natively: '$c', want '$a'"; fi
+else
+  not_ok "the wasm run wrote no recording"
+fi
+
+if [ -f "$WEB/index.html" ] && [ -z "${TUMBLE_WEB_NO_BROWSER:-}" ]; then
+  native_rec_hash=$(hash_of "$TMP/rec.native")
+  NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
+    WEB_ROOT="$ROOT/$WEB" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
+    $NODE web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
+  rc=$?
+  while IFS= read -r line; do
+    case $line in
+      "ok "*) ok "${line#ok * - }" ;;
+      "not ok "*) not_ok "${line#not ok * - }" ;;
+      *) echo "$line" ;;
+    esac
+  done < "$TMP/page.tap"
+  if [ $rc -ne 0 ]; then not_ok "the browser test ran to its end (exit $rc)"; sed 's/^/# /' "$TMP/page.err" | tail -20; fi
+fi
+echo "1..$n"
