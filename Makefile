@@ -137,7 +137,8 @@ test: deps
 	@rm -f build/results build/asan/results
 	@$(MAKE) --no-print-directory test-suites
 	@$(MAKE) --no-print-directory test-suites BUILD=build/asan SANITIZE=1 OPT=-O1
-	@bash tests/summarize.sh build/results build/asan/results
+	@bash web/test/suite.sh
+	@bash tests/summarize.sh build/results build/asan/results $$(ls build/web/results 2>/dev/null)
 
 bench: $(PHYS_LIB) $(SO)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)

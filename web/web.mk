@@ -41,7 +41,7 @@ WEB_LUA_OBJ  := $(LUA_SRC:%.c=$(WEB_OBJ)/%.o)
 WEB_HOST_OBJ := $(HOST_SRC:%.c=$(WEB_OBJ)/%.o)
 WEB_CORE_OBJ := $(WEB_PHYS_OBJ) $(WEB_LUA_OBJ) $(WEB_HOST_OBJ)
 
-.PHONY: web web-node web-test web-bench web-deps web-check
+.PHONY: web web-node web-npm web-test web-test-build web-bench web-deps web-check web-data
 
 web-check:
 	@command -v $(EMCC) > /dev/null || { echo "web: emscripten is not installed (apt-get install emscripten cmake, or TUMBLE_WEB=1 bash .ci/install-deps)"; exit 1; }
@@ -88,6 +88,57 @@ $(WEB)/node/bench_tumble.js: tests/bench/bench_tumble.c tests/bench/bench_common
 	@mkdir -p $(dir $@)
 	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) $(WEB_NODE_FLAGS) -Iinclude -o $@ $< $(WEB_PHYS_OBJ)
 
+# the native bench, built as tests/bench builds it, for web-bench's comparison
+$(WEB)/native/bench_tumble: tests/bench/bench_tumble.c tests/bench/bench_common.h $(PHYS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -ffp-contract=off -Iinclude -o $@ $< $(PHYS_LIB) -lm
+
+web-bench: web $(WEB)/node/bench_tumble.js $(WEB)/native/bench_tumble
+	@bash web/bench.sh
+
 web-node: $(WEB)/node/tumble.js $(WEB)/node/ref_hash.js $(WEB)/node/bench_tumble.js
 
--include $(WEB_CORE_OBJ:.o=.d) $(WEB_OBJ)/src/main.d $(WEB_OBJ)/web/test/ref_hash.d
+# ---- the page ----
+
+# The browser owns the loop: src/web/main.c hands the host's per-frame function
+# to emscripten_set_main_loop_arg (no ASYNCIFY). The data is packed apart
+# (tumble.data.js, web/package.sh), so a new LEVEL does not relink.
+# GL_TESTING keeps WebGL's drawing buffer between frames (preserveDrawingBuffer),
+# so the page can keep the last picture of a run that ended.
+WEB_PAGE_FLAGS := $(WEB_LDFLAGS) -sENVIRONMENT=web -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=0 -sGL_TESTING=1 \
+                  -sEXPORTED_FUNCTIONS=_main,_tumble_web_start,_tumble_web_stop \
+                  -sEXPORTED_RUNTIME_METHODS=ccall,FS
+
+$(WEB)/tumble.js: $(WEB_CORE_OBJ) $(WEB_OBJ)/src/web/main.o $(WEB_LIBS)
+	$(WEB_ENV) $(EMCC) $(WEB_PAGE_FLAGS) -o $@ $(WEB_OBJ)/src/web/main.o $(WEB_CORE_OBJ) $(WEB_LIBS)
+
+$(WEB)/index.html: web/index.html
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WEB)/shell.js: web/shell.js
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# Packed on every `make web` (it takes a moment): the LEVEL folder may have changed.
+web-data: | web-check
+	@bash web/package.sh $(WEB) "$(LEVEL)"
+
+web: $(WEB)/tumble.js $(WEB)/index.html $(WEB)/shell.js web-data
+	@echo "web: $(WEB) is ready: serve it (python3 -m http.server -d $(WEB)) and open http://127.0.0.1:8000/"
+
+# playwright-core drives Debian's chromium in web-test; no browser is downloaded
+$(WEB)/npm/node_modules/playwright-core/package.json: web/package.json
+	@mkdir -p $(WEB)/npm
+	cp web/package.json $(WEB)/npm/package.json
+	cd $(WEB)/npm && npm install --no-audit --no-fund --no-update-notifier --loglevel=error
+	@touch $@
+
+web-npm: $(WEB)/npm/node_modules/playwright-core/package.json
+
+web-test-build: all web web-node web-npm
+
+web-test: web-test-build
+	@bash web/test/run.sh | tee $(WEB)/web-test.log; ! grep -q '^not ok' $(WEB)/web-test.log && grep -q '^ok' $(WEB)/web-test.log
+
+-include $(WEB_CORE_OBJ:.o=.d) $(WEB_OBJ)/src/web/main.d $(WEB_OBJ)/src/main.d $(WEB_OBJ)/web/test/ref_hash.d

@@ -65,7 +65,7 @@ if [ -f "$WEB/index.html" ] && [ -z "${TUMBLE_WEB_NO_BROWSER:-}" ]; then
   native_rec_hash=$(hash_of "$TMP/rec.native")
   NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
     WEB_ROOT="$ROOT/$WEB" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
-    $NODE web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
+    node web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
   rc=$?
   while IFS= read -r line; do
     case $line in

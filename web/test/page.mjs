@@ -1,0 +1,186 @@
+// The page in headless Chromium (Debian's chromium, driven by playwright-core),
+// served from WEB_ROOT on 127.0.0.1 by a small static server of its own.
+// Prints TAP lines; web/test/run.sh numbers them.
+//  - a level starts with no error and draws a frame that is not blank;
+//  - it reacts to keys: F2 freezes the picture, F1 opens the dev overlay on it;
+//  - a Lua error in a level shows on the page;
+//  - a native recording loaded through the Replay button ends with the native
+//    hash, shown on the page and offered for download;
+//  - screenshots land in WEB_ROOT/../web-shots for a person to look at.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const root = process.env.WEB_ROOT;
+const shots = path.join(root, '..', 'web-shots');
+fs.mkdirSync(shots, { recursive: true });
+const say = (line) => process.stdout.write(line + '\n');
+const check = (ok, what) => say((ok ? 'ok - ' : 'not ok - ') + what);
+
+// ---- a static server for WEB_ROOT, loopback only ----
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
+                '.data': 'application/octet-stream' };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://127.0.0.1');
+  const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+  const target = file.endsWith('/') ? path.join(file, 'index.html') : file;
+  if (!target.startsWith(root) || !fs.existsSync(target) || fs.statSync(target).isDirectory()) {
+    res.writeHead(404); res.end(); return;
+  }
+  res.writeHead(200, { 'Content-Type': types[path.extname(target)] || 'application/octet-stream' });
+  fs.createReadStream(target).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+// ---- PNG: Chromium's screenshots are 8-bit RGB or RGBA, not interlaced ----
+function decodePng(buf) {
+  let pos = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos), kind = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') { width = data.readUInt32BE(0); height = data.readUInt32BE(4); type = data[9]; }
+    if (kind === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : 3, stride = width * bpp;
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const out = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? out[y * stride + x - bpp] : 0, b = y ? out[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y ? out[(y - 1) * stride + x - bpp] : 0;
+      let v = line[x];
+      if (f === 1) v += a; else if (f === 2) v += b; else if (f === 3) v += (a + b) >> 1;
+      else if (f === 4) { const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      out[y * stride + x] = v & 255;
+    }
+  }
+  return { width, height, bpp, px: out };
+}
+// how many pixels differ from the commonest colour, and how many colours there are
+function picture(png) {
+  const counts = new Map();
+  for (let i = 0; i < png.px.length; i += png.bpp) {
+    const k = (png.px[i] << 16) | (png.px[i + 1] << 8) | png.px[i + 2];
+    counts.set(k, (counts.get(k) || 0) + 1);
+  }
+  const total = png.width * png.height, top = Math.max(...counts.values());
+  return { colours: counts.size, busy: (total - top) / total };
+}
+function differing(a, b) {
+  let n = 0;
+  for (let i = 0; i < a.px.length; i += a.bpp)
+    if (a.px[i] !== b.px[i] || a.px[i + 1] !== b.px[i + 1] || a.px[i + 2] !== b.px[i + 2]) n++;
+  return n;
+}
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tumble-chromium-'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'], // playwright gives it a fresh profile
+});
+const errorsOf = (page) => page.$eval('#errors-text', (e) => e.textContent);
+const statusOf = (page) => page.$eval('#status', (e) => e.textContent);
+const shoot = async (page, name) => {
+  const buf = await page.locator('#canvas').screenshot();
+  fs.writeFileSync(path.join(shots, name + '.png'), buf);
+  return decodePng(buf);
+};
+const frames = (page, n) => page.evaluate((n) => new Promise((done) => {
+  const tick = () => (n-- <= 0 ? done() : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+}), n);
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+  const console_ = [];
+  page.on('console', (m) => console_.push(m.text()));
+  page.on('pageerror', (e) => console_.push('pageerror: ' + e.message));
+
+  // 1. a level starts and draws
+  await page.goto(base + 'index.html?level=examples/stacking.lua');
+  await page.waitForFunction(() => /stacking/.test(document.getElementById('status').textContent), null,
+                             { timeout: 30000 });
+  await frames(page, 90);
+  const first = await shoot(page, 'stacking');
+  const p = picture(first);
+  const startErrors = await errorsOf(page);
+  check(startErrors === '', 'stacking starts with no error on the page' + (startErrors ? ': ' + startErrors.split('\n')[0] : ''));
+  check(p.colours > 8 && p.busy > 0.02,
+        `the canvas shows a frame that is not blank (${p.colours} colours, ${(100 * p.busy).toFixed(1)}% drawn)`);
+  const size = await page.$eval('#canvas', (c) => [c.width, c.height, c.clientWidth, c.clientHeight]);
+  check(size[0] === size[2] && size[1] === size[3], `the canvas fits the window (${size[0]}x${size[1]} pixels)`);
+
+  // 2. keys: F2 pauses (two pictures a second apart are the same), F1 opens the overlay
+  await page.keyboard.press('F2');
+  await frames(page, 5);
+  const paused1 = await shoot(page, 'stacking-paused');
+  await frames(page, 30);
+  const paused2 = await shoot(page, 'stacking-paused-later');
+  check(differing(paused1, paused2) === 0, 'F2 pauses: the picture stands still');
+  await page.keyboard.press('F1');
+  await frames(page, 5);
+  const overlay = await shoot(page, 'stacking-overlay');
+  const changed = differing(paused2, overlay);
+  check(changed > 1000, `F1 opens the dev overlay (${changed} pixels changed)`);
+  await page.keyboard.press('F1');
+  await page.keyboard.press('F2');
+
+  // 3. a level of the user's, with a Lua error, through the Open button
+  const bad = path.join(profile, 'broken.lua');
+  fs.writeFileSync(bad, 'local level = {}\nfunction level.update()\n  local t = nil\n  return t.x\nend\nreturn level\n');
+  await page.setInputFiles('#open', bad);
+  await page.waitForFunction(() => /attempt to index/.test(document.getElementById('errors-text').textContent),
+                             null, { timeout: 10000 }).catch(() => {});
+  const err = await errorsOf(page);
+  check(/broken\.lua:4: attempt to index a nil value/.test(err), 'a Lua error shows on the page: ' +
+        (err.split('\n')[0] || '(none)').slice(0, 100));
+  await shoot(page, 'lua-error');
+
+  // 4. the native recording, replayed in the page
+  await page.selectOption('#level', 'examples/slingshot.lua');
+  await frames(page, 10);
+  await page.setInputFiles('#replay', process.env.REPLAY_FILE);
+  await page.waitForSelector('#hash', { timeout: 60000 });
+  const hash = await page.$eval('#hash', (e) => e.textContent);
+  check(hash === process.env.NATIVE_REPLAY_HASH,
+        `the native recording replays in Chromium to the native hash (${hash})`);
+  const href = await page.$eval('#hash-download', (a) => a.href);
+  const text = await page.evaluate((u) => fetch(u).then((r) => r.text()), href);
+  check(text.includes('hash=' + process.env.NATIVE_REPLAY_HASH) && text.includes('frames=' + process.env.REPLAY_FRAMES),
+        'the hash can be downloaded with the frame count');
+  await shoot(page, 'slingshot-replayed');
+
+  // 5. every example starts in the page without an error
+  const levels = await page.$$eval('#level option', (os) => os.map((o) => o.value));
+  const failed = [];
+  for (const level of levels.filter((l) => l.startsWith('examples/'))) {
+    await page.selectOption('#level', level);
+    await frames(page, 45);
+    const e = await errorsOf(page);
+    if (e !== '') failed.push(level + ': ' + e.split('\n')[0]);
+    await shoot(page, path.basename(level, '.lua'));
+  }
+  check(failed.length === 0 && levels.length >= 7,
+        `all ${levels.filter((l) => l.startsWith('examples/')).length} examples run in the page` +
+        (failed.length ? ': ' + failed.join('; ') : ''));
+  if (console_.some((l) => /pageerror/.test(l))) say('# ' + console_.filter((l) => /pageerror/.test(l)).join('\n# '));
+} catch (e) {
+  say('not ok - the browser test stopped: ' + String(e.message || e).split('\n')[0]);
+} finally {
+  await browser.close();
+  server.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
