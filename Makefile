@@ -6,6 +6,7 @@
 #   make bench    benchmarks (not part of test), against Box2D/Chipmunk if installed
 #   make install  tumble, tumble.so and levelkit under PREFIX (default /usr/local),
 #                 staged under DESTDIR if given; make uninstall removes them
+#   make web      the browser build in build/web (web-test, web-bench: web/web.mk)
 
 CC      ?= cc
 CXX     ?= c++
