@@ -3,6 +3,7 @@
 // Prints TAP lines; web/test/run.sh numbers them.
 //  - a level starts with no error and draws a frame that is not blank;
 //  - it reacts to keys: F2 freezes the picture, F1 opens the dev overlay on it;
+//  - the mouse drags a body out of a sleeping pyramid (the overlay's drag);
 //  - a Lua error in a level shows on the page;
 //  - a native recording loaded through the Replay button ends with the native
 //    hash, shown on the page and offered for download;
@@ -135,8 +136,30 @@ try {
   const overlay = await shoot(page, 'stacking-overlay');
   const changed = differing(paused2, overlay);
   check(changed > 1000, `F1 opens the dev overlay (${changed} pixels changed)`);
-  await page.keyboard.press('F1');
+  // mouse drag (overlay open, running again): pull a box out of the sleeping
+  // pyramid; the pyramid's part of the picture, clear of the overlay's panels,
+  // changes only through the drag
   await page.keyboard.press('F2');
+  await frames(page, 20);
+  const region = (png) => { // x 250..650, y 340..555 of the canvas
+    const out = []; for (let y = 340; y < 555; y++) for (let x = 250; x < 650; x++) {
+      const i = (y * png.width + x) * png.bpp; out.push(png.px[i], png.px[i + 1], png.px[i + 2]); }
+    return out; };
+  const still1 = region(await shoot(page, 'stacking-before-drag'));
+  await frames(page, 20);
+  const still2 = region(await shoot(page, 'stacking-before-drag-later'));
+  const box = await page.$eval('#canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left, r.top]; });
+  await page.mouse.move(box[0] + 425, box[1] + 390);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) { await page.mouse.move(box[0] + 425 + 25 * i, box[1] + 390 - 12 * i); await frames(page, 2); }
+  await frames(page, 20);
+  await page.mouse.up();
+  await frames(page, 30);
+  const dragged = region(await shoot(page, 'stacking-dragged'));
+  const diff = (a, b) => a.reduce((n, v, i) => n + (v !== b[i] ? 1 : 0), 0);
+  check(diff(still1, still2) === 0 && diff(still2, dragged) > 2000,
+        `mouse drag pulls a box out of the pyramid (${diff(still1, still2)} then ${diff(still2, dragged)} values changed)`);
+  await page.keyboard.press('F1');
 
   // 3. a level of the user's, with a Lua error, through the Open button
   const bad = path.join(profile, 'broken.lua');

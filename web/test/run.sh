@@ -61,7 +61,9 @@ else
   not_ok "the wasm run wrote no recording"
 fi
 
-if [ -f "$WEB/index.html" ] && [ -z "${TUMBLE_WEB_NO_BROWSER:-}" ]; then
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  echo "# the page's tests skipped: no ${CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)"
+elif [ -f "$WEB/index.html" ]; then
   native_rec_hash=$(hash_of "$TMP/rec.native")
   NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
     WEB_ROOT="$ROOT/$WEB" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
