@@ -17,7 +17,7 @@ EMCC      ?= emcc
 # emcc 3.1.6's node output trips over node 20's built-in fetch; its optimiser
 # needs Debian's acorn, which lives outside node's default search path.
 WEB_NODE  := node --no-experimental-fetch
-WEB_ENV   := NODE_PATH=/usr/share/nodejs EM_FROZEN_CACHE=1
+WEB_ENV   := NODE_PATH=/usr/share/nodejs
 LEVEL     ?=
 
 # The same sources and the same rules for numbers as the native build: no
