@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Brings Lua's and SDL's C sources from Debian's source packages (apt-get
-# source, with an apt configuration of its own so the machine's is untouched)
-# and builds them for emscripten into DEPS (build/web/deps): DEPS/include and
-# DEPS/lib/{liblua.a,libSDL2.a}. Each step is skipped when its output exists,
-# so only the first `make web` pays for it. Nothing here goes into the
+# Brings the C sources of Lua, SDL, SDL_image and SDL_mixer from Debian's
+# source packages (apt-get source, with an apt configuration of its own so the
+# machine's is untouched) and builds them for emscripten into DEPS
+# (build/web/deps): DEPS/include and DEPS/lib/{liblua.a, libSDL2.a,
+# libSDL2_image.a, libSDL2_mixer.a}. Each step is skipped when its output
+# exists, so only the first `make web` pays for it. Nothing here goes into the
 # repository. Usage: web/deps.sh DEPS
 set -euo pipefail
 DEPS=${1:?usage: web/deps.sh DEPS}
 mkdir -p "$DEPS"
 DEPS=$(cd "$DEPS" && pwd)
+# what this script builds, and how: a cache made by another recipe is rebuilt
+RECIPE=2
+if [ "$(cat "$DEPS/.recipe" 2>/dev/null)" != "$RECIPE" ]; then
+  rm -rf "$DEPS/src" "$DEPS/lib" "$DEPS/include" "$DEPS"/*-build "$DEPS/lua-obj"
+  echo "$RECIPE" > "$DEPS/.recipe"
+fi
 EMCC=${EMCC:-emcc}
 JOBS=${JOBS:-2}
 say() { echo "web: $*"; }
@@ -30,11 +37,17 @@ LIST
        -o APT::Sandbox::User=root)
   say "fetching the source package index (apt-get update, private lists in $DEPS/apt)"
   "${apt[@]}" update > "$DEPS/apt/update.log" 2>&1 || { cat "$DEPS/apt/update.log"; exit 1; }
-  (cd "$DEPS/src" && "${apt[@]}" source --download-only lua5.4 libsdl2 > "$DEPS/apt/source.log" 2>&1) ||
-    { cat "$DEPS/apt/source.log"; exit 1; }
-  for dsc in "$DEPS"/src/lua5.4_*.dsc "$DEPS"/src/libsdl2_*.dsc; do
+  (cd "$DEPS/src" && "${apt[@]}" source --download-only lua5.4 libsdl2 libsdl2-image libsdl2-mixer \
+     > "$DEPS/apt/source.log" 2>&1) || { cat "$DEPS/apt/source.log"; exit 1; }
+  for dsc in "$DEPS"/src/*.dsc; do
     name=$(basename "$dsc" .dsc)
-    case $name in lua5.4_*) dir=lua ;; *) dir=sdl ;; esac
+    case $name in
+      lua5.4_*) dir=lua ;;
+      libsdl2_*) dir=sdl ;;
+      libsdl2-image_*) dir=sdl-image ;;
+      libsdl2-mixer_*) dir=sdl-mixer ;;
+      *) continue ;;
+    esac
     # the archives were checked against the signed index apt fetched
     dpkg-source --no-check -x "$dsc" "$DEPS/src/$dir" > /dev/null
     say "fetched $name (Debian source package, with Debian's patches) into $DEPS/src/$dir"
@@ -61,20 +74,39 @@ if [ ! -f "$DEPS/lib/liblua.a" ]; then
   mv "$DEPS/lib/liblua.a.tmp" "$DEPS/lib/liblua.a"
 fi
 
-# ---- 3. SDL -------------------------------------------------------------------
+# ---- 3. SDL, SDL_image, SDL_mixer -------------------------------------------
 # emscripten 3.1.6's SDL2 port lists the files of SDL 2.0.20 and cannot build
 # Debian's 2.26 (it misses SDL_guid.c, SDL_list.c, ...), so SDL is built with its
 # own CMake support for Emscripten. Configuring runs ~300 checks through emcc
-# (about 3 minutes); the library is kept.
+# (about 3 minutes); the library is kept. SDL_image and SDL_mixer use the
+# decoders they carry (stb_image and miniz: PNG, JPEG, GIF, BMP, saving PNG;
+# stb_vorbis: WAV and OGG), as the native host's formats need.
+cmake_build() { # NAME SRC [ARGS...]: configure, build and install into DEPS
+  local name=$1 src=$2; shift 2
+  command -v cmake > /dev/null || { echo "web: cmake is needed to build $name (apt-get install cmake)"; exit 1; }
+  rm -rf "$DEPS/$name-build"
+  emcmake cmake -S "$src" -B "$DEPS/$name-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$DEPS" "$@" \
+    > "$DEPS/$name-configure.log" 2>&1 || { tail -40 "$DEPS/$name-configure.log"; exit 1; }
+  cmake --build "$DEPS/$name-build" -j "$JOBS" > "$DEPS/$name-build.log" 2>&1 || { tail -40 "$DEPS/$name-build.log"; exit 1; }
+  cmake --install "$DEPS/$name-build" > "$DEPS/$name-install.log" 2>&1 || { tail -20 "$DEPS/$name-install.log"; exit 1; }
+}
 if [ ! -f "$DEPS/lib/libSDL2.a" ]; then
   say "building SDL for wasm (SDL's CMake; the configure step takes a few minutes)"
-  command -v cmake > /dev/null || { echo "web: cmake is needed to build SDL (apt-get install cmake)"; exit 1; }
-  rm -rf "$DEPS/sdl-build"
-  emcmake cmake -S "$DEPS/src/sdl" -B "$DEPS/sdl-build" -DCMAKE_BUILD_TYPE=Release \
-    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL2_DISABLE_SDL2MAIN=ON -DSDL2_DISABLE_UNINSTALL=ON \
-    -DSDL_AUDIO=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF -DSDL_POWER=OFF -DSDL_LOCALE=OFF \
-    -DSDL_THREADS=OFF -DCMAKE_INSTALL_PREFIX="$DEPS" > "$DEPS/sdl-configure.log" 2>&1 ||
-    { tail -40 "$DEPS/sdl-configure.log"; exit 1; }
-  cmake --build "$DEPS/sdl-build" -j "$JOBS" > "$DEPS/sdl-build.log" 2>&1 || { tail -40 "$DEPS/sdl-build.log"; exit 1; }
-  cmake --install "$DEPS/sdl-build" > "$DEPS/sdl-install.log" 2>&1 || { tail -20 "$DEPS/sdl-install.log"; exit 1; }
+  cmake_build sdl "$DEPS/src/sdl" -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL2_DISABLE_SDL2MAIN=ON \
+    -DSDL2_DISABLE_UNINSTALL=ON -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF -DSDL_POWER=OFF \
+    -DSDL_LOCALE=OFF -DSDL_THREADS=OFF
+fi
+if [ ! -f "$DEPS/lib/libSDL2_image.a" ]; then
+  say "building SDL_image for wasm"
+  cmake_build sdl-image "$DEPS/src/sdl-image" -DBUILD_SHARED_LIBS=OFF -DSDL2IMAGE_SAMPLES=OFF \
+    -DSDL2IMAGE_VENDORED=OFF -DSDL2IMAGE_DEPS_SHARED=OFF -DSDL2IMAGE_BACKEND_STB=ON -DSDL2IMAGE_JPG_SAVE=OFF \
+    -DSDL2IMAGE_SVG=OFF -DSDL2IMAGE_XCF=OFF -DSDL2IMAGE_XPM=OFF -DSDL2IMAGE_XV=OFF -DSDL2IMAGE_LBM=OFF \
+    -DSDL2IMAGE_PCX=OFF -DSDL2IMAGE_PNM=OFF -DSDL2IMAGE_TGA=OFF -DSDL2IMAGE_QOI=OFF -DSDL2_DIR="$DEPS/lib/cmake/SDL2"
+fi
+if [ ! -f "$DEPS/lib/libSDL2_mixer.a" ]; then
+  say "building SDL_mixer for wasm"
+  cmake_build sdl-mixer "$DEPS/src/sdl-mixer" -DBUILD_SHARED_LIBS=OFF -DSDL2MIXER_SAMPLES=OFF \
+    -DSDL2MIXER_VENDORED=OFF -DSDL2MIXER_DEPS_SHARED=OFF -DSDL2MIXER_CMD=OFF -DSDL2MIXER_FLAC=OFF \
+    -DSDL2MIXER_MOD=OFF -DSDL2MIXER_MP3=OFF -DSDL2MIXER_MIDI=OFF -DSDL2MIXER_OPUS=OFF -DSDL2MIXER_VORBIS=STB \
+    -DSDL2MIXER_WAVE=ON -DSDL2_DIR="$DEPS/lib/cmake/SDL2"
 fi

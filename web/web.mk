@@ -7,8 +7,9 @@
 #                          scene's pinned hash, and the page in headless Chromium
 #   make web-bench         wasm and data size, ms/step of the bench scenes in
 #                          node against native
-# Needs Debian's emscripten (3.1.6) and cmake; the first build fetches Lua's and
-# SDL's sources (web/deps.sh) and keeps what it built in build/web/deps.
+# Needs Debian's emscripten (3.1.6) and cmake; the first build fetches the
+# sources of Lua, SDL, SDL_image and SDL_mixer (web/deps.sh) and keeps what it
+# built in build/web/deps.
 
 WEB       := build/web
 WEB_DEPS  := $(WEB)/deps
@@ -26,7 +27,8 @@ LEVEL     ?=
 WEB_CFLAGS := -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
               -ffp-contract=off -fno-strict-aliasing -msimd128 -msse2 -D_GNU_SOURCE -MMD -MP
 WEB_INC    := -I$(WEB_DEPS)/include -I$(WEB_DEPS)/include/SDL2
-WEB_LIBS   := $(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2.a
+WEB_LIBS   := $(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2_image.a $(WEB_DEPS)/lib/libSDL2_mixer.a \
+              $(WEB_DEPS)/lib/libSDL2.a
 WEB_LDFLAGS := -O2 -sALLOW_MEMORY_GROWTH=1 -sWASM=1
 
 # emscripten's malloc aligns to 8 bytes on wasm32 and the engine's SIMD blocks
@@ -46,9 +48,9 @@ WEB_CORE_OBJ := $(WEB_PHYS_OBJ) $(WEB_LUA_OBJ) $(WEB_HOST_OBJ)
 web-check:
 	@command -v $(EMCC) > /dev/null || { echo "web: emscripten is not installed (apt-get install emscripten cmake, or TUMBLE_WEB=1 bash .ci/install-deps)"; exit 1; }
 
-$(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2.a: web/deps.sh | web-check
+$(WEB_LIBS) &: web/deps.sh | web-check
 	@EMCC=$(EMCC) $(WEB_ENV) bash web/deps.sh $(WEB_DEPS)
-	@touch $(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2.a
+	@touch $(WEB_LIBS)
 
 web-deps: $(WEB_LIBS)
 
