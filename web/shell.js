@@ -41,19 +41,23 @@ var Module = (function () {
     if (/^frames=\d+ steps=\d+ .*hash=[0-9a-f]{16}$/.test(text)) summary = text;
   }
 
+  // The examples, and the .lua files of each level folder a build packed
+  // (examples/assets and the like hold tools, not levels).
   function levelList() {
     var list = [];
-    ['examples', 'levels'].forEach(function walk(dir) {
-      var path = ROOT + dir;
-      var names;
-      try { names = Module.FS.readdir(path); } catch (e) { return; }
-      names.sort().forEach(function (name) {
-        if (name[0] === '.') return;
-        var rel = dir + '/' + name;
-        var st = Module.FS.stat(ROOT + rel);
-        if (Module.FS.isDir(st.mode)) { if (rel.split('/').length < 4) walk(rel); }
-        else if (/\.lua$/.test(name)) list.push(rel);
-      });
+    var lua = function (dir) {
+      try {
+        return Module.FS.readdir(ROOT + dir).filter(function (n) {
+          return /\.lua$/.test(n) && n[0] !== '.' && !Module.FS.isDir(Module.FS.stat(ROOT + dir + '/' + n).mode);
+        }).sort().map(function (n) { return dir + '/' + n; });
+      } catch (e) { return []; }
+    };
+    list = list.concat(lua('examples'));
+    var levels = [];
+    try { levels = Module.FS.readdir(ROOT + 'levels').sort(); } catch (e) { /* none */ }
+    levels.forEach(function (name) {
+      if (name[0] === '.' || !Module.FS.isDir(Module.FS.stat(ROOT + 'levels/' + name).mode)) return;
+      list = list.concat(lua('levels/' + name));
     });
     return list;
   }

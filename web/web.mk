@@ -78,7 +78,7 @@ $(WEB_OBJ)/web/%.o: web/%.c | $(WEB_LIBS)
 
 WEB_NODE_FLAGS := $(WEB_LDFLAGS) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 --pre-js web/node-env.js
 
-$(WEB)/node/tumble.js: $(WEB_CORE_OBJ) $(WEB_OBJ)/src/main.o $(WEB_LIBS) web/node-env.js
+$(WEB)/node/tumble.js: $(WEB_CORE_OBJ) $(WEB_OBJ)/src/main.o $(WEB_LIBS) web/node-env.js web/web.mk
 	@mkdir -p $(dir $@)
 	$(WEB_ENV) $(EMCC) $(WEB_NODE_FLAGS) -o $@ $(WEB_OBJ)/src/main.o $(WEB_CORE_OBJ) $(WEB_LIBS)
 
@@ -106,12 +106,14 @@ web-node: $(WEB)/node/tumble.js $(WEB)/node/ref_hash.js $(WEB)/node/bench_tumble
 # to emscripten_set_main_loop_arg (no ASYNCIFY). The data is packed apart
 # (tumble.data.js, web/package.sh), so a new LEVEL does not relink.
 # GL_TESTING keeps WebGL's drawing buffer between frames (preserveDrawingBuffer),
-# so the page can keep the last picture of a run that ended.
+# so the page can keep the last picture of a run that ended. SDL's audio calls
+# two of emscripten's JS helpers that only its own SDL port asks the linker for.
 WEB_PAGE_FLAGS := $(WEB_LDFLAGS) -sENVIRONMENT=web -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=0 -sGL_TESTING=1 \
                   -sEXPORTED_FUNCTIONS=_main,_tumble_web_start,_tumble_web_stop \
-                  -sEXPORTED_RUNTIME_METHODS=ccall,FS
+                  -sEXPORTED_RUNTIME_METHODS=ccall,FS \
+                  '-sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=$$autoResumeAudioContext,$$dynCall'
 
-$(WEB)/tumble.js: $(WEB_CORE_OBJ) $(WEB_OBJ)/src/web/main.o $(WEB_LIBS)
+$(WEB)/tumble.js: $(WEB_CORE_OBJ) $(WEB_OBJ)/src/web/main.o $(WEB_LIBS) web/web.mk
 	$(WEB_ENV) $(EMCC) $(WEB_PAGE_FLAGS) -o $@ $(WEB_OBJ)/src/web/main.o $(WEB_CORE_OBJ) $(WEB_LIBS)
 
 $(WEB)/index.html: web/index.html

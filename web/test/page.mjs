@@ -7,6 +7,7 @@
 //  - a Lua error in a level shows on the page;
 //  - a native recording loaded through the Replay button ends with the native
 //    hash, shown on the page and offered for download;
+//  - a build packed with LEVEL=folder (LEVEL_WEB_ROOT) opens that level first;
 //  - screenshots land in WEB_ROOT/../web-shots for a person to look at.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -24,21 +25,26 @@ fs.mkdirSync(shots, { recursive: true });
 const say = (line) => process.stdout.write(line + '\n');
 const check = (ok, what) => say((ok ? 'ok - ' : 'not ok - ') + what);
 
-// ---- a static server for WEB_ROOT, loopback only ----
+// ---- static servers for WEB_ROOT (and LEVEL_WEB_ROOT), loopback only ----
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
                 '.data': 'application/octet-stream' };
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, 'http://127.0.0.1');
-  const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
-  const target = file.endsWith('/') ? path.join(file, 'index.html') : file;
-  if (!target.startsWith(root) || !fs.existsSync(target) || fs.statSync(target).isDirectory()) {
-    res.writeHead(404); res.end(); return;
-  }
-  res.writeHead(200, { 'Content-Type': types[path.extname(target)] || 'application/octet-stream' });
-  fs.createReadStream(target).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/`;
+const servers = [];
+async function serve(dir) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const file = path.join(dir, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+    const target = file.endsWith('/') ? path.join(file, 'index.html') : file;
+    if (!target.startsWith(dir) || !fs.existsSync(target) || fs.statSync(target).isDirectory()) {
+      res.writeHead(404); res.end(); return;
+    }
+    res.writeHead(200, { 'Content-Type': types[path.extname(target)] || 'application/octet-stream' });
+    fs.createReadStream(target).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+const base = await serve(root);
 
 // ---- PNG: Chromium's screenshots are 8-bit RGB or RGBA, not interlaced ----
 function decodePng(buf) {
@@ -136,29 +142,29 @@ try {
   const overlay = await shoot(page, 'stacking-overlay');
   const changed = differing(paused2, overlay);
   check(changed > 1000, `F1 opens the dev overlay (${changed} pixels changed)`);
-  // mouse drag (overlay open, running again): pull a box out of the sleeping
-  // pyramid; the pyramid's part of the picture, clear of the overlay's panels,
-  // changes only through the drag
+  // mouse drag (overlay open, running again): pull a box out of the bottom of
+  // the sleeping 12-box stack; the stack's part of the picture, below the
+  // overlay's panels, changes only through the drag
   await page.keyboard.press('F2');
   await frames(page, 20);
-  const region = (png) => { // x 250..650, y 340..555 of the canvas
-    const out = []; for (let y = 340; y < 555; y++) for (let x = 250; x < 650; x++) {
+  const region = (png) => { // x 100..260, y 460..555 of the canvas
+    const out = []; for (let y = 460; y < 555; y++) for (let x = 100; x < 260; x++) {
       const i = (y * png.width + x) * png.bpp; out.push(png.px[i], png.px[i + 1], png.px[i + 2]); }
     return out; };
   const still1 = region(await shoot(page, 'stacking-before-drag'));
   await frames(page, 20);
   const still2 = region(await shoot(page, 'stacking-before-drag-later'));
   const box = await page.$eval('#canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left, r.top]; });
-  await page.mouse.move(box[0] + 425, box[1] + 390);
+  await page.mouse.move(box[0] + 155, box[1] + 515);
   await page.mouse.down();
-  for (let i = 1; i <= 10; i++) { await page.mouse.move(box[0] + 425 + 25 * i, box[1] + 390 - 12 * i); await frames(page, 2); }
+  for (let i = 1; i <= 10; i++) { await page.mouse.move(box[0] + 155 + 15 * i, box[1] + 515 - 4 * i); await frames(page, 2); }
   await frames(page, 20);
   await page.mouse.up();
   await frames(page, 30);
   const dragged = region(await shoot(page, 'stacking-dragged'));
   const diff = (a, b) => a.reduce((n, v, i) => n + (v !== b[i] ? 1 : 0), 0);
   check(diff(still1, still2) === 0 && diff(still2, dragged) > 2000,
-        `mouse drag pulls a box out of the pyramid (${diff(still1, still2)} then ${diff(still2, dragged)} values changed)`);
+        `mouse drag pulls a box out of the stack (${diff(still1, still2)} then ${diff(still2, dragged)} values changed)`);
   await page.keyboard.press('F1');
 
   // 3. a level of the user's, with a Lua error, through the Open button
@@ -199,11 +205,23 @@ try {
   check(failed.length === 0 && levels.length >= 7,
         `all ${levels.filter((l) => l.startsWith('examples/')).length} examples run in the page` +
         (failed.length ? ': ' + failed.join('; ') : ''));
+  // 6. a build packed with LEVEL=folder opens that level first
+  if (process.env.LEVEL_WEB_ROOT) {
+    const other = await serve(process.env.LEVEL_WEB_ROOT);
+    await page.goto(other);
+    await page.waitForFunction(() => /levels\//.test(document.getElementById('status').textContent), null,
+                               { timeout: 30000 }).catch(() => {});
+    await frames(page, 60);
+    const st = await statusOf(page), e = await errorsOf(page);
+    check(/levels\/mylevel\/main\.lua/.test(st) && e === '',
+          `a LEVEL=folder build opens its main.lua, which requires a module beside it (${st.split(' ')[0]}${e ? ', ' + e.split('\n')[0] : ''})`);
+    await shoot(page, 'mylevel');
+  }
   if (console_.some((l) => /pageerror/.test(l))) say('# ' + console_.filter((l) => /pageerror/.test(l)).join('\n# '));
 } catch (e) {
   say('not ok - the browser test stopped: ' + String(e.message || e).split('\n')[0]);
 } finally {
   await browser.close();
-  server.close();
+  servers.forEach((s) => s.close());
   fs.rmSync(profile, { recursive: true, force: true });
 }

@@ -65,14 +65,38 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   echo "# the page's tests skipped: no ${CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)"
 elif [ -f "$WEB/index.html" ]; then
   native_rec_hash=$(hash_of "$TMP/rec.native")
+  # a second site: the same build packed with LEVEL= a folder of the user's
+  # (a main.lua that requires a module beside it)
+  mkdir -p "$TMP/mylevel" "$TMP/site"
+  cat > "$TMP/mylevel/helper.lua" <<'LUA'
+return { width = 6 }
+LUA
+  cat > "$TMP/mylevel/main.lua" <<'LUA'
+local helper = require "helper"
+local level = {}
+function level.load(world)
+  local ground = world:body{ type = "static" }
+  ground:box{ w = 20, h = 1, y = -0.5 }
+  for i = 1, 5 do
+    world:body{ type = "dynamic", x = -4 + 2 * i, y = 2 + i }:box{ w = helper.width / 6, h = 1 }
+  end
+end
+return level
+LUA
+  for f in index.html shell.js tumble.js tumble.wasm; do ln -s "$ROOT/$WEB/$f" "$TMP/site/$f"; done
+  if bash web/package.sh "$TMP/site" "$TMP/mylevel" > "$TMP/package.out" 2>&1; then
+    ok "make web LEVEL=folder packs it: $(tail -1 "$TMP/package.out" | sed 's/^web: //')"
+  else
+    not_ok "web/package.sh with a level folder"; sed 's/^/# /' "$TMP/package.out"
+  fi
   NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
-    WEB_ROOT="$ROOT/$WEB" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
+    WEB_ROOT="$ROOT/$WEB" LEVEL_WEB_ROOT="$TMP/site" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
     node web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
   rc=$?
   while IFS= read -r line; do
     case $line in
-      "ok "*) ok "${line#ok * - }" ;;
-      "not ok "*) not_ok "${line#not ok * - }" ;;
+      "ok - "*) ok "${line#ok - }" ;;
+      "not ok - "*) not_ok "${line#not ok - }" ;;
       *) echo "$line" ;;
     esac
   done < "$TMP/page.tap"
