@@ -15,9 +15,9 @@ WEB       := build/web
 WEB_DEPS  := $(WEB)/deps
 WEB_OBJ   := $(WEB)/obj
 EMCC      ?= emcc
-# emcc 3.1.6's node output trips over node 20's built-in fetch; its optimiser
-# needs Debian's acorn, which lives outside node's default search path.
-WEB_NODE  := node --no-experimental-fetch
+# emcc's optimiser needs Debian's acorn, outside node's default search path.
+# (Its output trips over node 20's built-in fetch: the scripts that run it in
+# node pass --no-experimental-fetch.)
 WEB_ENV   := NODE_PATH=/usr/share/nodejs
 LEVEL     ?=
 
