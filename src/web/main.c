@@ -25,11 +25,24 @@ static struct {
 	char level[1024], replay[1024];
 } web;
 
+/* SDL 2.26's Web Audio backend disconnects its ScriptProcessorNode on close
+ * but leaves the handler on it, and an audio event already queued still runs
+ * it: if the next run has opened audio by then, the handler passes the closed
+ * device's freed pointer to the mixer (a wasm "memory access out of bounds",
+ * seen when a replay ends and the next starts at once). Dropping the handler
+ * first lets such an event fall on nothing. */
+static void silence_audio(void)
+{
+	emscripten_run_script("var a = Module.SDL2 && Module.SDL2.audio;"
+	                      "if (a && a.scriptProcessorNode) a.scriptProcessorNode.onaudioprocess = null;");
+}
+
 static void finish(void)
 {
 	emscripten_cancel_main_loop();
 	/* closing the window clears the canvas: the page keeps the last picture */
 	emscripten_run_script("Module.tumbleFreeze && Module.tumbleFreeze()");
+	silence_audio();
 	int status = th_app_close(web.app);
 	web.app = NULL;
 	/* the page learns that the run is over (a replay's hash was printed) */
@@ -51,6 +64,7 @@ EMSCRIPTEN_KEEPALIVE void tumble_web_stop(void)
 {
 	if (web.app == NULL) return;
 	emscripten_cancel_main_loop();
+	silence_audio();
 	th_app_close(web.app);
 	web.app = NULL;
 }

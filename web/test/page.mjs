@@ -6,7 +6,8 @@
 //  - the mouse drags a body out of a sleeping pyramid (the overlay's drag);
 //  - a Lua error in a level shows on the page;
 //  - a native recording loaded through the Replay button ends with the native
-//    hash, shown on the page and offered for download;
+//    hash, shown on the page and offered for download; so do 600 frames of
+//    every example;
 //  - a build packed with LEVEL=folder (LEVEL_WEB_ROOT) opens that level first;
 //  - screenshots land in WEB_ROOT/../web-shots for a person to look at.
 import http from 'node:http';
@@ -114,7 +115,8 @@ try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
   const console_ = [];
   page.on('console', (m) => console_.push(m.text()));
-  page.on('pageerror', (e) => console_.push('pageerror: ' + e.message));
+  let stage = 'start';
+  page.on('pageerror', (e) => console_.push(`pageerror (${stage}): ` + e.message + (process.env.PAGE_DEBUG ? '\n' + e.stack : '')));
 
   // 1. a level starts and draws
   await page.goto(base + 'index.html?level=examples/stacking.lua');
@@ -130,6 +132,7 @@ try {
   const size = await page.$eval('#canvas', (c) => [c.width, c.height, c.clientWidth, c.clientHeight]);
   check(size[0] === size[2] && size[1] === size[3], `the canvas fits the window (${size[0]}x${size[1]} pixels)`);
 
+  stage = 'keys';
   // 2. keys: F2 pauses (two pictures a second apart are the same), F1 opens the overlay
   await page.keyboard.press('F2');
   await frames(page, 5);
@@ -167,6 +170,7 @@ try {
         `mouse drag pulls a box out of the stack (${diff(still1, still2)} then ${diff(still2, dragged)} values changed)`);
   await page.keyboard.press('F1');
 
+  stage = 'open';
   // 3. a level of the user's, with a Lua error, through the Open button
   const bad = path.join(profile, 'broken.lua');
   fs.writeFileSync(bad, 'local level = {}\nfunction level.update()\n  local t = nil\n  return t.x\nend\nreturn level\n');
@@ -178,6 +182,7 @@ try {
         (err.split('\n')[0] || '(none)').slice(0, 100));
   await shoot(page, 'lua-error');
 
+  stage = 'replay';
   // 4. the native recording, replayed in the page
   await page.selectOption('#level', 'examples/slingshot.lua');
   await frames(page, 10);
@@ -192,7 +197,24 @@ try {
         'the hash can be downloaded with the frame count');
   await shoot(page, 'slingshot-replayed');
 
-  // 5. every example starts in the page without an error
+  stage = 'example hashes';
+  // 5. every example, 600 frames replayed in the page: the native hash
+  const wanted = (process.env.EXAMPLE_HASHES || '').trim().split(/\s+/).filter(Boolean).map((kv) => kv.split('='));
+  const mismatched = [];
+  for (const [level, want] of wanted) {
+    await page.selectOption('#level', level);
+    await frames(page, 3);
+    await page.setInputFiles('#replay', process.env.FLAT_REPLAY);
+    const got = await page.waitForSelector('#hash', { timeout: 60000 }).then((e) => e.textContent())
+      .catch(() => 'none');
+    if (got !== want) mismatched.push(`${level}: ${got} (native ${want})`);
+  }
+  check(wanted.length >= 7 && mismatched.length === 0,
+        `every example, 600 frames in Chromium, ends with the native hash (${wanted.length} levels)` +
+        (mismatched.length ? ': ' + mismatched.join('; ') : ''));
+
+  stage = 'examples';
+  // 6. every example starts in the page without an error
   const levels = await page.$$eval('#level option', (os) => os.map((o) => o.value));
   const failed = [];
   for (const level of levels.filter((l) => l.startsWith('examples/'))) {
@@ -205,7 +227,8 @@ try {
   check(failed.length === 0 && levels.length >= 7,
         `all ${levels.filter((l) => l.startsWith('examples/')).length} examples run in the page` +
         (failed.length ? ': ' + failed.join('; ') : ''));
-  // 6. a build packed with LEVEL=folder opens that level first
+  stage = 'LEVEL';
+  // 7. a build packed with LEVEL=folder opens that level first
   if (process.env.LEVEL_WEB_ROOT) {
     const other = await serve(process.env.LEVEL_WEB_ROOT);
     await page.goto(other);
@@ -217,7 +240,10 @@ try {
           `a LEVEL=folder build opens its main.lua, which requires a module beside it (${st.split(' ')[0]}${e ? ', ' + e.split('\n')[0] : ''})`);
     await shoot(page, 'mylevel');
   }
-  if (console_.some((l) => /pageerror/.test(l))) say('# ' + console_.filter((l) => /pageerror/.test(l)).join('\n# '));
+  const crashes = console_.filter((l) => /pageerror/.test(l));
+  check(crashes.length === 0, 'no uncaught error or wasm trap in the page all along' +
+        (crashes.length ? ': ' + crashes[0].split('\n')[0] : ''));
+  if (crashes.length) say('# ' + crashes.join('\n# '));
 } catch (e) {
   say('not ok - the browser test stopped: ' + String(e.message || e).split('\n')[0]);
 } finally {

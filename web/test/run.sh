@@ -89,6 +89,15 @@ LUA
   else
     not_ok "web/package.sh with a level folder"; sed 's/^/# /' "$TMP/package.out"
   fi
+  # 600 frames of one step and no input, as a replay the page can load: each
+  # example's native hash for it
+  printf 'tumble-input 1\nview 1280 720\nF 1 600\n' > "$TMP/flat600.rec"
+  example_hashes=""
+  for level in examples/*.lua; do
+    h=$("$NATIVE" --headless --frames 600 --replay "$TMP/flat600.rec" "$level" 2> /dev/null | sed -n 's/.*hash=//p')
+    example_hashes="$example_hashes $level=$h"
+  done
+  EXAMPLE_HASHES="$example_hashes" FLAT_REPLAY="$TMP/flat600.rec" \
   NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
     WEB_ROOT="$ROOT/$WEB" LEVEL_WEB_ROOT="$TMP/site" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
     node web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
