@@ -31,14 +31,7 @@ WEB_LIBS   := $(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2_image.a $(WEB_DEP
               $(WEB_DEPS)/lib/libSDL2.a
 WEB_LDFLAGS := -O2 -sALLOW_MEMORY_GROWTH=1 -sWASM=1
 
-# emscripten's malloc aligns to 8 bytes on wasm32 and the engine's SIMD blocks
-# want 16 (the engine's own fix, aligned arrays, is on its way): until then the
-# web build links emscripten's own dlmalloc, compiled with 16-byte alignment,
-# as glibc's malloc gives on x86-64.
-WEB_MALLOC   := $(WEB_OBJ)/dlmalloc16.o
-WEB_LDFLAGS  += -sMALLOC=none
-
-WEB_PHYS_OBJ := $(PHYS_SRC:%.c=$(WEB_OBJ)/%.o) $(WEB_MALLOC)
+WEB_PHYS_OBJ := $(PHYS_SRC:%.c=$(WEB_OBJ)/%.o)
 WEB_LUA_OBJ  := $(LUA_SRC:%.c=$(WEB_OBJ)/%.o)
 WEB_HOST_OBJ := $(HOST_SRC:%.c=$(WEB_OBJ)/%.o)
 WEB_CORE_OBJ := $(WEB_PHYS_OBJ) $(WEB_LUA_OBJ) $(WEB_HOST_OBJ)
@@ -53,13 +46,6 @@ $(WEB_LIBS) &: web/deps.sh | web-check
 	@touch $(WEB_LIBS)
 
 web-deps: $(WEB_LIBS)
-
-$(WEB_MALLOC): | web-check
-	@mkdir -p $(dir $@)
-	$(WEB_ENV) $(EMCC) -O2 -fno-builtin -DNDEBUG -DMALLOC_ALIGNMENT=16 -w \
-	  -c "$$(em-config EMSCRIPTEN_ROOT)/system/lib/dlmalloc.c" -o $(WEB_OBJ)/dlmalloc.o
-	$(WEB_ENV) $(EMCC) -O2 -fno-builtin -DNDEBUG -w -c "$$(em-config EMSCRIPTEN_ROOT)/system/lib/sbrk.c" -o $(WEB_OBJ)/sbrk.o
-	$(WEB_ENV) $(EMCC) -r -o $@ $(WEB_OBJ)/dlmalloc.o $(WEB_OBJ)/sbrk.o
 
 # Objects wait for the dependencies, whose headers they include.
 $(WEB_OBJ)/src/physics/%.o: src/physics/%.c | $(WEB_LIBS)
