@@ -69,7 +69,7 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def, tb_status *status
 		w->sims.count += 1;
 	}
 	tb_body *b = w->bodies.data + i;
-	uint32_t gen = b->generation;
+	uint32_t gen = tb_id_pool_issue(&w->body_pool, i, b->generation);
 	memset(b, 0, sizeof *b);
 	b->generation = gen;
 	b->in_use = true;

@@ -136,6 +136,28 @@ void tb_pair_set_remove(tb_pair_set *set, int32_t a, int32_t b)
 	set->count -= 1;
 }
 
+void tb_pair_set_copy(tb_pair_set *dst, const tb_pair_set *src)
+{
+	TB_ASSERT(2 * src->count <= dst->capacity);
+	if (dst->capacity == src->capacity) {
+		if (src->capacity > 0) memcpy(dst->entries, src->entries, (size_t)src->capacity * sizeof *src->entries);
+		dst->count = src->count;
+		return;
+	}
+	dst->count = 0;
+	if (dst->capacity == 0) return;
+	memset(dst->entries, 0, (size_t)dst->capacity * sizeof *dst->entries);
+	uint32_t mask = (uint32_t)dst->capacity - 1;
+	for (int32_t i = 0; i < src->capacity; ++i) {
+		const tb_pair_entry *e = src->entries + i;
+		if (e->key == 0) continue;
+		uint32_t h = hash_key(e->key) & mask;
+		while (dst->entries[h].key != 0) h = (h + 1) & mask;
+		dst->entries[h] = *e;
+		dst->count += 1;
+	}
+}
+
 /* ---- pair finding ---- */
 
 typedef struct pair_query {

@@ -36,5 +36,16 @@ int32_t tb_pair_set_find(const tb_pair_set *set, int32_t shape_a, int32_t shape_
 bool tb_pair_set_reserve(tb_allocator *allocator, tb_pair_set *set, int32_t count);
 void tb_pair_set_add(tb_pair_set *set, int32_t shape_a, int32_t shape_b, int32_t contact);
 void tb_pair_set_remove(tb_pair_set *set, int32_t shape_a, int32_t shape_b);
+/* Makes dst hold the pairs of src; dst has room for them (tb_pair_set_reserve).
+ * Only find, add and remove ever read the set, so a copy into a table of
+ * another size behaves the same. */
+void tb_pair_set_copy(tb_pair_set *dst, const tb_pair_set *src);
+
+/* ---- trees in snapshots (dynamic_tree.c) ---- */
+/* Room for a node pool of `capacity` nodes; false (tree unchanged) when memory runs out. */
+bool tb_dynamic_tree_reserve_nodes(tb_dynamic_tree *tree, int32_t capacity);
+/* Makes tree's nodes, root, counts and free list those of image, whose pool is
+ * no larger than tree's (reserved first). */
+void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *image);
 
 #endif

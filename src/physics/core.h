@@ -15,7 +15,9 @@
  * - tb_id_pool, the slots of an object array (bodies, shapes, contacts, joints,
  *   sensors): the last freed slot is reused first, else the next fresh one.
  *   The object keeps its generation across reuse and bumps it when freed, so a
- *   stale id never matches.
+ *   stale id never matches. Restoring a snapshot puts older generations back
+ *   into the records, so the pool also keeps, per slot, one past the highest
+ *   generation it ever issued, and a new object takes whichever is higher.
  * Records link to each other by index only, so each container is one block
  * that can be copied as it is. */
 #ifndef TB_CORE_H
@@ -94,11 +96,18 @@ bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t need
 	}
 
 TB_ARRAY_DECLARE(tb_int_array, int32_t)
+TB_ARRAY_DECLARE(tb_u32_array, uint32_t)
 TB_ARRAY_DECLARE(tb_float_array, float)
 
 typedef struct tb_id_pool {
 	tb_int_array free_ids; /* freed slots, the last freed at the end */
 	int32_t next_index;    /* slots [0, next_index) have been handed out: the object arrays' count */
+	/* Per slot, one past the highest generation issued there (indexed up to
+	 * its capacity, which grows zeroed; the count is unused). A restore lowers
+	 * the records' generations but never this: without it, an id issued after
+	 * a snapshot would come to name another object once the slot's generation
+	 * climbed back to it. */
+	tb_u32_array issued;
 } tb_id_pool;
 
 /* Live slots. */
@@ -112,7 +121,7 @@ static inline int32_t tb_id_pool_peek(const tb_id_pool *pool)
 /* Room to free up to `slots` slots, so freeing never allocates. */
 static inline bool tb_id_pool_reserve(tb_allocator *a, tb_id_pool *pool, int32_t slots)
 {
-	return tb_int_array_reserve(a, &pool->free_ids, slots);
+	return tb_int_array_reserve(a, &pool->free_ids, slots) && tb_u32_array_reserve(a, &pool->issued, slots);
 }
 /* The caller reserved the pool (and its object arrays) for a fresh slot. */
 static inline int32_t tb_alloc_id(tb_id_pool *pool)
@@ -120,6 +129,16 @@ static inline int32_t tb_alloc_id(tb_id_pool *pool)
 	if (pool->free_ids.count > 0) return pool->free_ids.data[--pool->free_ids.count];
 	TB_ASSERT(pool->next_index < pool->free_ids.capacity);
 	return pool->next_index++;
+}
+/* The generation of a new object in `slot`, whose record holds `generation`
+ * (the old one's, bumped when it was freed): never one issued there before. */
+static inline uint32_t tb_id_pool_issue(tb_id_pool *pool, int32_t slot, uint32_t generation)
+{
+	TB_ASSERT(0 <= slot && slot < pool->issued.capacity);
+	uint32_t floor = pool->issued.data[slot];
+	if (generation < floor) generation = floor;
+	pool->issued.data[slot] = generation + 1;
+	return generation;
 }
 static inline void tb_free_id(tb_id_pool *pool, int32_t id)
 {
@@ -129,6 +148,7 @@ static inline void tb_free_id(tb_id_pool *pool, int32_t id)
 static inline void tb_id_pool_destroy(tb_allocator *a, tb_id_pool *pool)
 {
 	tb_int_array_destroy(a, &pool->free_ids);
+	tb_u32_array_destroy(a, &pool->issued);
 	pool->next_index = 0;
 }
 

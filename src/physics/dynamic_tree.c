@@ -490,3 +490,40 @@ bool tb_dynamic_tree_validate(const tb_dynamic_tree *tree)
 	}
 	return free_count + tree->node_count == cap;
 }
+
+/* ---- snapshots (engine-private, declared in broad_phase.h) ---- */
+
+bool tb_dynamic_tree_reserve_nodes(tb_dynamic_tree *tree, int32_t capacity)
+{
+	if (capacity <= tree->node_capacity) return true;
+	return grow_nodes(tree, capacity - tree->node_count);
+}
+
+/* The pool may be larger than the image's: its nodes past the image's join the
+ * free list at its end, in index order, just where growing the image's pool
+ * would have put them, so the same nodes are handed out in the same order. */
+void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *image)
+{
+	int32_t n = image->node_capacity, cap = tree->node_capacity;
+	TB_ASSERT(n <= cap && tree->stack_capacity >= cap);
+	if (n > 0) memcpy(tree->nodes, image->nodes, (size_t)n * sizeof *tree->nodes);
+	int32_t free_list = image->free_list;
+	if (n < cap) {
+		memset(tree->nodes + n, 0, (size_t)(cap - n) * sizeof *tree->nodes);
+		for (int32_t i = n; i < cap; ++i) {
+			tree->nodes[i].parent = i + 1 < cap ? i + 1 : TB_NULL_NODE;
+			tree->nodes[i].height = -1;
+		}
+		if (free_list == TB_NULL_NODE) {
+			free_list = n;
+		} else {
+			int32_t last = free_list;
+			while (tree->nodes[last].parent != TB_NULL_NODE) last = tree->nodes[last].parent;
+			tree->nodes[last].parent = n;
+		}
+	}
+	tree->free_list = free_list;
+	tree->root = image->root;
+	tree->node_count = image->node_count;
+	tree->proxy_count = image->proxy_count;
+}

@@ -129,7 +129,7 @@ tb_joint_id tb_create_joint(tb_world *w, const tb_joint_def *def, tb_status *sta
 	int32_t ji = tb_alloc_id(&w->joint_pool);
 	if (ji == w->joints.count) w->joints.count += 1;
 	tb_joint *j = w->joints.data + ji;
-	uint32_t gen = j->generation;
+	uint32_t gen = tb_id_pool_issue(&w->joint_pool, ji, j->generation);
 	memset(j, 0, sizeof *j);
 	j->generation = gen;
 	j->in_use = true;

@@ -173,7 +173,7 @@ static int32_t add_shape(tb_world *w, int32_t bi, const tb_geometry *g, float de
 	int32_t si = tb_alloc_id(&w->shape_pool);
 	if (si == w->shapes.count) w->shapes.count += 1;
 	tb_shape *s = w->shapes.data + si;
-	uint32_t gen = s->generation;
+	uint32_t gen = tb_id_pool_issue(&w->shape_pool, si, s->generation);
 	memset(s, 0, sizeof *s);
 	s->generation = gen;
 	s->in_use = true;

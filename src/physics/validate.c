@@ -1,8 +1,9 @@
 /* tumble physics: tb_world_validate, a check of every internal link of a
  * world (after Box2D's b2ValidateSolverSets, b2ValidateContacts and
  * b2ValidateConnectivity). Builds with TB_VALIDATE run it after every step
- * (and, once there are snapshots, after every restore) and assert; the tests
- * call it directly.
+ * and every restore and assert; the tests call it directly. Its link checks
+ * (tb_world_validate_links) also guard every snapshot loaded from bytes, in
+ * every build, so they check each index before following it.
  *
  * It reads only and allocates nothing, so it can check a world whose
  * allocator has just failed. A set of slots (a pool's free list, the move
@@ -12,7 +13,9 @@
 
 #ifdef TB_VALIDATE
 #include <stdio.h>
-#define FAIL(what) (fprintf(stderr, "tb_world_validate: %s (%s:%d)\n", what, __FILE__, __LINE__), false)
+/* set while a loaded snapshot is checked: its failures are a status, not news */
+static _Thread_local bool quiet;
+#define FAIL(what) (quiet ? false : (fprintf(stderr, "tb_world_validate: %s (%s:%d)\n", what, __FILE__, __LINE__), false))
 #else
 #define FAIL(what) false
 #endif
@@ -44,7 +47,7 @@ static bool validate_pool(const tb_id_pool *pool, int32_t record_count, const vo
                           size_t stride)
 {
 	CHECK(pool->next_index == record_count);
-	CHECK(pool->free_ids.capacity >= pool->next_index);
+	CHECK(0 <= pool->free_ids.count && pool->free_ids.count <= pool->next_index);
 	slot_sum free_slots = {0, 0, 0}, dead = {0, 0, 0};
 	for (int32_t k = 0; k < pool->free_ids.count; ++k) {
 		int32_t slot = pool->free_ids.data[k];
@@ -150,6 +153,7 @@ static bool validate_contact(const tb_world *w, int32_t ci)
 	CHECK(c->edges[0].body == a->body && c->edges[1].body == b->body && a->body != b->body);
 	/* the chain colliders take the chain first */
 	CHECK(b->geom.type != TB_SHAPE_CHAIN_SEGMENT);
+	CHECK(0 <= c->manifold.point_count && c->manifold.point_count <= 2);
 	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == (c->manifold.point_count > 0));
 	CHECK(tb_pair_set_find(&w->broad_phase.pairs, c->shape_a, c->shape_b) == ci);
 	return true;
@@ -167,27 +171,23 @@ static bool validate_joint(const tb_world *w, int32_t ji)
 	return true;
 }
 
-/* Live sensors' segments lie in the overlap array, apart from each other,
- * sorted by slot; a stored generation never runs ahead of its slot's. */
+/* A live sensor's segment lies in the overlap array, sorted by slot; a stored
+ * generation never runs ahead of its slot's. (That segments do not overlap
+ * is checked in slot order by the caller.) */
 static bool validate_sensor(const tb_world *w, int32_t index)
 {
 	const tb_sensor *sensor = w->sensors.data + index;
 	CHECK(0 <= sensor->shape && sensor->shape < w->shapes.count);
 	const tb_shape *s = w->shapes.data + sensor->shape;
 	CHECK(s->in_use && s->sensor_index == index);
-	CHECK(sensor->count >= 0 && sensor->first >= 0 && sensor->first + sensor->count <= w->overlaps.count);
+	CHECK(sensor->count >= 0 && sensor->first >= 0 &&
+	      (int64_t)sensor->first + sensor->count <= (int64_t)w->overlaps.count);
 	const tb_sensor_overlap *list = w->overlaps.data + sensor->first;
 	for (int32_t k = 0; k < sensor->count; ++k) {
 		CHECK(0 <= list[k].shape && list[k].shape < w->shapes.count);
 		CHECK(k == 0 || list[k - 1].shape <= list[k].shape);
 		uint32_t stored = list[k].generation & 0x1fffffffu;
 		CHECK(stored <= (w->shapes.data[list[k].shape].generation & 0x1fffffffu));
-	}
-	if (sensor->count == 0) return true;
-	for (int32_t other = index + 1; other < w->sensors.count; ++other) {
-		const tb_sensor *o = w->sensors.data + other;
-		if (!o->in_use || o->count == 0) continue;
-		CHECK(o->first + o->count <= sensor->first || sensor->first + sensor->count <= o->first);
 	}
 	return true;
 }
@@ -217,11 +217,40 @@ static bool validate_reserves(const tb_world *w)
 	return true;
 }
 
+static bool validate_links(const tb_world *w);
+
 bool tb_world_validate(const tb_world *w)
 {
 	if (w == NULL) return false;
 	CHECK(!w->locked);
 	CHECK(w->bodies.count <= w->bodies.capacity && w->shapes.count <= w->shapes.capacity);
+	/* freeing every slot needs no memory */
+	CHECK(w->body_pool.free_ids.capacity >= w->body_pool.next_index);
+	CHECK(w->shape_pool.free_ids.capacity >= w->shape_pool.next_index);
+	CHECK(w->contact_pool.free_ids.capacity >= w->contact_pool.next_index);
+	CHECK(w->joint_pool.free_ids.capacity >= w->joint_pool.next_index);
+	CHECK(w->sensor_pool.free_ids.capacity >= w->sensor_pool.next_index);
+	CHECK(w->body_pool.issued.capacity >= w->body_pool.next_index);
+	CHECK(w->shape_pool.issued.capacity >= w->shape_pool.next_index);
+	CHECK(w->joint_pool.issued.capacity >= w->joint_pool.next_index);
+	CHECK(validate_reserves(w));
+	return validate_links(w);
+}
+
+bool tb_world_validate_links(const tb_world *w)
+{
+#ifdef TB_VALIDATE
+	quiet = true;
+	bool ok = validate_links(w);
+	quiet = false;
+	return ok;
+#else
+	return validate_links(w);
+#endif
+}
+
+static bool validate_links(const tb_world *w)
+{
 #define POOL(pool, array, type) validate_pool(&w->pool, w->array.count, w->array.data, offsetof(type, in_use), sizeof(type))
 	CHECK(POOL(body_pool, bodies, tb_body));
 	CHECK(POOL(shape_pool, shapes, tb_shape));
@@ -229,7 +258,7 @@ bool tb_world_validate(const tb_world *w)
 	CHECK(POOL(joint_pool, joints, tb_joint));
 	CHECK(POOL(sensor_pool, sensors, tb_sensor));
 #undef POOL
-	CHECK(validate_reserves(w));
+	CHECK(w->sims.count == w->bodies.count);
 
 	int32_t shapes = 0, contact_edges = 0, joint_edges = 0;
 	for (int32_t i = 0; i < w->bodies.count; ++i) {
@@ -266,8 +295,16 @@ bool tb_world_validate(const tb_world *w)
 	for (int32_t i = 0; i < w->joints.count; ++i) {
 		if (w->joints.data[i].in_use) CHECK(validate_joint(w, i));
 	}
+	/* sensors' segments follow one another in slot order (each update lays
+	 * them out so), so one pass shows that no two overlap */
+	int64_t end = 0;
 	for (int32_t i = 0; i < w->sensors.count; ++i) {
-		if (w->sensors.data[i].in_use) CHECK(validate_sensor(w, i));
+		const tb_sensor *sensor = w->sensors.data + i;
+		if (!sensor->in_use) continue;
+		CHECK(validate_sensor(w, i));
+		if (sensor->count == 0) continue;
+		CHECK(sensor->first >= end);
+		end = (int64_t)sensor->first + sensor->count;
 	}
 	return true;
 }

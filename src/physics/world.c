@@ -1,6 +1,10 @@
 /* tumble physics: world lifetime, settings, the step pipeline, events and hashing. */
 #include "world.h"
 
+#include <stdatomic.h>
+
+static atomic_uint_fast64_t last_lineage;
+
 tb_world_def tb_default_world_def(void)
 {
 	tb_world_def d;
@@ -26,7 +30,7 @@ tb_world_def tb_default_world_def(void)
 
 static bool valid_nonneg(float x) { return isfinite(x) && x >= 0.0f; }
 
-static tb_status validate_world_def(const tb_world_def *d)
+tb_status tb_validate_world_def(const tb_world_def *d)
 {
 	if (!tb_is_valid_vec2(d->gravity)) return TB_ERR_INVALID_NUMBER;
 	if (d->substeps < 1 || d->substeps > 64) return TB_ERR_INVALID_ARGUMENT;
@@ -44,7 +48,7 @@ static tb_status validate_world_def(const tb_world_def *d)
 tb_world *tb_create_world(const tb_world_def *def)
 {
 	tb_world_def d = def ? *def : tb_default_world_def();
-	if (validate_world_def(&d) != TB_OK) return NULL;
+	if (tb_validate_world_def(&d) != TB_OK) return NULL;
 	tb_allocator allocator;
 	tb_allocator_init(&allocator, d.alloc, d.alloc_ud, d.limits.max_bytes);
 	tb_world *w = tb_alloc(&allocator, sizeof *w);
@@ -52,6 +56,7 @@ tb_world *tb_create_world(const tb_world_def *def)
 	memset(w, 0, sizeof *w);
 	w->allocator = allocator;
 	w->def = d;
+	w->lineage = (uint64_t)atomic_fetch_add(&last_lineage, 1) + 1;
 	tb_broad_phase_init(&w->broad_phase, &w->allocator);
 	return w;
 }
@@ -115,7 +120,7 @@ tb_world_def tb_world_get_def(const tb_world *w) { return w->def; }
 tb_status tb_world_set_def(tb_world *w, const tb_world_def *def)
 {
 	if (w->locked) return TB_ERR_LOCKED;
-	tb_status s = validate_world_def(def);
+	tb_status s = tb_validate_world_def(def);
 	if (s != TB_OK) return s;
 	bool wake = def->gravity.x != w->def.gravity.x || def->gravity.y != w->def.gravity.y ||
 	            (def->enable_sleep == false && w->def.enable_sleep) ||

@@ -26,6 +26,9 @@ TB_ARRAY_DECLARE(tb_sensor_event_array, tb_sensor_event)
 struct tb_world {
 	tb_allocator allocator;   /* every block below comes from it */
 	tb_world_def def;
+	/* unique to this world in the process: a snapshot of it restores its ids
+	 * as they were, any other snapshot is moved past the ids it issued */
+	uint64_t lineage;
 
 	/* objects by slot; each array's count is its pool's next_index */
 	tb_id_pool body_pool;
@@ -154,6 +157,13 @@ static inline bool tb_next_body_edge(const tb_world *w, tb_body_edge_iter *it, t
 	}
 	return false;
 }
+
+/* ---- world.c, validate.c ---- */
+tb_status tb_validate_world_def(const tb_world_def *def);
+/* tb_world_validate without the checks of reserved room (the world need not
+ * be able to step): the links of a snapshot's image. Reads only, and checks
+ * every index before it follows it, whatever the records hold. */
+bool tb_world_validate_links(const tb_world *w);
 
 /* ---- solver.c ---- */
 /* Reserves the per-step arrays for `bodies` body slots and `joints` joint
