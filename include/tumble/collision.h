@@ -38,6 +38,10 @@ typedef enum tb_status {
 	TB_ERR_SHAPE_LIMIT,     /* the world's max_shapes is reached */
 	TB_ERR_JOINT_LIMIT,     /* the world's max_joints is reached */
 	TB_ERR_MASS_RANGE,      /* mass, inertia or centre of mass would not be a finite, normal float */
+	TB_ERR_CONTACT_LIMIT,   /* the world's max_contacts is exceeded (restoring a snapshot) */
+	TB_ERR_SNAPSHOT_FORMAT, /* bytes that are not a tumble snapshot (magic, or too short for a header) */
+	TB_ERR_SNAPSHOT_VERSION,/* a snapshot saved by another format version or build of tumble */
+	TB_ERR_SNAPSHOT_CORRUPT,/* a snapshot whose checksum, sizes, numbers or links do not hold */
 	TB_STATUS_COUNT
 } tb_status;
 

@@ -139,6 +139,58 @@ tb_counters tb_world_get_counters(const tb_world *world);
 int tb_world_get_bodies(const tb_world *world, tb_body_id *out, int capacity);
 int tb_world_get_joints(const tb_world *world, tb_joint_id *out, int capacity);
 
+/* ---------------- snapshots ---------------- */
+
+/* A snapshot is a copy of everything that decides a world's future: bodies,
+ * shapes, joints, contacts with their warm-start impulses, sleep timers, the
+ * broad phase, settings, the id pools (which slot the next object gets),
+ * generations, sensor overlaps, the events of the last step and those pending
+ * for the next. Restoring it is exact: the steps that follow give, bit for bit,
+ * the states (tb_world_hash) that followed the moment it was taken.
+ *
+ * Ids, when a world gets back one of its own snapshots: ids alive at the
+ * snapshot are valid again and name the same objects; ids of objects created
+ * after it are stale; objects destroyed after it come back under their old
+ * ids. No id the world ever handed out comes to name another object (a new
+ * object never takes a generation its slot has issued before). A snapshot of
+ * another world, or one loaded from bytes, is restored with the generations
+ * moved past every one this world issued, so all of this world's earlier ids
+ * go stale; into a fresh world, the snapshot's ids are kept as they were.
+ *
+ * Snapshots are immutable: one can be restored any number of times, into any
+ * world. user_data pointers are copied as they are (not by tb_snapshot_save). */
+typedef struct tb_snapshot tb_snapshot;
+
+/* Takes a snapshot between steps (TB_ERR_LOCKED during one). Its memory comes
+ * from the world's alloc, outside the world's max_bytes; it may outlive the
+ * world as long as alloc and alloc_ud stay valid. NULL (and *status) when
+ * memory runs out. */
+tb_snapshot *tb_world_snapshot(const tb_world *world, tb_status *status);
+/* Puts the world back to the snapshot. The world keeps its own allocator and
+ * limits: a snapshot holding more bodies, shapes, joints or contacts than the
+ * limits allow is refused (TB_ERR_*_LIMIT), as is one the world's memory
+ * cannot hold (TB_ERR_OUT_OF_MEMORY); then the world is unchanged. Event
+ * arrays read before are invalid after it. */
+tb_status tb_world_restore(tb_world *world, const tb_snapshot *snapshot);
+void tb_snapshot_free(tb_snapshot *snapshot);
+/* Bytes the snapshot holds from its allocator. */
+size_t tb_snapshot_get_allocated_bytes(const tb_snapshot *snapshot);
+/* The world's counters at the moment of the snapshot. */
+tb_counters tb_snapshot_get_counters(const tb_snapshot *snapshot);
+
+/* Bytes: a magic, a format version, the build's layout fingerprint, sizes and
+ * a checksum, then the engine state, little-endian, without user_data (loaded
+ * as NULL). Writes the snapshot to out when capacity is enough and returns
+ * its size in every case (call with NULL, 0 to ask). */
+size_t tb_snapshot_save(const tb_snapshot *snapshot, void *out, size_t capacity);
+/* Reads bytes from tb_snapshot_save, as a world created with def would hold
+ * them: memory from def->alloc (at most def->limits.max_bytes), counts within
+ * def->limits (NULL: the defaults, no limits). Every number, index and link is
+ * checked: a truncated, corrupt, foreign or hostile string gives NULL and
+ * *status (TB_ERR_SNAPSHOT_FORMAT, _VERSION, _CORRUPT, a limit, or out of
+ * memory), never a crash. */
+tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def *def, tb_status *status);
+
 /* ---------------- bodies ---------------- */
 
 typedef enum tb_body_type { TB_STATIC_BODY = 0, TB_KINEMATIC_BODY = 1, TB_DYNAMIC_BODY = 2 } tb_body_type;

@@ -25,6 +25,10 @@ const char *tb_status_string(tb_status s)
 	case TB_ERR_SHAPE_LIMIT: return "too many shapes (the world's max_shapes limit)";
 	case TB_ERR_JOINT_LIMIT: return "too many joints (the world's max_joints limit)";
 	case TB_ERR_MASS_RANGE: return "mass out of range (density or size too small or too large)";
+	case TB_ERR_CONTACT_LIMIT: return "too many contacts (the world's max_contacts limit)";
+	case TB_ERR_SNAPSHOT_FORMAT: return "not a tumble snapshot";
+	case TB_ERR_SNAPSHOT_VERSION: return "snapshot saved by another version or build of tumble";
+	case TB_ERR_SNAPSHOT_CORRUPT: return "snapshot is corrupt (checksum, sizes, numbers or links do not hold)";
 	default: return "unknown status";
 	}
 }

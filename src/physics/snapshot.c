@@ -1,0 +1,372 @@
+/* tumble physics: taking and restoring snapshots.
+ *
+ * Taking one copies the world's persistent arrays into one block, a memcpy
+ * each (the 5,050-box pyramid: see tests/bench). Restoring reserves, in the
+ * world's own allocator, room for everything the image holds and for what the
+ * step and the destroy functions rely on never having to allocate, then
+ * copies; if any reservation fails the world is left as it was. A world's
+ * arrays never shrink here: restoring an earlier, smaller moment keeps the
+ * capacity (a rewinding host restores often) and zeroes the records past the
+ * image's counts, which fresh slots expect. */
+#include "snapshot.h"
+
+const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
+#define TB_SNAPSHOT_PART_ROW(name, member)                                                                   \
+	{#member, offsetof(tb_world, member.data), offsetof(tb_world, member.count),                            \
+	 offsetof(tb_world, member.capacity), sizeof *((tb_world *)0)->member.data},
+	TB_SNAPSHOT_ARRAYS(TB_SNAPSHOT_PART_ROW)
+#undef TB_SNAPSHOT_PART_ROW
+};
+
+/* A tripwire: a new field in the world record is either scratch the step
+ * rebuilds or something that decides the future, which copy_scalars, the
+ * arrays above and snapshot_format.c must then carry. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(tb_world) == 1592, "tb_world changed: carry what decides the future in snapshots "
+                                         "(snapshot.c, snapshot_format.c), then update this size");
+#endif
+
+static void **part_data_slot(tb_world *w, int p) { return (void **)((char *)w + tb_snapshot_parts[p].data); }
+static int32_t *part_count_slot(tb_world *w, int p) { return (int32_t *)((char *)w + tb_snapshot_parts[p].count); }
+static int32_t *part_capacity_slot(tb_world *w, int p)
+{
+	return (int32_t *)((char *)w + tb_snapshot_parts[p].capacity);
+}
+
+static size_t align_up(size_t n) { return (n + (TB_ALIGNMENT - 1)) & ~(size_t)(TB_ALIGNMENT - 1); }
+
+size_t tb_snapshot_block_size(const int32_t counts[TB_PART_COUNT], const int32_t tree_nodes[2], int32_t pair_capacity)
+{
+	size_t size = 0;
+	for (int p = 0; p < TB_PART_COUNT; ++p) size = align_up(size) + (size_t)counts[p] * tb_snapshot_parts[p].element;
+	for (int t = 0; t < 2; ++t) size = align_up(size) + (size_t)tree_nodes[t] * sizeof(tb_tree_node);
+	size = align_up(size) + (size_t)pair_capacity * sizeof(tb_pair_entry);
+	return size;
+}
+
+void tb_snapshot_layout(tb_snapshot *snap, const int32_t counts[TB_PART_COUNT], const int32_t tree_nodes[2],
+                        int32_t pair_capacity)
+{
+	tb_world *img = &snap->image;
+	size_t at = 0;
+	for (int p = 0; p < TB_PART_COUNT; ++p) {
+		at = align_up(at);
+		*part_data_slot(img, p) = counts[p] > 0 ? snap->block + at : NULL;
+		*part_count_slot(img, p) = counts[p];
+		*part_capacity_slot(img, p) = counts[p];
+		at += (size_t)counts[p] * tb_snapshot_parts[p].element;
+	}
+	for (int t = 0; t < 2; ++t) {
+		at = align_up(at);
+		tb_dynamic_tree *tree = &img->broad_phase.trees[t];
+		tree->nodes = tree_nodes[t] > 0 ? (tb_tree_node *)(snap->block + at) : NULL;
+		tree->node_capacity = tree_nodes[t];
+		at += (size_t)tree_nodes[t] * sizeof(tb_tree_node);
+	}
+	at = align_up(at);
+	img->broad_phase.pairs.entries = pair_capacity > 0 ? (tb_pair_entry *)(snap->block + at) : NULL;
+	img->broad_phase.pairs.capacity = pair_capacity;
+	at += (size_t)pair_capacity * sizeof(tb_pair_entry);
+	TB_ASSERT(at == snap->block_size);
+}
+
+tb_snapshot *tb_snapshot_alloc(const tb_allocator *allocator, size_t block_size)
+{
+	tb_allocator a;
+	tb_allocator_init(&a, allocator->fn, allocator->ud, allocator->max_bytes);
+	tb_snapshot *snap = tb_alloc(&a, sizeof *snap);
+	if (snap == NULL) return NULL;
+	unsigned char *block = NULL;
+	if (block_size > 0) {
+		block = tb_alloc(&a, block_size);
+		if (block == NULL) {
+			tb_free(&a, snap, sizeof *snap);
+			return NULL;
+		}
+	}
+	memset(snap, 0, sizeof *snap);
+	snap->allocator = a;
+	snap->block = block;
+	snap->block_size = block_size;
+	return snap;
+}
+
+void tb_snapshot_free(tb_snapshot *snap)
+{
+	if (snap == NULL) return;
+	tb_allocator a = snap->allocator;
+	tb_free(&a, snap->block, snap->block_size);
+	tb_free(&a, snap, sizeof *snap);
+}
+
+size_t tb_snapshot_get_allocated_bytes(const tb_snapshot *snap) { return snap != NULL ? snap->allocator.bytes : 0; }
+
+tb_counters tb_snapshot_get_counters(const tb_snapshot *snap)
+{
+	if (snap == NULL) {
+		tb_counters none;
+		memset(&none, 0, sizeof none);
+		return none;
+	}
+	return tb_world_get_counters(&snap->image);
+}
+
+/* Everything of the world record that is neither an array above nor scratch.
+ * The settings go whole into the image; back into a world, its allocator and
+ * limits stay its own. */
+static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator)
+{
+	tb_world_def def = src->def;
+	if (keep_allocator) {
+		def.alloc = dst->def.alloc;
+		def.alloc_ud = dst->def.alloc_ud;
+		def.limits = dst->def.limits;
+	}
+	dst->def = def;
+	dst->body_pool.next_index = src->body_pool.next_index;
+	dst->shape_pool.next_index = src->shape_pool.next_index;
+	dst->contact_pool.next_index = src->contact_pool.next_index;
+	dst->joint_pool.next_index = src->joint_pool.next_index;
+	dst->sensor_pool.next_index = src->sensor_pool.next_index;
+	dst->next_chain_id = src->next_chain_id;
+	dst->island_count = src->island_count;
+	dst->step_count = src->step_count;
+	dst->step_issues = src->step_issues;
+	dst->inv_dt0 = src->inv_dt0;
+}
+
+tb_snapshot *tb_world_snapshot(const tb_world *w, tb_status *status)
+{
+	tb_status ignored;
+	if (status == NULL) status = &ignored;
+	if (w == NULL) {
+		*status = TB_ERR_INVALID_ARGUMENT;
+		return NULL;
+	}
+	if (w->locked) {
+		*status = TB_ERR_LOCKED;
+		return NULL;
+	}
+	int32_t counts[TB_PART_COUNT], tree_nodes[2];
+	for (int p = 0; p < TB_PART_COUNT; ++p) counts[p] = tb_part_count(w, p);
+	for (int t = 0; t < 2; ++t) tree_nodes[t] = w->broad_phase.trees[t].node_capacity;
+	int32_t pair_capacity = w->broad_phase.pairs.capacity;
+	size_t size = tb_snapshot_block_size(counts, tree_nodes, pair_capacity);
+
+	/* the world's allocator function, but not its byte count or limit: a
+	 * snapshot may outlive the world */
+	tb_allocator a;
+	tb_allocator_init(&a, w->def.alloc, w->def.alloc_ud, 0);
+	tb_snapshot *snap = tb_snapshot_alloc(&a, size);
+	if (snap == NULL) {
+		*status = TB_ERR_OUT_OF_MEMORY;
+		return NULL;
+	}
+	snap->lineage = w->lineage;
+	snap->field_refresh = w->field_stamp.capacity > 0 ? w->field_stamp.data[0] : 0;
+	tb_world *img = &snap->image;
+	copy_scalars(img, w, false);
+	tb_snapshot_layout(snap, counts, tree_nodes, pair_capacity);
+	for (int p = 0; p < TB_PART_COUNT; ++p) {
+		if (counts[p] > 0) memcpy(tb_part_data(img, p), tb_part_data(w, p), (size_t)counts[p] * tb_snapshot_parts[p].element);
+	}
+	for (int t = 0; t < 2; ++t) {
+		const tb_dynamic_tree *from = &w->broad_phase.trees[t];
+		tb_dynamic_tree *to = &img->broad_phase.trees[t];
+		if (tree_nodes[t] > 0) memcpy(to->nodes, from->nodes, (size_t)tree_nodes[t] * sizeof(tb_tree_node));
+		to->root = from->root;
+		to->node_count = from->node_count;
+		to->free_list = from->free_list;
+		to->proxy_count = from->proxy_count;
+	}
+	const tb_pair_set *pairs = &w->broad_phase.pairs;
+	if (pair_capacity > 0) memcpy(img->broad_phase.pairs.entries, pairs->entries, (size_t)pair_capacity * sizeof(tb_pair_entry));
+	img->broad_phase.pairs.count = pairs->count;
+	*status = TB_OK;
+	return snap;
+}
+
+/* ---- restore ---- */
+
+static tb_status check_limits(const tb_world *w, const tb_world *img)
+{
+	const tb_world_limits *l = &w->def.limits;
+	if (l->max_bodies > 0 && tb_id_pool_count(&img->body_pool) > l->max_bodies) return TB_ERR_BODY_LIMIT;
+	if (l->max_shapes > 0 && tb_id_pool_count(&img->shape_pool) > l->max_shapes) return TB_ERR_SHAPE_LIMIT;
+	if (l->max_joints > 0 && tb_id_pool_count(&img->joint_pool) > l->max_joints) return TB_ERR_JOINT_LIMIT;
+	if (l->max_contacts > 0 && tb_id_pool_count(&img->contact_pool) > l->max_contacts) return TB_ERR_CONTACT_LIMIT;
+	return TB_OK;
+}
+
+/* Room for the image and for everything the world reserves as its objects are
+ * made (the step's arrays, the events each contact can raise, the stack of
+ * graph walks, free-slot lists), so the restored world steps and destroys
+ * without allocating, as the original did. Grows only. */
+static bool reserve_image(tb_world *w, const tb_world *img)
+{
+	tb_allocator *a = &w->allocator;
+	for (int p = 0; p < TB_PART_COUNT; ++p) {
+		if (!tb_array_grow(a, part_data_slot(w, p), part_capacity_slot(w, p), tb_part_count(img, p),
+		                   tb_snapshot_parts[p].element))
+			return false;
+	}
+	int32_t bodies = img->bodies.count, shapes = img->shapes.count, joints = img->joints.count;
+	int32_t contacts = img->contacts.count;
+	if (!tb_id_pool_reserve(a, &w->body_pool, bodies) || !tb_id_pool_reserve(a, &w->shape_pool, shapes) ||
+	    !tb_id_pool_reserve(a, &w->contact_pool, contacts) || !tb_id_pool_reserve(a, &w->joint_pool, joints) ||
+	    !tb_id_pool_reserve(a, &w->sensor_pool, img->sensors.count))
+		return false;
+	if (!tb_reserve_step_arrays(w, bodies, joints) || !tb_reserve_contact_slots(w, contacts) ||
+	    !tb_pair_set_reserve(a, &w->broad_phase.pairs, img->broad_phase.pairs.count) ||
+	    !tb_int_array_reserve(a, &w->stack, bodies + 1) ||
+	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, shapes) ||
+	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events,
+	                                   img->pending_sensor_end_events.count + img->overlaps.count))
+		return false;
+	for (int t = 0; t < 2; ++t) {
+		if (!tb_dynamic_tree_reserve_nodes(&w->broad_phase.trees[t], img->broad_phase.trees[t].node_capacity))
+			return false;
+	}
+	return true;
+}
+
+/* A snapshot of another world (or from bytes) names objects with its own ids.
+ * Each slot's generations move up just enough that the one in its record
+ * reaches the first this world has not issued there (none move in a fresh
+ * world), so no earlier id of this world names a restored object; every
+ * stored id of the slot (joints' bodies, events, sensor overlaps) moves by
+ * the same amount, so the image's own links hold. Moving to the mark rather
+ * than by it keeps generations from doubling over many restores. */
+#define TB_OVERLAP_GENERATION_MASK 0x1fffffffu
+
+static uint32_t slot_shift(const tb_id_pool *pool, uint32_t record_generation, int32_t slot)
+{
+	uint32_t issued = 0 <= slot && slot < pool->issued.capacity ? pool->issued.data[slot] : 0u;
+	return issued > record_generation ? issued - record_generation : 0u;
+}
+
+static uint32_t body_shift(const tb_world *w, int32_t slot)
+{
+	if (slot < 0 || slot >= w->bodies.count) return 0u;
+	return slot_shift(&w->body_pool, w->bodies.data[slot].generation, slot);
+}
+
+static uint32_t shape_shift(const tb_world *w, int32_t slot)
+{
+	if (slot < 0 || slot >= w->shapes.count) return 0u;
+	return slot_shift(&w->shape_pool, w->shapes.data[slot].generation, slot);
+}
+
+static void rebase_shape_id(const tb_world *w, tb_shape_id *id) { id->generation += shape_shift(w, id->index1 - 1); }
+
+static void rebase_generations(tb_world *w)
+{
+	/* the stored ids first: they read the records' generations as loaded */
+	for (int32_t i = 0; i < w->joints.count; ++i) {
+		tb_joint *j = w->joints.data + i;
+		if (!j->in_use) continue;
+		j->def.body_a.generation += body_shift(w, j->def.body_a.index1 - 1);
+		j->def.body_b.generation += body_shift(w, j->def.body_b.index1 - 1);
+	}
+	for (int32_t k = 0; k < w->begin_events.count; ++k) {
+		rebase_shape_id(w, &w->begin_events.data[k].shape_a);
+		rebase_shape_id(w, &w->begin_events.data[k].shape_b);
+	}
+	for (int32_t k = 0; k < w->hit_events.count; ++k) {
+		rebase_shape_id(w, &w->hit_events.data[k].shape_a);
+		rebase_shape_id(w, &w->hit_events.data[k].shape_b);
+	}
+	tb_contact_end_event_array *ends[2] = {&w->end_events, &w->pending_end_events};
+	for (int e = 0; e < 2; ++e) {
+		for (int32_t k = 0; k < ends[e]->count; ++k) {
+			rebase_shape_id(w, &ends[e]->data[k].shape_a);
+			rebase_shape_id(w, &ends[e]->data[k].shape_b);
+		}
+	}
+	tb_sensor_event_array *sensor_events[3] = {&w->sensor_begin_events, &w->sensor_end_events,
+	                                           &w->pending_sensor_end_events};
+	for (int e = 0; e < 3; ++e) {
+		for (int32_t k = 0; k < sensor_events[e]->count; ++k) {
+			rebase_shape_id(w, &sensor_events[e]->data[k].sensor);
+			rebase_shape_id(w, &sensor_events[e]->data[k].visitor);
+		}
+	}
+	for (int32_t k = 0; k < w->overlaps.count; ++k) {
+		tb_sensor_overlap *o = w->overlaps.data + k;
+		uint32_t g = (o->generation + shape_shift(w, o->shape)) & TB_OVERLAP_GENERATION_MASK;
+		o->generation = (o->generation & ~TB_OVERLAP_GENERATION_MASK) | g;
+	}
+	/* then the records, and the marks of the slots now in use */
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		tb_body *b = w->bodies.data + i;
+		b->generation += slot_shift(&w->body_pool, b->generation, i);
+		if (b->in_use) w->body_pool.issued.data[i] = b->generation + 1;
+	}
+	for (int32_t i = 0; i < w->shapes.count; ++i) {
+		tb_shape *s = w->shapes.data + i;
+		s->generation += slot_shift(&w->shape_pool, s->generation, i);
+		if (s->in_use) w->shape_pool.issued.data[i] = s->generation + 1;
+	}
+	for (int32_t i = 0; i < w->joints.count; ++i) {
+		tb_joint *j = w->joints.data + i;
+		j->generation += slot_shift(&w->joint_pool, j->generation, i);
+		if (j->in_use) w->joint_pool.issued.data[i] = j->generation + 1;
+	}
+}
+
+/* Scratch of the last step describes the world before the restore: empty it,
+ * so nothing between steps can read an index from it. */
+static void clear_scratch(tb_world *w)
+{
+	w->states.count = 0;
+	w->motions.count = 0;
+	w->awake_bodies.count = 0;
+	w->constraints.count = 0;
+	w->active_joints.count = 0;
+	w->joint_rows.count = 0;
+	w->graph.body_colors.count = 0;
+	w->graph.constraint_colors.count = 0;
+	w->graph.order.count = 0;
+	w->graph.blocks.count = 0;
+	memset(w->graph.color_start, 0, sizeof w->graph.color_start);
+	memset(w->graph.block_start, 0, sizeof w->graph.block_start);
+	w->fast_bodies.count = 0;
+	w->island_parent.count = 0;
+	w->island_sleep.count = 0;
+	w->stack.count = 0;
+	w->next_overlaps.count = 0;
+	memset(&w->profile, 0, sizeof w->profile);
+}
+
+tb_status tb_world_restore(tb_world *w, const tb_snapshot *snap)
+{
+	if (w == NULL || snap == NULL) return TB_ERR_INVALID_ARGUMENT;
+	if (w->locked) return TB_ERR_LOCKED;
+	const tb_world *img = &snap->image;
+	tb_status status = check_limits(w, img);
+	if (status != TB_OK) return status;
+	if (!reserve_image(w, img)) return TB_ERR_OUT_OF_MEMORY;
+
+	for (int p = 0; p < TB_PART_COUNT; ++p) {
+		size_t element = tb_snapshot_parts[p].element;
+		int32_t n = tb_part_count(img, p), old = *part_count_slot(w, p);
+		unsigned char *dst = *part_data_slot(w, p);
+		if (n > 0) memcpy(dst, tb_part_data(img, p), (size_t)n * element);
+		/* fresh slots start zeroed */
+		if (old > n) memset(dst + (size_t)n * element, 0, (size_t)(old - n) * element);
+		*part_count_slot(w, p) = n;
+	}
+	copy_scalars(w, img, true);
+	for (int t = 0; t < 2; ++t) tb_dynamic_tree_copy_nodes(&w->broad_phase.trees[t], &img->broad_phase.trees[t]);
+	tb_pair_set_copy(&w->broad_phase.pairs, &img->broad_phase.pairs);
+	clear_scratch(w);
+	/* no body carries a field stamp between steps; the refresh mark is the image's */
+	memset(w->field_stamp.data, 0, (size_t)w->field_stamp.capacity * sizeof *w->field_stamp.data);
+	w->field_stamp.data[0] = snap->field_refresh;
+
+	if (snap->lineage != w->lineage) rebase_generations(w);
+#ifdef TB_VALIDATE
+	TB_ASSERT(tb_world_validate(w));
+#endif
+	return TB_OK;
+}

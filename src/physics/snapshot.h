@@ -1,0 +1,93 @@
+/* tumble physics: snapshots (engine-private).
+ *
+ * A snapshot holds an image of the world: a tb_world record whose settings
+ * and counters are the world's and whose arrays are copies of the world's
+ * persistent arrays, side by side in one block. Since records link to each
+ * other by index only, a copy is a loop over the arrays below; the scratch the
+ * step rebuilds from them (body states, constraints, colours, islands) is not
+ * copied, only reserved again by a restore. snapshot.c takes and restores
+ * images, snapshot_format.c saves them to bytes and loads (and checks) them. */
+#ifndef TB_SNAPSHOT_H
+#define TB_SNAPSHOT_H
+
+#include "world.h"
+
+/* The persistent arrays of a world, copied count elements each. The trees'
+ * node pools and the pair set are copied whole, apart. X(NAME, member). */
+#define TB_SNAPSHOT_ARRAYS(X)                                                                               \
+	X(BODY_FREE, body_pool.free_ids)                                                                        \
+	X(BODIES, bodies)                                                                                       \
+	X(SIMS, sims)                                                                                           \
+	X(SHAPE_FREE, shape_pool.free_ids)                                                                      \
+	X(SHAPES, shapes)                                                                                       \
+	X(CONTACT_FREE, contact_pool.free_ids)                                                                  \
+	X(CONTACTS, contacts)                                                                                   \
+	X(JOINT_FREE, joint_pool.free_ids)                                                                      \
+	X(JOINTS, joints)                                                                                       \
+	X(SENSOR_FREE, sensor_pool.free_ids)                                                                    \
+	X(SENSORS, sensors)                                                                                     \
+	X(OVERLAPS, overlaps)                                                                                   \
+	X(MOVE_BUFFER, broad_phase.move_buffer)                                                                 \
+	X(BEGIN_EVENTS, begin_events)                                                                           \
+	X(END_EVENTS, end_events)                                                                               \
+	X(HIT_EVENTS, hit_events)                                                                               \
+	X(SENSOR_BEGIN_EVENTS, sensor_begin_events)                                                             \
+	X(SENSOR_END_EVENTS, sensor_end_events)                                                                 \
+	X(PENDING_END_EVENTS, pending_end_events)                                                               \
+	X(PENDING_SENSOR_END_EVENTS, pending_sensor_end_events)
+
+enum {
+#define TB_SNAPSHOT_PART_ENUM(name, member) TB_PART_##name,
+	TB_SNAPSHOT_ARRAYS(TB_SNAPSHOT_PART_ENUM)
+#undef TB_SNAPSHOT_PART_ENUM
+	TB_PART_COUNT
+};
+
+/* Where one array sits in tb_world: every TB_ARRAY_DECLARE type is a data
+ * pointer, a count and a capacity, reached here by their offsets. */
+typedef struct tb_snapshot_part {
+	const char *name;
+	size_t data, count, capacity, element;
+} tb_snapshot_part;
+
+extern const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT];
+
+static inline void *tb_part_data(const tb_world *w, int part)
+{
+	return *(void *const *)((const char *)w + tb_snapshot_parts[part].data);
+}
+static inline int32_t tb_part_count(const tb_world *w, int part)
+{
+	return *(const int32_t *)((const char *)w + tb_snapshot_parts[part].count);
+}
+
+struct tb_snapshot {
+	tb_allocator allocator; /* the snapshot's own blocks: this record and block */
+	unsigned char *block;   /* every array of the image */
+	size_t block_size;
+	uint64_t lineage;       /* of the world it was taken from; 0: loaded from bytes */
+	int32_t field_refresh;  /* the world's field_stamp[0]: the step whose overlaps fields last refreshed */
+	tb_world image;         /* settings, pools, counters and arrays (into block); no scratch */
+};
+
+/* A snapshot record with a block of `block_size` bytes from an allocator like
+ * `allocator` (its function and limit), the image zeroed; NULL when memory runs out. */
+tb_snapshot *tb_snapshot_alloc(const tb_allocator *allocator, size_t block_size);
+/* Lays the image's arrays out in the block for these counts (part counts,
+ * the two trees' pool sizes and the pair set's capacity): sets each data
+ * pointer, count and capacity. The block must be tb_snapshot_block_size of them. */
+void tb_snapshot_layout(tb_snapshot *snap, const int32_t counts[TB_PART_COUNT], const int32_t tree_nodes[2],
+                        int32_t pair_capacity);
+size_t tb_snapshot_block_size(const int32_t counts[TB_PART_COUNT], const int32_t tree_nodes[2], int32_t pair_capacity);
+
+/* snapshot_format.c, for the tests: the record tables and the checksum. */
+int tb_snapshot_record_type_count(void);
+const char *tb_snapshot_record_type_name(int type);
+/* Bytes of the record no field of its table covers: its padding, unless a
+ * field was added to the record and not to the table. */
+size_t tb_snapshot_record_uncovered(int type);
+#define TB_SNAPSHOT_HEADER_SIZE 40u
+/* The checksum the header holds of the payload (the bytes after the header). */
+uint64_t tb_snapshot_checksum(const void *payload, size_t size);
+
+#endif
