@@ -9,7 +9,11 @@
  *     non-finite or negative dt changes nothing;
  *   - stale ids are never valid and their getters return zero values;
  *   - tb_world_validate holds (every internal link of the world; the sanitized
- *     build also checks it inside every step). */
+ *     build also checks it inside every step and every restore);
+ *   - snapshots taken along the way always save and load (to the same bytes),
+ *     and restoring one (taken, or loaded: another world's) gives its hash
+ *     back; its ids are alive again, ids made since are stale, and stale ids
+ *     never come back to life. */
 #include "test_util.h"
 
 #include <float.h>
@@ -21,6 +25,20 @@
 #define MAX_SHAPES 400
 #define MAX_JOINTS 60
 #define MAX_STALE 64
+#define MAX_MOMENTS 4
+
+/* A snapshot the walk took, with its id lists as they were then. */
+typedef struct moment {
+	tb_snapshot *snap;
+	tb_snapshot *loaded; /* the same, through tb_snapshot_save and tb_snapshot_load */
+	uint64_t hash;
+	tb_body_id bodies[MAX_BODIES];
+	int body_count;
+	tb_shape_id shapes[MAX_SHAPES];
+	int shape_count;
+	tb_joint_id joints[MAX_JOINTS];
+	int joint_count;
+} moment;
 
 typedef struct fuzz {
 	tb_world *w;
@@ -41,6 +59,8 @@ typedef struct fuzz {
 	const char *what;
 	char detail[320]; /* the last operation's arguments, for failure messages */
 	int steps, rejected_bodies, rejected_shapes, rejected_joints;
+	moment moments[MAX_MOMENTS];
+	int moment_count, snapshots, restores, foreign_restores;
 } fuzz;
 
 /* ---------------- random numbers ---------------- */
@@ -930,6 +950,149 @@ static void op_world_settings(fuzz *f)
 	}
 }
 
+/* ---------------- snapshots ---------------- */
+
+static bool has_body(const tb_body_id *ids, int n, tb_body_id id)
+{
+	for (int i = 0; i < n; ++i) if (TB_ID_EQUALS(ids[i], id)) return true;
+	return false;
+}
+static bool has_shape(const tb_shape_id *ids, int n, tb_shape_id id)
+{
+	for (int i = 0; i < n; ++i) if (TB_ID_EQUALS(ids[i], id)) return true;
+	return false;
+}
+static bool has_joint(const tb_joint_id *ids, int n, tb_joint_id id)
+{
+	for (int i = 0; i < n; ++i) if (TB_ID_EQUALS(ids[i], id)) return true;
+	return false;
+}
+
+/* Takes a snapshot (a slot of the few kept); its bytes always load, and load
+ * to the same bytes. */
+static void op_take_moment(fuzz *f)
+{
+	f->what = "snapshot";
+	int k = f->moment_count < MAX_MOMENTS ? f->moment_count++ : rnd_int(f, MAX_MOMENTS);
+	moment *m = f->moments + k;
+	tb_snapshot_free(m->snap);
+	tb_snapshot_free(m->loaded);
+	tb_status st = TB_STATUS_COUNT;
+	m->snap = tb_world_snapshot(f->w, &st);
+	FUZZ_ASSERT(f, m->snap != NULL && st == TB_OK);
+	m->hash = tb_world_hash(f->w);
+	memcpy(m->bodies, f->bodies, sizeof f->bodies);
+	m->body_count = f->body_count;
+	memcpy(m->shapes, f->shapes, sizeof f->shapes);
+	m->shape_count = f->shape_count;
+	memcpy(m->joints, f->joints, sizeof f->joints);
+	m->joint_count = f->joint_count;
+
+	size_t size = tb_snapshot_save(m->snap, NULL, 0);
+	unsigned char *bytes = malloc(size), *again = malloc(size);
+	FUZZ_ASSERT(f, bytes != NULL && again != NULL && tb_snapshot_save(m->snap, bytes, size) == size);
+	m->loaded = tb_snapshot_load(bytes, size, NULL, &st);
+	snprintf(f->detail, sizeof f->detail, "snapshot of %zu bytes: load status %d", size, (int)st);
+	FUZZ_ASSERT(f, m->loaded != NULL && st == TB_OK);
+	FUZZ_ASSERT(f, tb_snapshot_save(m->loaded, again, size) == size);
+	FUZZ_ASSERT(f, memcmp(bytes, again, size) == 0);
+	free(bytes);
+	free(again);
+	f->snapshots += 1;
+}
+
+/* Ids of the moment are alive again; those made since are stale. */
+static void restore_lists(fuzz *f, const moment *m)
+{
+	for (int i = 0; i < f->body_count; ++i) {
+		if (!has_body(m->bodies, m->body_count, f->bodies[i])) {
+			FUZZ_ASSERT(f, !tb_body_is_valid(f->w, f->bodies[i]));
+			push_stale_body(f, f->bodies[i]);
+		}
+	}
+	for (int i = 0; i < f->shape_count; ++i) {
+		if (!has_shape(m->shapes, m->shape_count, f->shapes[i])) {
+			FUZZ_ASSERT(f, !tb_shape_is_valid(f->w, f->shapes[i]));
+			push_stale_shape(f, f->shapes[i]);
+		}
+	}
+	for (int i = 0; i < f->joint_count; ++i) {
+		if (!has_joint(m->joints, m->joint_count, f->joints[i])) {
+			FUZZ_ASSERT(f, !tb_joint_is_valid(f->w, f->joints[i]));
+			push_stale_joint(f, f->joints[i]);
+		}
+	}
+	memcpy(f->bodies, m->bodies, sizeof f->bodies);
+	f->body_count = m->body_count;
+	memcpy(f->shapes, m->shapes, sizeof f->shapes);
+	f->shape_count = m->shape_count;
+	memcpy(f->joints, m->joints, sizeof f->joints);
+	f->joint_count = m->joint_count;
+	/* destroyed after the moment: back under their old ids */
+	for (int i = 0; i < f->stale_body_count;) {
+		if (has_body(f->bodies, f->body_count, f->stale_bodies[i])) f->stale_bodies[i] = f->stale_bodies[--f->stale_body_count];
+		else ++i;
+	}
+	for (int i = 0; i < f->stale_shape_count;) {
+		if (has_shape(f->shapes, f->shape_count, f->stale_shapes[i])) f->stale_shapes[i] = f->stale_shapes[--f->stale_shape_count];
+		else ++i;
+	}
+	for (int i = 0; i < f->stale_joint_count;) {
+		if (has_joint(f->joints, f->joint_count, f->stale_joints[i])) f->stale_joints[i] = f->stale_joints[--f->stale_joint_count];
+		else ++i;
+	}
+	for (int i = 0; i < f->body_count; ++i) FUZZ_ASSERT(f, tb_body_is_valid(f->w, f->bodies[i]));
+	for (int i = 0; i < f->shape_count; ++i) FUZZ_ASSERT(f, tb_shape_is_valid(f->w, f->shapes[i]));
+	for (int i = 0; i < f->joint_count; ++i) FUZZ_ASSERT(f, tb_joint_is_valid(f->w, f->joints[i]));
+}
+
+/* A loaded snapshot is another world's: every id the walk holds goes stale,
+ * and the world's objects are listed afresh. */
+static void relist(fuzz *f)
+{
+	for (int i = 0; i < f->body_count; ++i) {
+		FUZZ_ASSERT(f, !tb_body_is_valid(f->w, f->bodies[i]));
+		push_stale_body(f, f->bodies[i]);
+	}
+	for (int i = 0; i < f->shape_count; ++i) {
+		FUZZ_ASSERT(f, !tb_shape_is_valid(f->w, f->shapes[i]));
+		push_stale_shape(f, f->shapes[i]);
+	}
+	for (int i = 0; i < f->joint_count; ++i) {
+		FUZZ_ASSERT(f, !tb_joint_is_valid(f->w, f->joints[i]));
+		push_stale_joint(f, f->joints[i]);
+	}
+	f->body_count = tb_world_get_bodies(f->w, f->bodies, MAX_BODIES);
+	FUZZ_ASSERT(f, f->body_count <= MAX_BODIES);
+	f->shape_count = 0;
+	for (int i = 0; i < f->body_count; ++i) {
+		int n = tb_body_get_shapes(f->w, f->bodies[i], f->shapes + f->shape_count, MAX_SHAPES - f->shape_count);
+		FUZZ_ASSERT(f, f->shape_count + n <= MAX_SHAPES);
+		f->shape_count += n;
+	}
+	f->joint_count = tb_world_get_joints(f->w, f->joints, MAX_JOINTS);
+	FUZZ_ASSERT(f, f->joint_count <= MAX_JOINTS);
+}
+
+static void op_restore_moment(fuzz *f)
+{
+	f->what = "restore";
+	if (f->moment_count == 0) return;
+	moment *m = f->moments + rnd_int(f, f->moment_count);
+	bool foreign = chance(f, 25);
+	snprintf(f->detail, sizeof f->detail, "restore a %s snapshot of %d bodies", foreign ? "loaded" : "taken",
+	         m->body_count);
+	FUZZ_ASSERT(f, tb_world_restore(f->w, foreign ? m->loaded : m->snap) == TB_OK);
+	FUZZ_ASSERT(f, tb_world_hash(f->w) == m->hash);
+	if (foreign) {
+		relist(f);
+		f->foreign_restores += 1;
+	} else {
+		restore_lists(f, m);
+	}
+	f->restores += 1;
+}
+
 static void fuzz_run(uint64_t seed, int ops)
 {
 	fuzz *f = calloc(1, sizeof *f);
@@ -966,6 +1129,8 @@ static void fuzz_run(uint64_t seed, int ops)
 		else if (r < 86) op_shape_property(f);
 		else if (r < 89) op_joint_property(f);
 		else if (r < 91) op_world_settings(f);
+		else if (r < 93) op_take_moment(f);
+		else if (r < 95) op_restore_moment(f);
 		else {
 			f->what = "stale ids";
 			check_stale(f);
@@ -986,11 +1151,18 @@ static void fuzz_run(uint64_t seed, int ops)
 	}
 	f->what = "end";
 	check_world(f);
-	print_message("# fuzz seed %llu: %d steps, rejected %d bodies, %d shapes, %d joints\n",
-	              (unsigned long long)seed, f->steps, f->rejected_bodies, f->rejected_shapes, f->rejected_joints);
+	print_message("# fuzz seed %llu: %d steps, rejected %d bodies, %d shapes, %d joints; %d snapshots, %d restores "
+	              "(%d loaded)\n",
+	              (unsigned long long)seed, f->steps, f->rejected_bodies, f->rejected_shapes, f->rejected_joints,
+	              f->snapshots, f->restores, f->foreign_restores);
 	/* the walk did real work */
 	FUZZ_ASSERT(f, f->steps > ops / 10);
 	FUZZ_ASSERT(f, f->rejected_bodies > 0 && f->rejected_shapes > 0 && f->rejected_joints > 0);
+	FUZZ_ASSERT(f, f->restores > 50 && f->foreign_restores > 10);
+	for (int k = 0; k < f->moment_count; ++k) {
+		tb_snapshot_free(f->moments[k].snap);
+		tb_snapshot_free(f->moments[k].loaded);
+	}
 	tb_destroy_world(f->w);
 	free(f);
 }
@@ -1005,6 +1177,9 @@ static void test_fuzz_seed_2(void **state)
 {
 	(void)state;
 	fuzz_run(0x9E3779B97F4A7C15ull, OPS / 2);
+	/* TB_FUZZ_SEEDS=N walks N more seeds (1000, 1001, ...), for a longer hunt */
+	const char *more = getenv("TB_FUZZ_SEEDS");
+	for (int k = 0; more != NULL && k < atoi(more); ++k) fuzz_run(1000u + (uint64_t)k, OPS);
 }
 
 int main(void)
