@@ -128,6 +128,16 @@ for engine in tumble box2d chipmunk; do
 done
 
 tables "$out" || status=1
+
+# Snapshots (tumble only): one line, its own fields.
+if [ -x "$bin/bench_snapshot" ]; then
+	echo
+	echo "Snapshots of large_pyramid after 30 steps (ms: median of 21, wall clock; bytes held and saved):"
+	if ! "$bin/bench_snapshot" | tee -a "$out"; then
+		echo "bench: bench_snapshot failed"
+		status=1
+	fi
+fi
 echo
 echo "results: $out"
 exit $status
