@@ -18,8 +18,8 @@ static char record_mt_key;
 
 /* ---------------- metatables ---------------- */
 
-static const size_t udata_sizes[TL_TYPE_COUNT] = {sizeof(tl_handle), sizeof(tl_handle), sizeof(tl_handle),
-                                                  sizeof(tl_world_ud), sizeof(tl_contact)};
+static const size_t udata_sizes[TL_TYPE_COUNT] = {sizeof(tl_handle),   sizeof(tl_handle),  sizeof(tl_handle),
+                                                  sizeof(tl_world_ud), sizeof(tl_contact), sizeof(tl_snapshot_ud)};
 
 void tl_push_metatable(lua_State *L, tl_type type)
 {

@@ -54,7 +54,7 @@
 #define TL_MAX_SIZE 1.0e4
 #define TL_MAX_DENSITY 1.0e6
 
-typedef enum tl_type { TL_BODY, TL_SHAPE, TL_JOINT, TL_WORLD, TL_CONTACT, TL_TYPE_COUNT } tl_type;
+typedef enum tl_type { TL_BODY, TL_SHAPE, TL_JOINT, TL_WORLD, TL_CONTACT, TL_SNAPSHOT, TL_TYPE_COUNT } tl_type;
 #define TL_KIND_COUNT 3 /* body, shape, joint: the kinds with handles */
 
 /* The events, in their order of delivery within one step. */
@@ -99,7 +99,8 @@ typedef struct tl_spec {
 	const char *const *kinds;   /* the values of its type/kind property, or NULL */
 } tl_spec;
 
-extern const tl_spec tl_world_spec, tl_body_spec, tl_shape_spec, tl_joint_spec, tl_contact_spec, tl_field_spec;
+extern const tl_spec tl_world_spec, tl_body_spec, tl_shape_spec, tl_joint_spec, tl_contact_spec, tl_field_spec,
+	tl_snapshot_spec;
 extern const luaL_Reg tl_module_functions[];
 
 /* The per-state lookup of a type's names: the Lua string object of every entry
@@ -183,6 +184,7 @@ typedef struct tl_world_record {
 	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches ([0] is the record itself) */
 	int holder;               /* registry ref of a weak table whose [1] is the World userdata */
 	bool dispatching;
+	bool restoring; /* world:restore is putting the handles back (a finalizer may run meanwhile) */
 	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
 	/* world:on handlers: bit ev is set, bit TL_TAKES_CONTACT(ev) takes a contact;
 	 * the version changes with every world:on (the dispatcher reloads them) */
@@ -242,6 +244,23 @@ uint32_t tl_handler_bits(lua_State *L, int idx, int ev);
 #define TL_UV_USER 2
 #define TL_UV_HANDLER(ev) (3 + (ev))
 #define TL_SHAPE_UV_COUNT (3 + TL_EV_COUNT)
+
+/* A Snapshot: the engine's, and the handles alive at its moment with the Lua
+ * values they held (user values TL_SUV_HANDLES(kind), TL_SUV_VALUES(kind)), so
+ * a restore gives back the same userdata, values and handlers. One read from
+ * bytes has neither, and no world. */
+typedef struct tl_snapshot_ud {
+	const tl_names *type;
+	tb_snapshot *snap;           /* NULL once closed */
+	tl_world_record *rec;        /* the world it was taken from (user value 1 keeps it); NULL: from bytes */
+	int handles[TL_KIND_COUNT];  /* handles alive at the moment, per kind */
+	int values[TL_KIND_COUNT];   /* how many of them held Lua values */
+} tl_snapshot_ud;
+
+#define TL_SUV_RECORD 1
+#define TL_SUV_HANDLES(kind) (2 + (kind))
+#define TL_SUV_VALUES(kind) (2 + TL_KIND_COUNT + (kind))
+#define TL_SNAPSHOT_UV_COUNT (1 + 2 * TL_KIND_COUNT)
 
 /* Where a bad value came from, for the error message: an argument, a field of a
  * table argument, or a property assignment. */
@@ -402,6 +421,17 @@ void tl_open_body(lua_State *L);
 void tl_open_shape(lua_State *L);
 void tl_open_joint(lua_State *L);
 void tl_open_events(lua_State *L);
+void tl_open_snapshot(lua_State *L);
+
+/* ---- lua_world.c ---- */
+/* The memory and limits every world (and snapshot read from bytes) gets: the
+ * state's allocator, the host's limits. */
+void tl_world_memory(lua_State *L, tb_world_def *def);
+
+/* ---- lua_snapshot.c ---- */
+int tl_world_snapshot(lua_State *L); /* world:snapshot() */
+int tl_world_restore(lua_State *L);  /* world:restore(snap) */
+int tl_read_snapshot(lua_State *L);  /* tumble.snapshot(bytes) */
 
 /* ---- lua_body.c ---- */
 int tl_world_body(lua_State *L); /* world:body{...} */

@@ -95,6 +95,7 @@ int tl_introspect(lua_State *L)
 	push_type(L, &tl_shape_spec);
 	push_type(L, &tl_joint_spec);
 	push_type(L, &tl_contact_spec);
+	push_type(L, &tl_snapshot_spec);
 	push_functions(L, tl_module_functions);
 	lua_setfield(L, -2, "module");
 	/* the settings are the World constructor's options */

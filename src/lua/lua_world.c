@@ -148,7 +148,7 @@ void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits)
  * that caps its Lua memory caps the engine's too (a finalizer -- the World's,
  * its record's, or at the latest the module's list at lua_close -- destroys
  * the world while the allocator is still valid). */
-static void world_memory(lua_State *L, tb_world_def *def)
+void tl_world_memory(lua_State *L, tb_world_def *def)
 {
 	void *ud = NULL;
 	def->alloc = lua_getallocf(L, &ud);
@@ -171,7 +171,7 @@ static int tumble_world(lua_State *L)
 			if (tl_has(L, base, s)) read_setting(L, &def, s, base + s, TL_FIELD(1, world_names[s]));
 		}
 	}
-	world_memory(L, &def);
+	tl_world_memory(L, &def);
 	tl_world_new(L, &def);
 	return 1;
 }
@@ -259,6 +259,7 @@ static int world_step(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	if (rec->dispatching) return luaL_error(L, "cannot step the world from inside an event handler");
+	if (rec->restoring) return luaL_error(L, "cannot step the world while world:restore puts its handles back");
 	float dt = tl_range(L, 2, TL_ARG(2), 0.0, 1.0, "[0, 1]");
 	tb_world *w = tl_world_of(rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
@@ -468,6 +469,8 @@ static const luaL_Reg world_methods[] = {
 	{"query_box", tl_world_query_box},
 	{"query_point", tl_world_query_point},
 	{"overlap", tl_world_overlap},
+	{"snapshot", tl_world_snapshot},
+	{"restore", tl_world_restore},
 	{NULL, NULL},
 };
 
@@ -500,6 +503,7 @@ void tl_open_world(lua_State *L)
 const luaL_Reg tl_module_functions[] = {
 	{"world", tumble_world},
 	{"collide", tl_collide},
+	{"snapshot", tl_read_snapshot},
 	{"_c_reference_scene", tl_c_reference_scene},
 	{"_c_default_settings", tl_c_default_settings},
 	{"_introspect", tl_introspect},
@@ -518,6 +522,7 @@ int luaopen_tumble(lua_State *L)
 		tl_open_shape(L);
 		tl_open_joint(L);
 		tl_open_events(L);
+		tl_open_snapshot(L);
 	}
 	lua_pop(L, 1);
 	luaL_newlib(L, tl_module_functions);
