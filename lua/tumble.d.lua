@@ -53,6 +53,14 @@ function tumble.world(settings) end
 ---@return tumble.Contact|nil contact  normal from a to b
 function tumble.collide(a, b) end
 
+---Reads back a string from `snap:save()`: a Snapshot of the engine state only
+---(no handles, user values or handlers), to restore into any world. A string
+---that is not a snapshot, is corrupt or truncated, or was saved by another
+---version or build of tumble raises an error.
+---@param bytes string
+---@return tumble.Snapshot
+function tumble.snapshot(bytes) end
+
 ---Test hook: the determinism scene built in C, stepped n times.
 ---@param n_steps integer
 ---@return number[] xs_ys_angles
@@ -65,7 +73,7 @@ function tumble._c_default_settings() end
 
 ---Test hook: what the binding really has, read from the arrays it dispatches
 ---on (tests/lua/docs_spec.lua checks this file and REFERENCE.md against it):
----`{World = {properties, readonly, methods, options}, Body, Shape, Joint, Contact,
+---`{World = {properties, readonly, methods, options}, Body, Shape, Joint, Contact, Snapshot,
 ---module, settings, events, handlers, body_types, shape_kinds, joint_kinds,
 ---field_kinds, falloffs}`, each a list of names.
 ---@return table
@@ -199,6 +207,20 @@ function World:counters() end
 ---Touching contacts.
 ---@return {a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact}[]
 function World:contacts() end
+
+---Everything that decides the world's future, and the handles alive now with
+---their user values and handlers. Not inside world:restore.
+---@return tumble.Snapshot
+function World:snapshot() end
+
+---Puts the world back to the snapshot: the steps after it are bit-identical
+---to those after the moment it was taken. Handles alive then are the same
+---userdata again, with the values and handlers they had; handles of objects
+---made since are stale. A snapshot read from bytes makes every handle of the
+---world stale. Errors inside an event handler, for a snapshot of another
+---world (move one as a string) and past the host's limits.
+---@param snap tumble.Snapshot
+function World:restore(snap) end
 
 ---Closest hit of the segment (x1, y1) -> (x2, y2); nothing on a miss.
 ---@param x1 number
@@ -482,6 +504,23 @@ function Joint:destroy() end
 ---@field depth number|nil        max(0, -separation)
 ---@field approach_speed number|nil m/s (begin and hit events)
 ---@field point tumble.Vec2|nil   the first point
+
+------------------------------------------------------------------------------
+-- Snapshot (world:snapshot(), tumble.snapshot(bytes))
+------------------------------------------------------------------------------
+
+---@class tumble.Snapshot
+---@field valid boolean        (read-only) false once closed (`local s <close> = ...`), never raises
+---@field bytes integer        (read-only) memory it holds (the engine state; the handles' tables come on top)
+---@field step_count integer   (read-only) the world's step_count at its moment
+---@field body_count integer   (read-only) bodies at its moment
+local Snapshot = {}
+
+---The engine state as a string (a versioned format with a checksum): what
+---tumble.snapshot(bytes) reads back. Not in it: handles, user values,
+---handlers, world:on handlers (they are Lua values, code).
+---@return string
+function Snapshot:save() end
 
 -- ==== The host ==============================================================
 -- Everything below exists in the host only (`tumble level.lua`), not in

@@ -19,7 +19,7 @@ local DLUA_PATH = here .. "../../lua/tumble.d.lua"
 local REF_PATH = here .. "../../lua/REFERENCE.md"
 
 local HANDLE_TYPES = { "World", "Body", "Shape", "Joint" }
-local ALL_TYPES = { "World", "Body", "Shape", "Joint", "Contact" }
+local ALL_TYPES = { "World", "Body", "Shape", "Joint", "Contact", "Snapshot" }
 
 local function hidden(name) return name:sub(1, 1) == "_" end
 
@@ -210,7 +210,7 @@ describe("the documentation", function()
       local shape = body:circle{ r = 1 }
       local other = world:body{ type = "dynamic", x = 3 }
       local joint = world:joint{ kind = "revolute", a = body, b = other }
-      local objects = { World = world, Body = body, Shape = shape, Joint = joint }
+      local objects = { World = world, Body = body, Shape = shape, Joint = joint, Snapshot = world:snapshot() }
       local problems = {}
       for t, obj in pairs(objects) do
         for _, m in ipairs(info[t].methods) do
