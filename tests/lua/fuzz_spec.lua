@@ -31,7 +31,7 @@ local KEYS = {
 
 local METHODS = {
   "step", "body", "joint", "on", "bodies", "joints", "destroy_all", "destroy", "hash", "profile", "counters",
-  "contacts", "raycast", "raycast_all", "query_box", "query_point", "overlap",
+  "contacts", "raycast", "raycast_all", "query_box", "query_point", "overlap", "snapshot", "restore", "save",
   "apply_force", "apply_impulse", "apply_torque", "apply_angular_impulse", "shapes", "world_point", "local_point",
   "world_vector", "local_vector", "velocity_at", "world_center", "local_center", "set_position", "get_position",
   "set_velocity", "get_velocity", "aabb", "circle", "box", "polygon", "capsule", "segment", "chain",
@@ -49,9 +49,9 @@ describe("the binding under random calls", function()
   it("raises only Lua errors for " .. CALLS .. " random calls", function()
     math.randomseed(1234567)
     local R = math.random
-    local worlds, bodies, shapes, joints, others = {}, {}, {}, {}, {}
+    local worlds, bodies, shapes, joints, others, snaps, saved = {}, {}, {}, {}, {}, {}, {}
     local oks, errs, bad = 0, 0, {}
-    local stepped, most = 0, 0
+    local stepped, most, restored = 0, 0, 0
 
     local function pick(t) if #t > 0 then return t[R(#t)] end end
     local function num()
@@ -76,15 +76,16 @@ describe("the binding under random calls", function()
       elseif k == 10 then return pick(bodies)
       elseif k == 11 then return pick(shapes)
       elseif k == 12 then return pick(joints)
-      elseif k == 13 then return pick(worlds) or pick(others)
+      elseif k == 13 then return R() < 0.3 and pick(snaps) or pick(worlds) or pick(others)
       elseif k == 14 then return function() end
       elseif depth < 2 then return tbl(depth)
       else return {} end
     end
     local function any_object()
-      local k = R(5)
+      local k = R(6)
       if k == 1 then return pick(worlds) elseif k == 2 then return pick(bodies)
-      elseif k == 3 then return pick(shapes) elseif k == 4 then return pick(joints) else return pick(others) end
+      elseif k == 3 then return pick(shapes) elseif k == 4 then return pick(joints)
+      elseif k == 5 then return pick(snaps) else return pick(others) end
     end
     local function keep(list, x, max)
       if x == nil then return end
@@ -196,10 +197,44 @@ describe("the binding under random calls", function()
         elseif w then
           record(pcall(w.step, w, 1 / 60)) -- refused inside a handler
         end
-      elseif k <= 97 then
+      elseif k <= 95 then
         local a, b = value(), value()
         if R() < 0.5 then a, b = pick(shapes), pick(shapes) end
         record(pcall(tumble.collide, a, b))
+      elseif k <= 97 then
+        -- snapshots: taken, restored (into their world or another, inside a
+        -- handler too), saved, read back from bytes whole or damaged, closed
+        local q = R(6)
+        if q == 1 and w then
+          local ok, res = pcall(w.snapshot, w)
+          record(ok, res)
+          if ok then keep(snaps, res, 6) end
+        elseif q == 2 and w then
+          local ok, res = pcall(w.restore, w, R() < 0.9 and pick(snaps) or value())
+          record(ok, res)
+          if ok then restored = restored + 1 end
+        elseif q == 3 then
+          local snap = pick(snaps)
+          if snap then
+            local ok, res = pcall(snap.save, snap)
+            record(ok, res)
+            if ok then keep(saved, res, 4) end
+          end
+        elseif q == 4 then
+          local str = pick(saved) or STRINGS[R(#STRINGS)]
+          if R() < 0.5 and #str > 0 then
+            local at = R(#str)
+            str = str:sub(1, at - 1) .. string.char(R(0, 255)) .. str:sub(at + 1 + R(0, 3))
+          end
+          local ok, res = pcall(tumble.snapshot, str)
+          record(ok, res)
+          if ok then keep(snaps, res, 6) end
+        elseif q == 5 and w and #saved > 0 then
+          record(pcall(function() w:restore(tumble.snapshot(pick(saved))) end))
+        elseif #snaps > 0 then
+          local snap = table.remove(snaps, R(#snaps))
+          if R() < 0.5 then record(pcall(function() local _ <close> = snap end)) end
+        end
       else
         collectgarbage(R() < 0.2 and "collect" or "step")
       end
@@ -209,14 +244,15 @@ describe("the binding under random calls", function()
     for _, w in ipairs(worlds) do
       if w.valid then h.step(w, 10) end
     end
-    worlds, bodies, shapes, joints, others = nil, nil, nil, nil, nil
+    worlds, bodies, shapes, joints, others, snaps, saved = nil, nil, nil, nil, nil, nil, nil
     h.collect()
 
-    if os.getenv("TUMBLE_FUZZ_VERBOSE") then print("fuzz", oks, errs, stepped, most) end
+    if os.getenv("TUMBLE_FUZZ_VERBOSE") then print("fuzz", oks, errs, stepped, most, "restores", restored) end
     assert.are.same({}, bad)
     -- the fuzzer must exercise both paths to be worth anything
     assert.is_true(oks > CALLS / 10, "successful calls: " .. oks)
     assert.is_true(errs > CALLS / 10, "failed calls: " .. errs)
+    assert.is_true(restored > CALLS / 2000, "restores: " .. restored)
   end)
 end)
 
@@ -235,7 +271,7 @@ describe("the binding under hostile tables", function()
   it("raises only Lua errors for " .. HOSTILE_CALLS .. " calls with metatables that destroy things", function()
     math.randomseed(7654321)
     local R = math.random
-    local worlds, bodies, shapes, joints = {}, {}, {}, {}
+    local worlds, bodies, shapes, joints, snaps = {}, {}, {}, {}, {}
     local oks, errs, bad, depth = 0, 0, {}, 0
     local inside = 0          -- > 0 while a binding call runs
     local ran_inside = {}     -- metamethods that ran inside a binding call
@@ -259,7 +295,11 @@ describe("the binding under hostile tables", function()
       elseif k == 3 then local s = pick(shapes) if s then s:destroy() end
       elseif k == 4 then local w = pick(worlds) if w then w:destroy_all() end
       elseif k == 5 then local j = pick(joints) if j then j:destroy() end
-      elseif k == 6 then error("mischief")
+      elseif k == 6 then
+        if R() < 0.5 then error("mischief") end
+        -- a snapshot restored, or closed, from the middle of a call
+        local snap, w = pick(snaps), pick(worlds)
+        if snap and w and R() < 0.7 then w:restore(snap) elseif snap then local _ <close> = snap end
       elseif k <= 8 and depth < 2 then depth = depth + 1; pcall(action); depth = depth - 1
       else collectgarbage("step") end
     end
@@ -320,7 +360,7 @@ describe("the binding under hostile tables", function()
     local SHAPES = { "circle", "box", "polygon", "capsule", "segment", "chain" }
 
     function action()
-      local k = R(20)
+      local k = R(22)
       for i = #worlds, 1, -1 do
         if not worlds[i].valid then table.remove(worlds, i) end
       end
@@ -380,6 +420,15 @@ describe("the binding under hostile tables", function()
       elseif k == 18 then
         local b = pick(bodies)
         if b then call(function() local t = b:shapes(); local c = b:contacts(); return #t + #c end) end
+      elseif k == 21 and w then
+        local ok, res = call(w.snapshot, w)
+        if ok then keep(snaps, res, 5) end
+      elseif k == 22 then
+        local snap, target = pick(snaps), pick(worlds)
+        if snap and target then
+          if R() < 0.5 then call(target.restore, target, snap)
+          else call(function() target:restore(tumble.snapshot(snap:save())) end) end
+        end
       elseif k == 19 then
         -- garbage with a finalizer, for the collector to run somewhere
         setmetatable({}, { __gc = function() if inside > 0 then fired = fired + 1 end pcall(mischief) end })
@@ -392,7 +441,7 @@ describe("the binding under hostile tables", function()
     for _ = 1, HOSTILE_CALLS do action() end
     collectgarbage("incremental", 200, 100, 13)
     if prev == "generational" then collectgarbage("generational") end
-    worlds, bodies, shapes, joints = nil, nil, nil, nil
+    worlds, bodies, shapes, joints, snaps = nil, nil, nil, nil, nil
     h.collect()
 
     if os.getenv("TUMBLE_FUZZ_VERBOSE") then print("hostile fuzz", oks, errs, fired) end
