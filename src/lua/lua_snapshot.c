@@ -13,9 +13,10 @@
  * every handle of the world stale.
  *
  * Re-entrancy (lua_internal.h): taking one counts the handles, makes its
- * tables that size (which may run a finalizer), counts again until they fit,
- * then takes the engine snapshot and fills the tables with nothing allocated
- * in between, so the handles and the engine state are of the same moment.
+ * tables that size and more (which may run a finalizer), then takes the
+ * engine snapshot and fills the tables with nothing allocated in between, so
+ * the handles and the engine state are of the same moment; if a finalizer
+ * made more handles than there is room for, it starts again.
  * Restoring changes the engine first (no Lua), then puts the handles back in
  * a protected call with rec->restoring set: a finalizer running meanwhile
  * cannot step, snapshot or restore this world, and every handle is checked
@@ -94,6 +95,15 @@ static bool holds_values(lua_State *L, int idx, int kind)
 	return false;
 }
 
+/* The cache's value at idx as a live handle of rec and kind, or NULL (its
+ * [0] is the record). The type by its names pointer, as tl_self does. */
+static const tl_handle *live_handle(lua_State *L, int idx, tl_world_record *rec, int kind)
+{
+	const tl_handle *h = lua_touserdata(L, idx);
+	if (h == NULL || lua_rawlen(L, idx) != sizeof *h || h->type != rec->names[kind] || h->rec != rec) return NULL;
+	return tl_handle_valid(h, (tl_type)kind) ? h : NULL;
+}
+
 /* The live handles of a kind in the cache (at the top of the stack), and how
  * many hold values. Allocates nothing. */
 static void count_handles(lua_State *L, tl_world_record *rec, int kind, int *handles, int *values)
@@ -102,8 +112,7 @@ static void count_handles(lua_State *L, tl_world_record *rec, int kind, int *han
 	*handles = *values = 0;
 	lua_pushnil(L);
 	while (lua_next(L, cache) != 0) {
-		const tl_handle *h = lua_type(L, -1) == LUA_TUSERDATA ? tl_testudata(L, -1, (tl_type)kind) : NULL;
-		if (h != NULL && h->rec == rec && tl_handle_valid(h, (tl_type)kind)) {
+		if (live_handle(L, -1, rec, kind) != NULL) {
 			*handles += 1;
 			if (holds_values(L, lua_gettop(L), kind)) *values += 1;
 		}
@@ -111,11 +120,13 @@ static void count_handles(lua_State *L, tl_world_record *rec, int kind, int *han
 	}
 }
 
-/* Fills the snapshot's tables (made large enough) from the caches: allocates
- * nothing, so nothing runs between the engine snapshot and this. */
-static void fill_handles(lua_State *L, tl_world_record *rec, tl_snapshot_ud *su, int sidx, const int *room,
+/* Fills the snapshot's tables from the caches, allocating nothing, so nothing
+ * runs between the engine snapshot and this. False if the tables were too
+ * small (a finalizer made handles after they were counted). */
+static bool fill_handles(lua_State *L, tl_world_record *rec, tl_snapshot_ud *su, int sidx, const int *room,
                          const int *value_room)
 {
+	bool fits = true;
 	for (int k = 0; k < TL_KIND_COUNT; ++k) {
 		lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[k]);
 		int cache = lua_gettop(L);
@@ -126,18 +137,25 @@ static void fill_handles(lua_State *L, tl_world_record *rec, tl_snapshot_ud *su,
 		int n = 0, v = 0, stride = value_stride(k);
 		lua_pushnil(L);
 		while (lua_next(L, cache) != 0) {
-			const tl_handle *h = lua_type(L, -1) == LUA_TUSERDATA ? tl_testudata(L, -1, (tl_type)k) : NULL;
 			int hidx = lua_gettop(L);
-			if (h != NULL && h->rec == rec && tl_handle_valid(h, (tl_type)k) && n < room[k]) {
-				lua_pushvalue(L, hidx);
-				lua_rawseti(L, handles, ++n);
-				if (holds_values(L, hidx, k) && v < value_room[k]) {
-					int at = v++ * stride;
-					lua_pushinteger(L, n);
-					lua_rawseti(L, values, at + 1);
-					for (int j = 0; j < value_count(k); ++j) {
-						lua_getiuservalue(L, hidx, TL_UV_USER + j);
-						lua_rawseti(L, values, at + 2 + j);
+			if (live_handle(L, hidx, rec, k) != NULL) {
+				if (n == room[k]) {
+					fits = false;
+				} else {
+					lua_pushvalue(L, hidx);
+					lua_rawseti(L, handles, ++n);
+					if (holds_values(L, hidx, k)) {
+						if (v == value_room[k]) {
+							fits = false;
+						} else {
+							int at = v++ * stride;
+							lua_pushinteger(L, n);
+							lua_rawseti(L, values, at + 1);
+							for (int j = 0; j < value_count(k); ++j) {
+								lua_getiuservalue(L, hidx, TL_UV_USER + j);
+								lua_rawseti(L, values, at + 2 + j);
+							}
+						}
 					}
 				}
 			}
@@ -147,6 +165,7 @@ static void fill_handles(lua_State *L, tl_world_record *rec, tl_snapshot_ud *su,
 		su->values[k] = v;
 		lua_settop(L, cache - 1);
 	}
+	return fits;
 }
 
 int tl_world_snapshot(lua_State *L)
@@ -161,29 +180,23 @@ int tl_world_snapshot(lua_State *L)
 	lua_setiuservalue(L, sidx, TL_SUV_RECORD);
 	su->rec = rec;
 
-	for (int attempt = 0;; ++attempt) {
-		/* tables as large as the live handles; making them may run a
-		 * finalizer that makes more: count again until they fit */
-		int room[TL_KIND_COUNT] = {-1, -1, -1}, value_room[TL_KIND_COUNT] = {-1, -1, -1};
-		for (;;) {
-			bool fits = true;
-			int counts[TL_KIND_COUNT], value_counts[TL_KIND_COUNT];
-			for (int k = 0; k < TL_KIND_COUNT; ++k) {
-				if (tl_world_of(rec) == NULL) return luaL_error(L, "world was destroyed");
-				lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[k]);
-				count_handles(L, rec, k, &counts[k], &value_counts[k]);
-				lua_pop(L, 1);
-				fits = fits && counts[k] <= room[k] && value_counts[k] <= value_room[k];
-			}
-			if (fits) break;
-			for (int k = 0; k < TL_KIND_COUNT; ++k) {
-				room[k] = counts[k] + 8;
-				value_room[k] = value_counts[k] + 8;
-				lua_createtable(L, room[k], 0);
-				lua_setiuservalue(L, sidx, TL_SUV_HANDLES(k));
-				lua_createtable(L, value_room[k] * value_stride(k), 0);
-				lua_setiuservalue(L, sidx, TL_SUV_VALUES(k));
-			}
+	for (int attempt = 0;;) {
+		/* tables as large as the live handles, with room to spare: making
+		 * them may run a finalizer that makes more, which the fill sees */
+		int room[TL_KIND_COUNT], value_room[TL_KIND_COUNT];
+		for (int k = 0; k < TL_KIND_COUNT; ++k) {
+			if (tl_world_of(rec) == NULL) return luaL_error(L, "world was destroyed");
+			lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[k]);
+			count_handles(L, rec, k, &room[k], &value_room[k]);
+			lua_pop(L, 1);
+			room[k] += 16 + room[k] / 8;
+			value_room[k] += 16 + value_room[k] / 8;
+		}
+		for (int k = 0; k < TL_KIND_COUNT; ++k) {
+			lua_createtable(L, room[k], 0);
+			lua_setiuservalue(L, sidx, TL_SUV_HANDLES(k));
+			lua_createtable(L, value_room[k] * value_stride(k), 0);
+			lua_setiuservalue(L, sidx, TL_SUV_VALUES(k));
 		}
 		tb_world *w = tl_world_of(rec);
 		if (w == NULL) return luaL_error(L, "world was destroyed");
@@ -191,11 +204,14 @@ int tl_world_snapshot(lua_State *L)
 		tb_snapshot *snap = tb_world_snapshot(w, &st);
 		if (snap != NULL) {
 			su->snap = snap;
-			fill_handles(L, rec, su, sidx, room, value_room);
-			break;
+			if (fill_handles(L, rec, su, sidx, room, value_room)) break;
+			/* more handles than counted: again, larger */
+			su->snap = NULL;
+			tb_snapshot_free(snap);
+			continue;
 		}
 		if (st != TB_ERR_OUT_OF_MEMORY) return luaL_error(L, "cannot take a snapshot (%s)", tl_status_text(st));
-		if (attempt > 0) return luaL_error(L, "out of memory taking a snapshot");
+		if (attempt++ > 0) return luaL_error(L, "out of memory taking a snapshot");
 		/* snapshots the script dropped may be what holds the memory */
 		lua_gc(L, LUA_GCCOLLECT, 0);
 	}
