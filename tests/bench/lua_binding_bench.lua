@@ -92,6 +92,28 @@ for _ = 1, 5 do world:step(1 / 60) end
 local t_step = (clock() - t0) * 1e3 / 5
 report("one world:step(1/60), 10,000 bodies", t_step, "ms")
 print(("  reading every position costs %.1f%% of a step"):format(100 * t_read / t_step))
+
+-- snapshots of this world, with a handle for every body and shape, 500 of them
+-- holding a user value (what the Lua side keeps and puts back)
+for i = 1, 500 do bodies[i].user = i end
+for i = 1, N do local _ = bodies[i]:shapes()[1] end
+local function ms_of(rounds, fn)
+  local runs = {}
+  for r = 1, rounds do
+    local t1 = os.clock()
+    fn()
+    runs[r] = (os.clock() - t1) * 1e3
+  end
+  return median(runs)
+end
+local snap = world:snapshot()
+report("world:snapshot(), 10,000 bodies and their handles", ms_of(9, function() world:snapshot() end), "ms")
+report("world:restore(snap)", ms_of(9, function() world:restore(snap) end), "ms")
+local saved = snap:save()
+report("snap:save()", ms_of(9, function() snap:save() end), "ms")
+report("tumble.snapshot(bytes)", ms_of(9, function() tumble.snapshot(saved) end), "ms")
+print(("  snapshot %d bytes held, %d bytes saved"):format(snap.bytes, #saved))
+snap = nil
 world:destroy()
 world, ground, bodies, b, s = nil, nil, nil, nil, nil
 collectgarbage()

@@ -166,6 +166,48 @@ static void test_engine_byte_limit(void **state)
 	lua_close(L);
 }
 
+/* Snapshots stay within the host's hold: a restore or a string read past the
+ * limits is refused, and their memory is the Lua state's, counted at the cap;
+ * snapshots a script drops are collected before the cap refuses new ones. */
+static void test_snapshots_within_host_limits(void **state)
+{
+	(void)state;
+	capped c = {0, 0, 0};
+	lua_State *L = new_state(&c);
+	expect_ok(L, "big = tumble.world{}\n"
+	             "for i = 1, 10 do big:body{ type = 'dynamic', x = 2 * i }:circle{ r = 0.5 } end\n"
+	             "bytes = big:snapshot():save()\n"
+	             "unlimited = tumble.snapshot(bytes)");
+	tb_world_limits limits = {5, 0, 0, 0, 0};
+	tumble_lua_set_world_limits(L, &limits);
+	expect_error(L, "tumble.snapshot(bytes)", "too many bodies (max_bodies limit 5)");
+	expect_ok(L, "small = tumble.world{}; mine = small:body{ type = 'dynamic' }");
+	expect_error(L, "small:restore(unlimited)", "cannot restore the snapshot: too many bodies (max_bodies limit 5)");
+	expect_ok(L, "assert(mine.valid and small.body_count == 1)");
+	tumble_lua_set_world_limits(L, NULL);
+
+	/* a cap with room for a few snapshots of a 2,000-body world */
+	expect_ok(L, "w = tumble.world{}\n"
+	             "for i = 1, 2000 do w:body{ type = 'dynamic', x = i % 50, y = i // 50 }:circle{ r = 0.4 } end\n"
+	             "w:step(1 / 60)\n"
+	             "size = w:snapshot().bytes\n"
+	             "collectgarbage() collectgarbage()");
+	lua_getglobal(L, "size");
+	size_t size = (size_t)lua_tointeger(L, -1);
+	lua_pop(L, 1);
+	assert_true(size > 100 * 1000);
+	c.cap = c.used + 4 * size + 512 * 1024;
+	/* kept: the cap refuses one at last, with a Lua error */
+	expect_error(L, "kept = {} for i = 1, 100 do kept[i] = w:snapshot() end", "out of memory taking a snapshot");
+	assert_true(c.refused > 0);
+	expect_ok(L, "kept = nil collectgarbage() collectgarbage()");
+	/* dropped: taken one after another, never refused */
+	expect_ok(L, "for i = 1, 200 do local s = w:snapshot() assert(s.valid) end");
+	expect_ok(L, "w:restore(w:snapshot()) w:step(1 / 60)");
+	lua_close(L);
+	assert_int_equal(c.used, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_contact_limit_is_a_step_error),
 		cmocka_unit_test(test_engine_memory_through_lua_allocator),
 		cmocka_unit_test(test_engine_byte_limit),
+		cmocka_unit_test(test_snapshots_within_host_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
