@@ -33,6 +33,9 @@ static void usage(FILE *out)
 	        "                           memory and instruction limits\n"
 	        "      --mem-limit MB       Lua memory cap (sandbox default 256)\n"
 	        "      --instr-limit N      VM instructions per callback (sandbox default 100000000)\n"
+	        "      --time-limit S       wall-clock seconds per callback, every run (default 1;\n"
+	        "                           0 = none); past it the callback is stopped with an error\n"
+	        "      --output-limit MB    what print may write (sandbox default 16; 0 = none)\n"
 	        "      --watch, --no-watch  hot reload on file changes (default: on with a window)\n"
 	        "      --watch-poll-ms N    how often to check the files (default 250; 0 = every frame)\n"
 	        "      --keep-going         headless: report Lua errors without stopping\n"
@@ -87,6 +90,8 @@ enum {
 	OPT_SANDBOX,
 	OPT_MEM_LIMIT,
 	OPT_INSTR_LIMIT,
+	OPT_TIME_LIMIT,
+	OPT_OUTPUT_LIMIT,
 	OPT_WATCH,
 	OPT_NO_WATCH,
 	OPT_WATCH_POLL,
@@ -112,6 +117,8 @@ int main(int argc, char **argv)
 		{"sandbox", no_argument, NULL, OPT_SANDBOX},
 		{"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
 		{"instr-limit", required_argument, NULL, OPT_INSTR_LIMIT},
+		{"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+		{"output-limit", required_argument, NULL, OPT_OUTPUT_LIMIT},
 		{"watch", no_argument, NULL, OPT_WATCH},
 		{"no-watch", no_argument, NULL, OPT_NO_WATCH},
 		{"watch-poll-ms", required_argument, NULL, OPT_WATCH_POLL},
@@ -158,6 +165,14 @@ int main(int argc, char **argv)
 			if (!parse_long("--instr-limit", optarg, 1000, 1000000000000LL, &v)) return 2;
 			o.instr_limit = v;
 			break;
+		case OPT_TIME_LIMIT:
+			if (!parse_double("--time-limit", optarg, 0.0, &d)) return 2;
+			o.time_limit = d;
+			break;
+		case OPT_OUTPUT_LIMIT:
+			if (!parse_double("--output-limit", optarg, 0.0, &d)) return 2;
+			o.output_limit_mb = d;
+			break;
 		case OPT_WATCH: o.watch = 1; break;
 		case OPT_NO_WATCH: o.watch = 0; break;
 		case OPT_WATCH_POLL:
@@ -192,6 +207,8 @@ int main(int argc, char **argv)
 	if (o.sandbox) {
 		if (o.mem_limit_mb == 0) o.mem_limit_mb = 256;
 		if (o.instr_limit == 0) o.instr_limit = 100000000LL;
+		if (o.output_limit_mb < 0) o.output_limit_mb = 16;
 	}
+	if (o.output_limit_mb < 0) o.output_limit_mb = 0;
 	return th_app_run(&o);
 }

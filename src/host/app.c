@@ -80,6 +80,8 @@ void th_app_default_options(th_app_options *o)
 	o->screenshot_frame = -1;
 	o->watch = -1;
 	o->watch_poll_ms = 250;
+	o->time_limit = 1.0;
+	o->output_limit_mb = -1.0;
 	o->width = 1280;
 	o->height = 720;
 }

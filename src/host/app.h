@@ -16,6 +16,8 @@ typedef struct th_app_options {
 	bool sandbox;             /* untrusted level: no io/os/debug/C modules, limits */
 	double mem_limit_mb;      /* Lua heap cap, 0 = none (sandbox default 256) */
 	long long instr_limit;    /* VM instructions per callback, 0 = none */
+	double time_limit;        /* wall-clock seconds per callback, 0 = none (default 1) */
+	double output_limit_mb;   /* what print may write per level start, 0 = none (sandbox default 16) */
 	int watch;                /* hot reload: -1 default (on with a window), 0 off, 1 on */
 	int watch_poll_ms;        /* mtime polling period; 0 = every frame */
 	bool keep_going;          /* headless: report Lua errors but do not stop */

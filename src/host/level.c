@@ -369,7 +369,9 @@ static void collect_host_tables(th_level *lv, lua_State *L, int tumble)
 static int init_protected(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
-	th_sandbox_open_libs(L, lv->opt->sandbox);
+	lua_pushfstring(L, "%s/lua", lv->root != NULL ? lv->root : "");
+	th_sandbox_open_libs(L, &lv->sandbox, lv->level_dir, lv->root != NULL ? lua_tostring(L, -1) : NULL);
+	lua_pop(L, 1);
 	luaL_requiref(L, "tumble", luaopen_tumble, 1);
 	int tumble = lua_gettop(L);
 	th_input_open_lua(lv, L);
@@ -503,6 +505,11 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 	lv->sandbox.used = 0;
 	lv->sandbox.limit = lv->opt->mem_limit_mb > 0 ? (size_t)(lv->opt->mem_limit_mb * 1024.0 * 1024.0) : 0;
 	lv->sandbox.instr_limit = lv->opt->instr_limit;
+	lv->sandbox.strict = lv->opt->sandbox;
+	lv->sandbox.time_limit = lv->opt->time_limit;
+	lv->sandbox.output_limit = (size_t)(lv->opt->output_limit_mb * 1024.0 * 1024.0);
+	lv->sandbox.output_used = 0;
+	lv->sandbox.depth = 0;
 	lv->L = th_sandbox_new_state(&lv->sandbox);
 	if (lv->L == NULL) {
 		th_level_set_error(lv, "start", "cannot create the Lua state", true);
@@ -546,7 +553,7 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 void th_level_stop(th_level *lv)
 {
 	th_loader_discard(lv);
-	if (lv->L != NULL) lua_close(lv->L);
+	th_sandbox_close(lv->L, &lv->sandbox);
 	lv->L = NULL;
 	lv->world = NULL;
 	reset_refs(lv);

@@ -1,6 +1,10 @@
-/* tumble host: the Lua allocator cap, the instruction budget and the stripped
- * standard library used by --sandbox. */
+/* tumble host: the limits a level runs under (see sandbox.h): the Lua
+ * allocator cap, the instruction budget, the time limit's stop, the output
+ * budget, and the stripped, guarded standard library used by --sandbox. */
 #include "sandbox.h"
+#include "searcher.h"
+#include "sbxlib.h"
+#include "watchdog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +25,22 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	/* Lua requires shrinking never to fail, so only growth is checked. */
 	if (sb->enforce && sb->limit != 0 && nsize > old && sb->used - old + nsize > sb->limit) {
 		sb->limit_hit = true;
+		/* One refusal stops the callback: a loop that catches "not enough
+		 * memory" would otherwise pay a full emergency collection per turn and
+		 * crawl on for ever. */
+		th_sandbox_interrupt(sb, TH_STOP_MEMORY);
 		return NULL;
 	}
 	void *block = realloc(ptr, nsize);
 	if (block == NULL) return NULL;
 	sb->used = sb->used - old + nsize;
 	return block;
+}
+
+static th_sandbox *sandbox_of(lua_State *L)
+{
+	void *ud = NULL;
+	return lua_getallocf(L, &ud) == sandbox_alloc ? ud : NULL;
 }
 
 static int sandbox_panic(lua_State *L)
@@ -41,93 +55,385 @@ lua_State *th_sandbox_new_state(th_sandbox *sb)
 {
 	lua_State *L = lua_newstate(sandbox_alloc, sb);
 	if (L != NULL) lua_atpanic(L, sandbox_panic);
+	sb->main = sb->current = L;
 	return L;
 }
 
-/* load() without binary chunks: crafted bytecode can crash the VM. */
-static int sandbox_load(lua_State *L)
+/* ---------------- stopping a callback ---------------- */
+
+const char *th_sandbox_stop_message(const th_sandbox *sb, char *buf, size_t size)
+{
+	const char *phase = sb->phase != NULL ? sb->phase : "level code";
+	switch ((th_stop)sb->stop) {
+	case TH_STOP_TIME: snprintf(buf, size, "time limit exceeded in %s (%g s)", phase, sb->time_limit); break;
+	case TH_STOP_INSTRUCTIONS:
+		snprintf(buf, size, "instruction limit exceeded in %s (%lld instructions)", phase, sb->instr_limit);
+		break;
+	case TH_STOP_MEMORY:
+		snprintf(buf, size, "memory limit exceeded in %s (%g MB)", phase, (double)sb->limit / (1024.0 * 1024.0));
+		break;
+	default: return NULL;
+	}
+	return buf;
+}
+
+static void hook(lua_State *L, lua_Debug *ar);
+
+static int raise_stop(lua_State *L, th_sandbox *sb)
+{
+	/* Every further instruction of this thread fails too. */
+	lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+	char buf[200];
+	th_sandbox_stop_message(sb, buf, sizeof(buf));
+	return luaL_error(L, "%s", buf);
+}
+
+static void hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	th_sandbox *sb = sandbox_of(L);
+	if (sb == NULL) return;
+	if (sb->enforce && sb->stop != TH_STOP_NONE) raise_stop(L, sb);
+	if (sb->instr_limit <= 0) {
+		/* Left on a coroutine by a stop that is over. */
+		lua_sethook(L, NULL, 0, 0);
+		return;
+	}
+	if (!sb->enforce) return;
+	sb->instr_count += lua_gethookcount(L);
+	if (sb->instr_count > sb->instr_limit) {
+		th_sandbox_interrupt(sb, TH_STOP_INSTRUCTIONS);
+		raise_stop(L, sb);
+	}
+	if (lua_gethookcount(L) != sb->instr_step) lua_sethook(L, hook, LUA_MASKCOUNT, sb->instr_step);
+}
+
+void th_sandbox_interrupt(th_sandbox *sb, th_stop why)
+{
+	if (!sb->enforce) return;
+	if (sb->stop == TH_STOP_NONE) sb->stop = why;
+	/* lua_sethook is safe in a signal handler (lua.c stops scripts on ^C the
+	 * same way); it is all this function does to the state. */
+	if (sb->current != NULL) lua_sethook(sb->current, hook, LUA_MASKCOUNT, 1);
+}
+
+void th_sandbox_tick(lua_State *L, long long steps)
+{
+	th_sandbox *sb = sandbox_of(L);
+	if (sb == NULL || !sb->enforce) return;
+	if (sb->stop == TH_STOP_NONE && sb->instr_limit > 0) {
+		sb->instr_count += steps;
+		if (sb->instr_count > sb->instr_limit) th_sandbox_interrupt(sb, TH_STOP_INSTRUCTIONS);
+	}
+	if (sb->stop != TH_STOP_NONE) raise_stop(L, sb);
+}
+
+void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase)
+{
+	if (sb->depth++ > 0) return;
+	sb->phase = phase;
+	sb->limit_hit = false;
+	sb->stop = TH_STOP_NONE;
+	sb->main = sb->current = L;
+	sb->instr_count = 0;
+	if (sb->instr_limit > 0) {
+		sb->instr_step = sb->instr_limit < 1000 ? (int)sb->instr_limit : 1000;
+		/* Setting the hook also restarts its countdown. */
+		lua_sethook(L, hook, LUA_MASKCOUNT, sb->instr_step);
+	}
+	sb->enforce = true;
+	if (sb->time_limit > 0 && th_watchdog_start()) {
+		th_watchdog_arm(sb, phase, sb->time_limit, th_watchdog_hard_limit(sb->time_limit));
+	}
+}
+
+void th_sandbox_end(lua_State *L, th_sandbox *sb)
+{
+	if (sb->depth == 0 || --sb->depth > 0) return;
+	/* Disarm first: a late signal then finds nothing to stop. */
+	th_watchdog_disarm();
+	sb->enforce = false;
+	sb->current = sb->main;
+	/* The host's own Lua glue runs unhooked (and a tripped hook is disarmed).
+	 * Without a budget of ours, a hook the (trusted) level set itself stays. */
+	if (sb->instr_limit > 0 || sb->stop != TH_STOP_NONE) lua_sethook(L, NULL, 0, 0);
+}
+
+void th_sandbox_close(lua_State *L, th_sandbox *sb)
+{
+	if (L == NULL) return;
+	/* No hook runs inside a finalizer, so only the memory cap and the
+	 * watchdog's hard stop can bound lua_close. */
+	sb->depth = 0;
+	sb->phase = "closing the level (finalizers)";
+	sb->stop = TH_STOP_NONE;
+	sb->current = NULL;
+	sb->enforce = true;
+	if (sb->time_limit > 0 && th_watchdog_start()) {
+		th_watchdog_arm(sb, sb->phase, sb->time_limit, th_watchdog_hard_limit(sb->time_limit));
+	}
+	lua_close(L);
+	th_watchdog_disarm();
+	sb->enforce = false;
+	sb->main = NULL;
+}
+
+/* ---------------- guards for every run ---------------- */
+
+/* xpcall whose message handler does not run while a callback is being
+ * stopped: an error raised from a hook calls the handler with hooks off, so a
+ * handler that loops could never be stopped. */
+static int xpcall_guard(lua_State *L)
+{
+	th_sandbox *sb = sandbox_of(L);
+	if (sb != NULL && sb->enforce && sb->stop != TH_STOP_NONE) {
+		lua_settop(L, 1);
+		return 1;
+	}
+	int n = lua_gettop(L);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, n, 1);
+	return 1;
+}
+
+static int finish_call(lua_State *L, int status, lua_KContext extra)
+{
+	(void)status;
+	(void)extra;
+	return lua_gettop(L);
+}
+
+static int sandbox_xpcall(lua_State *L)
 {
 	int n = lua_gettop(L);
-	if (n < 3) lua_settop(L, 3);
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_pushvalue(L, 2);
+	lua_pushcclosure(L, xpcall_guard, 1);
+	lua_replace(L, 2);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	/* with a continuation, so a coroutine can still yield inside xpcall */
+	lua_callk(L, n, LUA_MULTRET, 0, finish_call);
+	return lua_gettop(L);
+}
+
+/* The coroutine functions track which thread runs level code, so the
+ * watchdog stops the thread that is looping, not the one waiting for it. */
+static int tracked_call(lua_State *L, lua_State *co, int fn_upvalue)
+{
+	th_sandbox *sb = sandbox_of(L);
+	int n = lua_gettop(L);
+	lua_pushvalue(L, lua_upvalueindex(fn_upvalue));
+	lua_insert(L, 1);
+	lua_State *prev = sb != NULL ? sb->current : NULL;
+	if (sb != NULL) sb->current = co;
+	int status = lua_pcall(L, n, LUA_MULTRET, 0);
+	if (sb != NULL) {
+		sb->current = prev;
+		/* stopped while the coroutine ran: the caller's thread stops too */
+		if (sb->enforce && sb->stop != TH_STOP_NONE) lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+	}
+	/* an error: minus the status, with the error object on top */
+	if (status != LUA_OK) return -status;
+	return lua_gettop(L);
+}
+
+static int co_resume(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, 1);
+	luaL_argexpected(L, co != NULL, 1, "coroutine");
+	int n = tracked_call(L, co, 1);
+	if (n < 0) return lua_error(L);
+	return n;
+}
+
+static int co_close(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, 1);
+	luaL_argexpected(L, co != NULL, 1, "coroutine");
+	int n = tracked_call(L, co, 1);
+	if (n < 0) return lua_error(L);
+	return n;
+}
+
+/* upvalues: the stock wrap's function, its coroutine */
+static int co_wrapped(lua_State *L)
+{
+	int n = tracked_call(L, lua_tothread(L, lua_upvalueindex(2)), 1);
+	if (n >= 0) return n;
+	/* the stock function adds its caller's position; we are that caller now */
+	if (n != -LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+		luaL_where(L, 1);
+		lua_insert(L, -2);
+		lua_concat(L, 2);
+	}
+	return lua_error(L);
+}
+
+static int co_wrap(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TFUNCTION);
+	lua_settop(L, 1);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, 1, 1);
+	if (lua_getupvalue(L, -1, 1) == NULL || !lua_isthread(L, -1)) {
+		/* not the stock wrap we know: hand it out unwrapped */
+		lua_settop(L, 1);
+		return 1;
+	}
+	lua_pushcclosure(L, co_wrapped, 2);
+	return 1;
+}
+
+/* t[name] = fn with the old t[name] as its first upvalue. */
+static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn)
+{
+	t = lua_absindex(L, t);
+	lua_getfield(L, t, name);
+	lua_pushcclosure(L, fn, 1);
+	lua_setfield(L, t, name);
+}
+
+/* ---------------- the strict library ---------------- */
+
+/* load() without binary chunks (crafted bytecode can crash the VM), and with
+ * a reader function charged to the budget (a C reader never returns to the VM). */
+static int load_reader(lua_State *L)
+{
+	th_sandbox_tick(L, 64);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_call(L, 0, 1);
+	return 1;
+}
+
+static int sandbox_load(lua_State *L)
+{
+	if (lua_gettop(L) < 3) lua_settop(L, 3);
 	lua_pushliteral(L, "t");
 	lua_replace(L, 3);
+	if (lua_type(L, 1) == LUA_TFUNCTION) {
+		lua_pushvalue(L, 1);
+		lua_pushcclosure(L, load_reader, 1);
+		lua_replace(L, 1);
+	}
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
 	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
 	return lua_gettop(L);
 }
 
-void th_sandbox_open_libs(lua_State *L, bool strict)
+/* No finalizers written in Lua: no hook runs inside a finalizer, so one that
+ * loops could be stopped only by ending the process. Lua marks an object for
+ * finalization when setmetatable sees __gc, so refusing it there is enough. */
+static int sandbox_setmetatable(lua_State *L)
 {
-	if (!strict) {
-		luaL_openlibs(L);
-		return;
-	}
-	static const luaL_Reg safe[] = {
-		{LUA_GNAME, luaopen_base},         {LUA_LOADLIBNAME, luaopen_package}, {LUA_COLIBNAME, luaopen_coroutine},
-		{LUA_TABLIBNAME, luaopen_table},   {LUA_STRLIBNAME, luaopen_string},   {LUA_MATHLIBNAME, luaopen_math},
-		{LUA_UTF8LIBNAME, luaopen_utf8},   {NULL, NULL},
-	};
-	for (const luaL_Reg *lib = safe; lib->func != NULL; ++lib) {
-		luaL_requiref(L, lib->name, lib->func, 1);
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL) {
+			return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+		}
 		lua_pop(L, 1);
 	}
-	/* Files are read only through require (the host's searcher, on a fixed path). */
-	lua_pushnil(L);
-	lua_setglobal(L, "dofile");
-	lua_pushnil(L);
-	lua_setglobal(L, "loadfile");
-	lua_getglobal(L, "load");
-	lua_pushcclosure(L, sandbox_load, 1);
-	lua_setglobal(L, "load");
+	lua_settop(L, 2);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, 2, 1);
+	return 1;
+}
 
-	lua_getglobal(L, LUA_LOADLIBNAME);
+/* print within the run's output budget. */
+static int sandbox_print(lua_State *L)
+{
+	th_sandbox *sb = sandbox_of(L);
+	int n = lua_gettop(L);
+	luaL_checkstack(L, n, "too many arguments to print");
+	size_t total = 1;
+	for (int i = 1; i <= n; ++i) {
+		size_t len = 0;
+		luaL_tolstring(L, i, &len);
+		total += len + (i > 1 ? 1 : 0);
+	}
+	if (sb != NULL && sb->output_limit != 0) {
+		if (total > sb->output_limit - sb->output_used) {
+			sb->output_used = sb->output_limit;
+			return luaL_error(L, "output limit exceeded in %s (print wrote %g MB)", sb->phase != NULL ? sb->phase : "level",
+			                  (double)sb->output_limit / (1024.0 * 1024.0));
+		}
+		sb->output_used += total;
+	}
+	for (int i = 1; i <= n; ++i) {
+		size_t len = 0;
+		const char *s = lua_tolstring(L, n + i, &len);
+		if (i > 1) fputc('\t', stdout);
+		fwrite(s, 1, len, stdout);
+	}
+	fputc('\n', stdout);
+	fflush(stdout);
+	return 0;
+}
+
+void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, const char *lib_dir)
+{
+	if (!sb->strict) {
+		luaL_openlibs(L);
+	} else {
+		static const luaL_Reg safe[] = {
+			{LUA_GNAME, luaopen_base},       {LUA_LOADLIBNAME, luaopen_package}, {LUA_COLIBNAME, luaopen_coroutine},
+			{LUA_TABLIBNAME, luaopen_table}, {LUA_STRLIBNAME, luaopen_string},   {LUA_MATHLIBNAME, luaopen_math},
+			{LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL},
+		};
+		for (const luaL_Reg *lib = safe; lib->func != NULL; ++lib) {
+			luaL_requiref(L, lib->name, lib->func, 1);
+			lua_pop(L, 1);
+		}
+	}
+	lua_pushglobaltable(L);
+	int g = lua_gettop(L);
+	wrap_field(L, g, "xpcall", sandbox_xpcall);
+	lua_getfield(L, g, LUA_COLIBNAME);
+	wrap_field(L, -1, "resume", co_resume);
+	wrap_field(L, -1, "wrap", co_wrap);
+	wrap_field(L, -1, "close", co_close);
+	lua_pop(L, 1);
+	if (!sb->strict) {
+		lua_pop(L, 1);
+		return;
+	}
+
+	/* Files are read only through require (the host's searcher). */
 	lua_pushnil(L);
-	lua_setfield(L, -2, "loadlib");
+	lua_setfield(L, g, "dofile");
+	lua_pushnil(L);
+	lua_setfield(L, g, "loadfile");
+	wrap_field(L, g, "load", sandbox_load);
+	wrap_field(L, g, "setmetatable", sandbox_setmetatable);
+	lua_pushcfunction(L, sandbox_print);
+	lua_setfield(L, g, "print");
+
+	lua_getfield(L, g, LUA_LOADLIBNAME);
+	int package = lua_gettop(L);
+	lua_pushnil(L);
+	lua_setfield(L, package, "loadlib");
+	lua_pushnil(L);
+	lua_setfield(L, package, "searchpath");
 	lua_pushliteral(L, "");
-	lua_setfield(L, -2, "cpath");
-	/* Keep the preload and Lua-file searchers only (1 and 2); 3 and 4 load C. */
-	lua_getfield(L, -1, "searchers");
-	lua_pushnil(L);
-	lua_rawseti(L, -2, 4);
-	lua_pushnil(L);
-	lua_rawseti(L, -2, 3);
-	lua_pop(L, 2);
-}
+	lua_setfield(L, package, "cpath");
+	/* A fresh searchers table: the stock preload searcher and the host's own.
+	 * The stock Lua and C searchers are dropped (they read package.path and
+	 * package.cpath, which a level can change through a kept reference). */
+	lua_createtable(L, 2, 0);
+	lua_getfield(L, package, "searchers");
+	lua_rawgeti(L, -1, 1);
+	lua_rawseti(L, -3, 1);
+	lua_pop(L, 1);
+	const char *dirs[2] = {level_dir, lib_dir};
+	th_searcher_push(L, dirs, 2);
+	lua_rawseti(L, -2, 2);
+	lua_setfield(L, package, "searchers");
+	lua_pop(L, 1);
 
-static void sandbox_hook(lua_State *L, lua_Debug *ar)
-{
-	(void)ar;
-	void *ud = NULL;
-	lua_getallocf(L, &ud);
-	th_sandbox *sb = ud;
-	if (sb == NULL || !sb->enforce || sb->instr_limit <= 0) return;
-	sb->instr_count += sb->instr_step;
-	if (sb->instr_count > sb->instr_limit) {
-		/* From now on every instruction fails, so a pcall in the level cannot
-		 * swallow the error and keep looping. */
-		lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
-		luaL_error(L, "instruction limit exceeded in %s (%I instructions)", sb->phase != NULL ? sb->phase : "level",
-		           (lua_Integer)sb->instr_limit);
-	}
-}
-
-void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase)
-{
-	sb->phase = phase;
-	sb->limit_hit = false;
-	sb->enforce = true;
-	sb->instr_count = 0;
-	if (sb->instr_limit > 0) {
-		sb->instr_step = sb->instr_limit < 1000 ? (int)sb->instr_limit : 1000;
-		/* Setting the hook also restarts its countdown. */
-		lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, sb->instr_step);
-	}
-}
-
-void th_sandbox_end(lua_State *L, th_sandbox *sb)
-{
-	sb->enforce = false;
-	/* The host's own Lua glue runs unhooked (and a tripped hook is disarmed). */
-	if (sb->instr_limit > 0) lua_sethook(L, NULL, 0, 0);
+	th_sbxlib_open(L);
+	lua_pop(L, 1);
 }

@@ -1,14 +1,30 @@
-/* tumble host: limits for untrusted levels. Every Lua state of the host uses
- * this allocator (so the overlay can show Lua memory); the caps only bite
- * while level code runs, so the host's own glue never fails half-way. */
+/* tumble host: the limits a level runs under. Every Lua state of the host uses
+ * this allocator (so the overlay can show Lua memory) and every call into
+ * level code is bracketed by th_sandbox_begin / th_sandbox_end, which arm the
+ * caps: memory, instructions (--sandbox), wall-clock time per callback (every
+ * run, through the watchdog) and printed output. The caps only bite while
+ * level code runs, so the host's own glue never fails half-way.
+ *
+ * A callback that breaks a limit is stopped, not merely sent one error: from
+ * then on every VM instruction it runs raises the same error, so neither
+ * pcall nor an xpcall message handler can swallow it and carry on. */
 #ifndef TH_HOST_SANDBOX_H
 #define TH_HOST_SANDBOX_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <lua.h>
 
+typedef enum th_stop {
+	TH_STOP_NONE,
+	TH_STOP_TIME,         /* the callback ran past its wall-clock budget */
+	TH_STOP_INSTRUCTIONS, /* past --instr-limit */
+	TH_STOP_MEMORY,       /* an allocation past --mem-limit was refused */
+} th_stop;
+
 typedef struct th_sandbox {
+	bool strict;              /* --sandbox: the stripped library and the root fixes */
 	size_t used;              /* bytes held by the Lua state */
 	size_t limit;             /* 0 = no cap */
 	bool enforce;             /* true while level code runs */
@@ -16,17 +32,41 @@ typedef struct th_sandbox {
 	long long instr_limit;    /* 0 = no limit */
 	long long instr_count;
 	int instr_step;           /* hook granularity */
+	double time_limit;        /* seconds per callback, 0 = none (the watchdog) */
+	size_t output_limit;      /* bytes print may write in the whole run, 0 = none */
+	size_t output_used;
 	const char *phase;        /* callback being run, for the messages */
+	int depth;                /* nested begin calls */
+	lua_State *main;          /* the state's main thread */
+	lua_State *current;       /* the thread running level code (coroutines tracked) */
+	volatile sig_atomic_t stop; /* th_stop: why the running callback is being stopped */
 } th_sandbox;
 
 /* A new state whose allocator accounts into sb (which must outlive it). */
 lua_State *th_sandbox_new_state(th_sandbox *sb);
-/* Opens the standard libraries; strict removes io, os, debug, dofile, loadfile,
- * binary chunks and every way to load C code. */
-void th_sandbox_open_libs(lua_State *L, bool strict);
-/* Brackets one call into level code: resets the instruction budget, names the
- * phase and turns the caps on; end turns them off again. */
+/* Opens the standard libraries and the host's guards (coroutine tracking for
+ * the watchdog, xpcall). With sb->strict: no io, os, debug, dofile, loadfile,
+ * binary chunks or C modules; require reads only regular files under the given
+ * folders (NULL entries are skipped), in text mode; no __gc in setmetatable;
+ * print within sb->output_limit; patterns, table.move/insert/remove/concat and
+ * string.rep cannot hold the host in C (the budgets reach inside them). */
+void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, const char *lib_dir);
+/* Brackets one call into level code: resets the instruction budget, arms the
+ * watchdog, names the phase and turns the caps on; end turns them off again. */
 void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase);
 void th_sandbox_end(lua_State *L, th_sandbox *sb);
+/* The message for the limit that stopped the last callback, or NULL. */
+const char *th_sandbox_stop_message(const th_sandbox *sb, char *buf, size_t size);
+/* lua_close under the memory cap and the watchdog: a finalizer that loops or
+ * allocates without end cannot keep the host from closing the level. */
+void th_sandbox_close(lua_State *L, th_sandbox *sb);
+
+/* Stops the running callback (signal-safe: used by the watchdog's signal
+ * handler and by the allocator). */
+void th_sandbox_interrupt(th_sandbox *sb, th_stop why);
+/* Charges work done in C on the level's behalf (pattern matching, table.move)
+ * to the instruction budget, and raises the stop error if the callback is
+ * being stopped. C loops that the sandbox owns call it every few thousand steps. */
+void th_sandbox_tick(lua_State *L, long long steps);
 
 #endif
