@@ -70,6 +70,10 @@ CTEST_BIN := $(CTEST_SRC:tests/physics/%.c=$(BUILD)/tests/%)
 # C tests of the binding's host interface (tumble_lua.h), linked with Lua.
 LTEST_SRC := $(wildcard tests/lua/test_*.c)
 LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
+# tests/security: C tests of the sandbox's own pieces, each linked with the
+# host file it tests (the pattern matcher against the stock one, the OS lock)
+SEC_BIN := $(BUILD)/tests/security/test_pattern $(BUILD)/tests/security/test_oslock
+SEC_CFLAGS := $(filter-out -MMD -MP,$(CFLAGS_COMMON)) -Isrc/host
 
 .PHONY: all run test test-suites bench clean install uninstall rock install-rock deps format
 all: $(BIN) $(SO)
@@ -122,6 +126,15 @@ $(PNG_PROBE): tests/playtest/png_probe.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) $< -o $@ $(LDFLAGS_SAN) $(PKG_LIBS)
 
+$(BUILD)/tests/security/test_pattern: tests/security/test_pattern.c src/host/pattern.c src/host/sbxlib.h src/host/sandbox.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SEC_CFLAGS) $(LUA_CFLAGS) tests/security/test_pattern.c src/host/pattern.c -o $@ $(LDFLAGS_SAN) \
+	  $(shell pkg-config --libs lua5.4) -lm
+
+$(BUILD)/tests/security/test_oslock: tests/security/test_oslock.c src/host/oslock.c src/host/oslock.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SEC_CFLAGS) tests/security/test_oslock.c src/host/oslock.c -o $@ $(LDFLAGS_SAN) -lpthread
+
 deps:
 	@bash .ci/install-deps
 
@@ -131,7 +144,7 @@ run: deps
 	 else echo "no display: running the default level headless"; ./tumble --headless --frames 600; fi
 
 # One pass of every suite for the current BUILD; results appended to $(BUILD)/results.
-test-suites: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE)
+test-suites: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run_suites.sh
 
 test: deps

@@ -67,4 +67,19 @@ for t in tests/playtest/*.sh; do
   fi
   count_tap "playtest/$n" "$log" "$rc"
 done
+
+# 4. the security regression suite (issue 12): the sandbox's C pieces, then
+#    the case files against the host binary and the module
+for t in "$BUILD"/tests/security/test_*; do
+  [ -x "$t" ] || continue
+  n=$(basename "$t"); log="$LOGDIR/security_$n.log"
+  timeout 300 "$t" > "$log" 2>&1; rc=$?
+  count_tap "security/$n" "$log" "$rc"
+done
+for t in tests/security/*.sh; do
+  [ "$(basename "$t")" = lib.sh ] && continue
+  n=$(basename "$t" .sh); log="$LOGDIR/security_$n.log"
+  timeout 900 bash "$t" > "$log" 2>&1; rc=$?
+  count_tap "security/$n" "$log" "$rc"
+done
 exit 0

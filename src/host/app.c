@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "history.h"
 #include "level.h"
+#include "oslock.h"
 #include "overlay.h"
 #include "record.h"
 #include "render.h"
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <unistd.h>
+#include <SDL_image.h>
 
 /* A rebuild replays the level's history from its start; past this it would
  * keep the author waiting, and the level restarts instead. */
@@ -69,6 +71,7 @@ struct th_app {
 	bool fatal;              /* the run ends with fatal_status */
 	int fatal_status;
 	bool shot_taken, shot_failed;
+	SDL_RWops *shot_file;    /* --sandbox: opened before the OS lock */
 	double started, last, acc, next_poll;
 	double step_cost_ms;     /* a step's average cost, to estimate a rebuild */
 };
@@ -647,7 +650,13 @@ static bool screenshot(th_app *app, const char *path, float alpha)
 		if (th_target_init_surface(&t, surface)) {
 			compose(app, &t, alpha);
 			SDL_RenderPresent(t.renderer);
-			ok = th_picture_save(surface, path);
+			if (app->shot_file != NULL) {
+				const char *format = th_picture_format(path);
+				ok = (format != NULL && format[0] == 'B' ? SDL_SaveBMP_RW(surface, app->shot_file, 0)
+				                                         : IMG_SavePNG_RW(surface, app->shot_file, 0)) == 0;
+			} else {
+				ok = th_picture_save(surface, path);
+			}
 			th_target_free(&t);
 		}
 		SDL_FreeSurface(surface);
@@ -709,6 +718,7 @@ static bool open_app(th_app *app, const th_app_options *options)
 	/* Headless needs no SDL subsystem at all: the software renderer draws into
 	 * a plain surface. Without a display, a run that asked for a screenshot
 	 * gets it that way instead of failing. */
+	if (opt->sandbox) th_oslock_prepare();
 	if (!headless && opt->screenshot != NULL && SDL_getenv("SDL_VIDEODRIVER") == NULL) {
 		bool display = false;
 		if (SDL_Init(SDL_INIT_VIDEO) == 0) {
@@ -765,6 +775,18 @@ static bool open_app(th_app *app, const th_app_options *options)
 	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h)) {
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
 		return false;
+	}
+
+	/* The window is open: lock the process before the level's first line. */
+	if (opt->sandbox) {
+		if (opt->screenshot != NULL && (app->shot_file = SDL_RWFromFile(opt->screenshot, "wb")) == NULL) {
+			fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", opt->screenshot, SDL_GetError());
+			return false;
+		}
+		char lib[PATH_MAX + 8];
+		snprintf(lib, sizeof(lib), "%s/lua", app->root != NULL ? app->root : "");
+		const char *dirs[] = {app->level_dir, app->root != NULL ? lib : NULL};
+		th_oslock_apply(dirs, 2);
 	}
 
 	th_level *lv = &app->level;
@@ -978,6 +1000,7 @@ int th_app_close(th_app *app)
 
 	th_recorder_close(&app->recorder);
 	th_replay_close(&app->replay);
+	if (app->shot_file != NULL) SDL_RWclose(app->shot_file);
 	th_level_free(lv);
 	th_history_free(&app->history);
 	th_render_free(&app->render);

@@ -100,6 +100,7 @@ static int class_matches(int c, int cl)
 	case 'u': r = isupper(c); break;
 	case 'w': r = isalnum(c); break;
 	case 'x': r = isxdigit(c); break;
+	case 'z': r = c == 0; break; /* deprecated, still accepted by 5.4 */
 	default: return cl == c;
 	}
 	if (isupper(cl)) r = !r;
@@ -216,7 +217,7 @@ static int capture_index(matcher *m, int c)
 {
 	int l = c - '1';
 	if (l < 0 || l >= m->level || m->cap[l].len == CAP_UNFINISHED) {
-		return luaL_error(m->L, "invalid capture index %%%d in pattern", l + 1);
+		return luaL_error(m->L, "invalid capture index %%%d", l + 1);
 	}
 	return l;
 }
