@@ -358,8 +358,10 @@ static int sandbox_print(lua_State *L)
 	if (sb != NULL && sb->output_limit != 0) {
 		if (total > sb->output_limit - sb->output_used) {
 			sb->output_used = sb->output_limit;
-			return luaL_error(L, "output limit exceeded in %s (print wrote %g MB)", sb->phase != NULL ? sb->phase : "level",
-			                  (double)sb->output_limit / (1024.0 * 1024.0));
+			char buf[160];
+			snprintf(buf, sizeof(buf), "output limit exceeded in %s (print may write %g MB; --output-limit)",
+			         sb->phase != NULL ? sb->phase : "level", (double)sb->output_limit / (1024.0 * 1024.0));
+			return luaL_error(L, "%s", buf);
 		}
 		sb->output_used += total;
 	}
