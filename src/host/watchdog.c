@@ -32,15 +32,16 @@ static struct {
 	pthread_t main, thread;
 	bool started, failed;
 	int signo;
-	/* odd while armed; every arm and disarm bumps it */
+	/* odd while armed; every arm and disarm bumps it (release: the fields
+	 * below are written before it) */
 	atomic_uint gen;
 	atomic_llong armed_at, soft_ns, hard_ns;
 	atomic_uint fired_gen; /* the arm a soft stop was signalled for */
 	_Atomic(th_sandbox *) sandbox;
-	/* Written by arm, read by the thread only for the hard-stop message, which
-	 * is printed when the main thread has been stuck in one callback (so not
-	 * arming) for the whole hard limit. */
-	char phase[96];
+	/* What runs, for the hard-stop message. The thread reads it only when
+	 * the main thread has been stuck in that one callback for the whole hard
+	 * limit, so the caller's string is still alive. */
+	_Atomic(const char *) phase;
 	double soft_s;
 } wd;
 
@@ -67,7 +68,7 @@ static void hard_stop(long long elapsed)
 	int n = snprintf(msg, sizeof(msg),
 	                 "tumble: watchdog: %s has run for %.1f s without returning to Lua (time limit %g s); "
 	                 "C code or a finalizer cannot be interrupted, so the process ends here\n",
-	                 wd.phase, (double)elapsed / NS, wd.soft_s);
+	                 atomic_load(&wd.phase), (double)elapsed / NS, wd.soft_s);
 	if (n > 0) {
 		ssize_t w = write(STDERR_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 		(void)w;
@@ -91,7 +92,7 @@ static void *watch(void *arg)
 		long long t = now_ns(), dt = t - last;
 		last = t;
 		if (dt > MAX_TICK_NS) dt = MAX_TICK_NS;
-		unsigned g = atomic_load(&wd.gen);
+		unsigned g = atomic_load_explicit(&wd.gen, memory_order_acquire);
 		if ((g & 1u) == 0) {
 			counting = false;
 			continue;
@@ -148,19 +149,23 @@ double th_watchdog_hard_limit(double soft)
 void th_watchdog_arm(th_sandbox *sb, const char *phase, double soft, double hard)
 {
 	if (!wd.started) return;
-	snprintf(wd.phase, sizeof(wd.phase), "%s", phase != NULL ? phase : "level code");
-	wd.soft_s = soft;
-	atomic_store(&wd.sandbox, sb);
-	atomic_store(&wd.soft_ns, (long long)(soft * NS));
-	atomic_store(&wd.hard_ns, (long long)(hard * NS));
-	atomic_store(&wd.armed_at, now_ns());
-	unsigned g = atomic_load(&wd.gen);
-	atomic_store(&wd.gen, (g | 1u) + ((g & 1u) != 0 ? 2u : 0u));
+	/* a callback costs this: a clock read and relaxed stores (ordered by the
+	 * release of gen) */
+	atomic_store_explicit(&wd.phase, phase != NULL ? phase : "level code", memory_order_relaxed);
+	atomic_store_explicit(&wd.sandbox, sb, memory_order_relaxed);
+	if (soft != wd.soft_s) {
+		wd.soft_s = soft;
+		atomic_store_explicit(&wd.soft_ns, (long long)(soft * NS), memory_order_relaxed);
+		atomic_store_explicit(&wd.hard_ns, (long long)(hard * NS), memory_order_relaxed);
+	}
+	atomic_store_explicit(&wd.armed_at, now_ns(), memory_order_relaxed);
+	unsigned g = atomic_load_explicit(&wd.gen, memory_order_relaxed);
+	atomic_store_explicit(&wd.gen, (g | 1u) + ((g & 1u) != 0 ? 2u : 0u), memory_order_release);
 }
 
 void th_watchdog_disarm(void)
 {
 	if (!wd.started) return;
-	unsigned g = atomic_load(&wd.gen);
-	if ((g & 1u) != 0) atomic_store(&wd.gen, g + 1u);
+	unsigned g = atomic_load_explicit(&wd.gen, memory_order_relaxed);
+	if ((g & 1u) != 0) atomic_store_explicit(&wd.gen, g + 1u, memory_order_release);
 }

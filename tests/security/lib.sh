@@ -24,7 +24,7 @@ if [ -n "$SAN" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=16:malloc_context_size=4"
   PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
   # slower code, bigger heaps: looser wall and memory ceilings, same limits inside
-  SLOW=3; RSS_EXTRA=400
+  SLOW=3; RSS_EXTRA=100
 else
   PRELOAD=""; SLOW=1; RSS_EXTRA=0
 fi
