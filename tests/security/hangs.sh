@@ -55,6 +55,18 @@ EOF
 )
 host_case "limit: a finalizer at close that allocates stops at the memory cap" ok "" 8 120 --frames 2 --mem-limit 32 "$L"
 
+# --- level code the host's own glue runs ---
+L=$(level camera_glue <<'EOF'
+local target = setmetatable({}, { __index = function() error("boom") end })
+tumble.camera = setmetatable({}, {
+  __index = function(t, k) if k == "target" then return target end end,
+  __newindex = function() while true do end end, -- run when the host stops following
+})
+EOF
+)
+host_case "hang: a camera table whose __newindex loops when the host unfollows it" error "limit exceeded in camera" \
+  5 0 "${SB[@]}" "$L"
+
 # --- message handlers ---
 L=$(level xpcall_instr <<'EOF'
 xpcall(function() while true do end end, function(m) while true do end end)
