@@ -86,6 +86,8 @@ void th_level_set_error(th_level *lv, const char *phase, const char *message, bo
 	} else {
 		snprintf(text, size, "reload failed, the last good code keeps running: %s", message);
 	}
+	/* a sandboxed level's text reaches the terminal: no escape sequences */
+	if (lv->opt != NULL && lv->opt->sandbox) th_sandbox_clean_text(text, strlen(text));
 	/* Print each distinct error once: a broken update would repeat every frame. */
 	if (lv->error == NULL || strcmp(lv->error, text) != 0) {
 		fprintf(stderr, "tumble: %s%s\n", runtime ? "Lua error " : "", text);

@@ -343,7 +343,69 @@ static int sandbox_setmetatable(lua_State *L)
 	return 1;
 }
 
-/* print within the run's output budget. */
+/* Length of the valid UTF-8 sequence at s (1..4) that is not a C1 control,
+ * or 0. */
+static size_t utf8_ok(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0];
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2;
+		if (c == 0xC2) lo = 0xA0; /* C2 80..9F: U+0080..U+009F, the C1 controls */
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		if (c == 0xE0) lo = 0xA0;
+		if (c == 0xED) hi = 0x9F;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		if (c == 0xF0) lo = 0x90;
+		if (c == 0xF4) hi = 0x8F;
+	} else {
+		return 0;
+	}
+	if (left < n || s[1] < lo || s[1] > hi) return 0;
+	for (size_t i = 2; i < n; ++i) {
+		if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+	}
+	return n;
+}
+
+void th_sandbox_clean_text(char *text, size_t len)
+{
+	unsigned char *s = (unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = s[i];
+		if (c < 0x80) {
+			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) s[i] = '?';
+			i += 1;
+			continue;
+		}
+		size_t n = utf8_ok(s + i, len - i);
+		if (n == 0) {
+			s[i] = '?';
+			n = 1;
+		}
+		i += n;
+	}
+}
+
+static void write_clean(const char *s, size_t len, FILE *out)
+{
+	char buf[4096];
+	while (len > 0) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+		/* do not cut a UTF-8 sequence in two */
+		while (n < len && n > sizeof(buf) - 4 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+		memcpy(buf, s, n);
+		th_sandbox_clean_text(buf, n);
+		fwrite(buf, 1, n, out);
+		s += n;
+		len -= n;
+	}
+}
+
+/* print within the run's output budget, safe for a terminal. */
 static int sandbox_print(lua_State *L)
 {
 	th_sandbox *sb = sandbox_of(L);
@@ -369,7 +431,7 @@ static int sandbox_print(lua_State *L)
 		size_t len = 0;
 		const char *s = lua_tolstring(L, n + i, &len);
 		if (i > 1) fputc('\t', stdout);
-		fwrite(s, 1, len, stdout);
+		write_clean(s, len, stdout);
 	}
 	fputc('\n', stdout);
 	fflush(stdout);

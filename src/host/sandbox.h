@@ -61,6 +61,13 @@ const char *th_sandbox_stop_message(const th_sandbox *sb, char *buf, size_t size
  * allocates without end cannot keep the host from closing the level. */
 void th_sandbox_close(lua_State *L, th_sandbox *sb);
 
+/* Makes level-written text safe for a terminal, in place and at the same
+ * length: control characters (but tab and newline), DEL, C1 controls and
+ * bytes that are not UTF-8 become '?'. Escape sequences could otherwise set
+ * the terminal's title or clipboard, or make it answer queries into the input
+ * of the shell that started tumble. */
+void th_sandbox_clean_text(char *text, size_t len);
+
 /* Stops the running callback (signal-safe: used by the watchdog's signal
  * handler and by the allocator). */
 void th_sandbox_interrupt(th_sandbox *sb, th_stop why);

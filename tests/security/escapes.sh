@@ -147,6 +147,26 @@ EOF
 )
 host_case "escape: io, os and debug are nowhere, not even in package.loaded" ok "held" 10 0 --sandbox "$L"
 
+# --- the terminal: a level's text cannot carry escape sequences to it ---
+L=$(level terminal <<'EOF'
+print("title\27]0;pwned\7 csi\27[2J c1\194\155 raw\155 del\127 cr\r ok: caf\195\169 \226\130\172")
+tumble.exit(3, "exit\27]52;c;cHduZWQ=\7")
+EOF
+)
+host_case "escape: print and exit messages reach the terminal without control sequences" error "" 5 0 --sandbox "$L"
+N=$((N + 1))
+if ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$TMP/out" "$TMP/err" && ! LC_ALL=C grep -qP '\xc2[\x80-\x9f]|\x9b' "$TMP/out" "$TMP/err" \
+   && grep -q "caf" "$TMP/out" && grep -q "€" "$TMP/out"; then
+  echo "ok $N - escape: no ESC, BEL, CR, DEL or C1 byte reached stdout or stderr; UTF-8 text did"
+else
+  echo "not ok $N - escape: control bytes reached the terminal: $(od -c "$TMP/out" "$TMP/err" | head -5 | tr '\n' ' ')"
+fi
+L=$(level terminal_error <<'EOF'
+error("boom\27]0;pwned\7\27[2J")
+EOF
+)
+host_case "escape: an error message is cleaned too" error "boom\?\]0;pwned\?\?\[2J" 5 0 --sandbox "$L"
+
 # --- the OS lock ---
 L=$(raw_level oslock <<'EOF'
 local level = {}
