@@ -36,55 +36,59 @@ static bool valid_name(const char *name, size_t len)
 	return !start;
 }
 
-typedef enum { FOUND, ABSENT, REFUSED } lookup;
-
-/* Reads a regular file into a new Lua string on the stack. */
-static lookup read_module(lua_State *L, const char *path, const char **why)
+/* Reads a regular file into a new userdata buffer on the stack; false with
+ * *why set if it is refused. Everything that can raise a Lua error (the
+ * buffer's allocation, under the memory cap) happens before the file is
+ * opened, so an error never leaks a descriptor. */
+static bool read_module(lua_State *L, const char *path, size_t *size, const char **why)
 {
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*why = strerror(errno);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return false;
+	}
+	if (st.st_size > (off_t)MODULE_MAX_BYTES) {
+		*why = "file too large for a module (16 MB at most)";
+		return false;
+	}
+	size_t cap = (size_t)st.st_size;
+	char *buf = lua_newuserdatauv(L, cap + 1, 0);
+	/* no Lua error from here until the descriptor is closed */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0) {
 		*why = strerror(errno);
-		return REFUSED;
+		return false;
 	}
-	struct stat st;
+	/* the path may have been swapped since stat: the descriptor decides */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		*why = "not a regular file";
-		return REFUSED;
+		return false;
 	}
-	if (st.st_size > (off_t)MODULE_MAX_BYTES) {
-		close(fd);
-		*why = "file too large for a module (16 MB at most)";
-		return REFUSED;
-	}
-	luaL_Buffer b;
-	luaL_buffinit(L, &b);
 	size_t total = 0;
 	for (;;) {
-		char *dst = luaL_prepbuffsize(&b, 16384);
-		ssize_t n = read(fd, dst, 16384);
+		ssize_t n = read(fd, buf + total, cap + 1 - total);
 		if (n < 0 && errno == EINTR) continue;
 		if (n < 0) {
 			*why = strerror(errno);
 			close(fd);
-			luaL_pushresult(&b);
-			lua_pop(L, 1);
-			return REFUSED;
+			return false;
 		}
 		if (n == 0) break;
-		luaL_addsize(&b, (size_t)n);
 		total += (size_t)n;
-		if (total > MODULE_MAX_BYTES) {
+		if (total > cap) {
 			close(fd);
-			luaL_pushresult(&b);
-			lua_pop(L, 1);
-			*why = "file too large for a module (16 MB at most)";
-			return REFUSED;
+			*why = "file changed while it was read";
+			return false;
 		}
 	}
 	close(fd);
-	luaL_pushresult(&b);
-	return FOUND;
+	*size = total;
+	return true;
 }
 
 /* upvalues: the resolved folders, as strings */
@@ -115,11 +119,11 @@ static int searcher(lua_State *L)
 			size_t keep = dlen > 0 && dir[dlen - 1] == '/' ? dlen - 1 : dlen;
 			if (strncmp(resolved, dir, keep) != 0 || resolved[keep] != '/') continue;
 			const char *why = NULL;
-			if (read_module(L, resolved, &why) != FOUND) {
+			size_t size = 0;
+			if (!read_module(L, resolved, &size, &why)) {
 				return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, resolved, why);
 			}
-			size_t size = 0;
-			const char *text = lua_tolstring(L, -1, &size);
+			const char *text = lua_touserdata(L, -1);
 			lua_pushfstring(L, "@%s", resolved);
 			int status = luaL_loadbufferx(L, text, size, lua_tostring(L, -1), "t");
 			if (status != LUA_OK) {

@@ -112,6 +112,28 @@ EOF
 truncate -s 20M "$TMP/huge/big.lua"
 host_case "escape: a 20 MB module is refused before it is read" ok "held" 10 100 --sandbox "$L"
 
+# a module bigger than the memory left: the failed read must not leak its descriptor
+L=$(raw_level fds <<'EOF'
+local level = {}
+function level.update()
+  if tumble.frame < 300 then
+    local ok = pcall(require, "big") -- 6 MB under --mem-limit 4: the buffer is refused
+  else
+    package.loaded.small = nil
+    assert(require("small") == "small", "require failed after 300 refused reads")
+    tumble.exit(0, "no descriptor leaked")
+  end
+end
+return level
+EOF
+)
+truncate -s 6M "$TMP/fds/big.lua"
+echo 'return "small"' > "$TMP/fds/small.lua"
+run_capture "$((20 * SLOW))" bash -c 'ulimit -n 128; exec "$0" --headless --keep-going --sandbox --mem-limit 4 --frames 400 "$1"' \
+  "$BIN" "$L"
+report "escape: a module read refused for memory leaks no file descriptor (300 tries, 128 allowed)" \
+  "$(why_bad ok 'no descriptor leaked' 20 0)"
+
 # --- what still works ---
 L=$(level works <<'EOF'
 local helper = require "helper"
