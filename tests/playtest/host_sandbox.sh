@@ -33,7 +33,7 @@ expect_fail "io.open in the sandbox is an error" "attempt to index a nil value (
 expect_fail "an endless loop in update hits the instruction limit" "instruction limit exceeded in update" \
   --sandbox --instr-limit 2000000 "$L/sandbox_loop.lua"
 expect_fail "the default instruction limit also ends it" "instruction limit exceeded in update" \
-  --sandbox "$L/sandbox_loop.lua"
+  --sandbox --time-limit 60 "$L/sandbox_loop.lua"
 expect_fail "pcall cannot swallow the instruction limit" "instruction limit exceeded in update" \
   --sandbox --instr-limit 2000000 "$L/sandbox_pcall_loop.lua"
 expect_fail "a memory bomb hits the memory limit" "memory limit exceeded in update (64 MB)" \
