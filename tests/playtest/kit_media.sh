@@ -144,7 +144,7 @@ check "--sandbox: images and sounds from the level's folder load; outside it, li
   bash -c "timeout 30 '$TUMBLE_BIN' --headless --sandbox --frames 5 '$media/sandbox.lua' | grep -q 'sandboxed media ok'"
 "$PNG_PROBE" blank 4096 4096 "$media/big.png"
 check "--sandbox: images count against a memory budget; dropped ones are collected first" \
-  bash -c "timeout 60 '$TUMBLE_BIN' --headless --sandbox --frames 5 '$media/budget.lua' | grep -q 'image budget ok'"
+  bash -c "timeout 60 '$TUMBLE_BIN' --headless --sandbox --time-limit 50 --frames 5 '$media/budget.lua' | grep -q 'image budget ok'"
 "$TUMBLE_BIN" --headless --frames 5 --screenshot "$TAP_TMP/x.jpg" > /dev/null 2> "$TAP_TMP/jpg.err"; rc=$?
 sed 's/^/# /' "$TAP_TMP/jpg.err"
 holds "--screenshot refuses an unknown extension clearly (exit 2, no file)" \
