@@ -67,6 +67,25 @@ EOF
 host_case "hang: a camera table whose __newindex loops when the host unfollows it" error "limit exceeded in camera" \
   5 0 "${SB[@]}" "$L"
 
+L=$(raw_level conf_tostring <<'EOF'
+local level = {}
+level.conf = { width = setmetatable({}, { __tostring = function() while true do end end }) }
+return level
+EOF
+)
+host_case "hang: a level.conf value whose __tostring loops (the host's message calls it)" error \
+  "limit exceeded in level.conf" 5 0 "${SB[@]}" "$L"
+L=$(raw_level conf_camera <<'EOF'
+local level = {}
+level.conf = { camera = { x = 1 } }
+rawset(tumble.camera, "x", nil)
+setmetatable(tumble.camera, { __newindex = function() while true do end end })
+return level
+EOF
+)
+host_case "hang: a camera table whose __newindex loops when level.conf sets it" error \
+  "limit exceeded in (level.conf|camera)" 5 0 "${SB[@]}" "$L"
+
 # --- message handlers ---
 L=$(level xpcall_instr <<'EOF'
 xpcall(function() while true do end end, function(m) while true do end end)
