@@ -37,7 +37,7 @@ expect_fail "the default instruction limit also ends it" "instruction limit exce
 expect_fail "pcall cannot swallow the instruction limit" "instruction limit exceeded in update" \
   --sandbox --instr-limit 2000000 "$L/sandbox_pcall_loop.lua"
 expect_fail "a memory bomb hits the memory limit" "memory limit exceeded in update (64 MB)" \
-  --sandbox --mem-limit 64 "$L/sandbox_bomb.lua"
+  --sandbox --mem-limit 64 --time-limit 60 "$L/sandbox_bomb.lua"
 
 out=$(timeout 20 "$BIN" --headless --frames 10 --sandbox "$L/sandbox_escape.lua" 2>&1); rc=$?
 if [ $rc -eq 0 ] && echo "$out" | grep -q "sandbox holds"; then
