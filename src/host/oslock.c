@@ -222,6 +222,10 @@ static int apply_seccomp(void)
 	uint32_t self = (uint32_t)getpid();
 	only_value(&p, SYS_kill, 0, self, EPERM);
 	only_value(&p, SYS_tgkill, 0, self, EPERM);
+	only_value(&p, SYS_rt_sigqueueinfo, 0, self, EPERM);
+	only_value(&p, SYS_rt_tgsigqueueinfo, 0, self, EPERM);
+	/* resource limits of this process only (getrlimit/setrlimit pass 0) */
+	only_value(&p, SYS_prlimit64, 0, 0, EPERM);
 	deny(&p, SYS_socket, EACCES);
 
 	static const long refused[] = {
@@ -233,7 +237,7 @@ static int apply_seccomp(void)
 		SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_acct, SYS_settimeofday, SYS_clock_settime,
 		SYS_clock_adjtime, SYS_adjtimex, SYS_quotactl, SYS_fanotify_init, SYS_syslog, SYS_vhangup,
 		SYS_sethostname, SYS_setdomainname, SYS_move_mount, SYS_open_tree, SYS_fsopen, SYS_fsmount, SYS_fsconfig,
-		SYS_fspick, SYS_mount_setattr, SYS_process_madvise,
+		SYS_fspick, SYS_mount_setattr, SYS_process_madvise, SYS_migrate_pages, SYS_move_pages, SYS_get_robust_list,
 		/* making, removing and changing files */
 		SYS_mknodat, SYS_mkdirat, SYS_unlinkat, SYS_linkat, SYS_symlinkat, SYS_renameat2, SYS_truncate,
 		SYS_fchmod, SYS_fchmodat, SYS_fchown, SYS_fchownat, SYS_utimensat, SYS_setxattr, SYS_lsetxattr,
@@ -266,6 +270,10 @@ void th_oslock_prepare(void)
 {
 	/* An address no transport accepts: SDL then runs without D-Bus. */
 	setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1);
+	/* Sound decodes and plays into SDL's dummy device: the audio device opens
+	 * on first use, after the lock, and an audio server (PulseAudio, PipeWire)
+	 * takes commands that load modules, some of which write files. */
+	setenv("SDL_AUDIODRIVER", "dummy", 1);
 }
 
 int th_oslock_apply(const char *const *read_dirs, int count)

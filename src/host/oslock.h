@@ -20,7 +20,8 @@
 enum { TH_OSLOCK_LANDLOCK = 1, TH_OSLOCK_SECCOMP = 2 };
 
 /* Before SDL starts: keeps SDL from connecting to what the lock could not
- * then take back (the session D-Bus, which can start programs). */
+ * then take back (the session D-Bus, which can start programs; an audio
+ * server: sound is silent under --sandbox). */
 void th_oslock_prepare(void);
 /* Applies the lock with read access to the given folders (NULL entries are
  * skipped). Says once on stderr what the kernel refused. Returns the

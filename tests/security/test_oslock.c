@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -121,6 +122,10 @@ static void locked_child(const char *dir)
 	refused(pid, EPERM, "fork is refused");
 	refused(kill(1, 0), EPERM, "signalling another process is refused");
 	refused(ptrace(PTRACE_TRACEME, 0, NULL, NULL), EPERM, "ptrace is refused");
+	refused(syscall(SYS_rt_sigqueueinfo, 1, SIGCONT, NULL), EPERM, "rt_sigqueueinfo to another process is refused");
+	struct rlimit lim = {0, 0};
+	refused(syscall(SYS_prlimit64, 1, RLIMIT_NOFILE, NULL, &lim), EPERM, "prlimit64 on another process is refused");
+	report(getrlimit(RLIMIT_NOFILE, &lim) == 0, "getrlimit of its own still works", 0);
 	refused(syscall(SYS_pidfd_open, 1, 0), EPERM, "pidfd_open is refused");
 	refused(syscall(SYS_process_vm_readv, 1, NULL, 0, NULL, 0, 0), EPERM, "process_vm_readv is refused");
 
