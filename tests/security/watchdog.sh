@@ -107,22 +107,23 @@ host_case "watchdog: table.move over 2^53 without --sandbox ends at the hard lim
   "watchdog: load has run for" 4 0 --time-limit 0.5 "$L"
 
 # --- time the process spends stopped does not count ---
-# (each update is busy for 0.15 s of CPU, so the stop lands inside one)
+# (each update is busy for 0.1 s of CPU, so the stop lands inside one; 2.5 s
+# stopped would be past the 1.5 s limit if it counted)
 L=$(raw_level stopped <<'EOF'
 local level = {}
 function level.update()
   local t = os.clock()
-  while os.clock() - t < 0.15 do end
+  while os.clock() - t < 0.1 do end
   if tumble.frame == 12 then tumble.exit(0, "survived SIGSTOP") end
 end
 return level
 EOF
 )
-"$BIN" --headless --frames 400 --time-limit 0.5 "$L" > "$TMP/out" 2> "$TMP/err" &
+"$BIN" --headless --frames 400 --time-limit 1.5 "$L" > "$TMP/out" 2> "$TMP/err" &
 pid=$!
-sleep 0.5; kill -STOP $pid; sleep 1.2; kill -CONT $pid
+sleep 0.5; kill -STOP $pid; sleep 2.5; kill -CONT $pid
 wait $pid; RC=$?; SECS=-; RSS_MB=-
-report "watchdog: 1.2 s of SIGSTOP is not taken for a hung callback" "$(why_bad ok 'survived SIGSTOP' 5 0)"
+report "watchdog: 2.5 s of SIGSTOP is not taken for a hung callback" "$(why_bad ok 'survived SIGSTOP' 5 0)"
 
 # --- with a window: the stop leaves the host responsive, a saved fix recovers ---
 if command -v xvfb-run > /dev/null; then
