@@ -408,6 +408,7 @@ static int init_protected(lua_State *L)
 
 	collect_host_tables(lv, L, tumble);
 
+	th_sandbox_world_limits(L, &lv->sandbox);
 	lua_getfield(L, tumble, "world");
 	lua_newtable(L);
 	lua_call(L, 1, 1);

@@ -5,6 +5,7 @@
 #include "searcher.h"
 #include "sbxlib.h"
 #include "watchdog.h"
+#include "tumble/tumble_lua.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,17 @@ void th_sandbox_close(lua_State *L, th_sandbox *sb)
 	th_watchdog_disarm();
 	sb->enforce = false;
 	sb->main = NULL;
+}
+
+void th_sandbox_world_limits(lua_State *L, const th_sandbox *sb)
+{
+	if (!sb->strict) return;
+	tb_world_limits limits = {0};
+	limits.max_bodies = TH_SANDBOX_MAX_BODIES;
+	limits.max_shapes = TH_SANDBOX_MAX_SHAPES;
+	limits.max_joints = TH_SANDBOX_MAX_JOINTS;
+	limits.max_contacts = TH_SANDBOX_MAX_CONTACTS;
+	tumble_lua_set_world_limits(L, &limits);
 }
 
 /* ---------------- guards for every run ---------------- */

@@ -51,6 +51,17 @@ lua_State *th_sandbox_new_state(th_sandbox *sb);
  * print within sb->output_limit; patterns, table.move/insert/remove/concat and
  * string.rep cannot hold the host in C (the budgets reach inside them). */
 void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, const char *lib_dir);
+/* --sandbox's caps per world (tumble_lua_set_world_limits): a world:step's C
+ * time grows with what the world holds, and no hook reaches inside it.
+ * Memory is capped too, since the engine allocates through the Lua state's
+ * allocator (--mem-limit covers both). */
+#define TH_SANDBOX_MAX_BODIES 100000
+#define TH_SANDBOX_MAX_SHAPES 200000
+#define TH_SANDBOX_MAX_JOINTS 100000
+#define TH_SANDBOX_MAX_CONTACTS 200000
+/* Gives every world created afterwards in L the caps above (strict only). */
+void th_sandbox_world_limits(lua_State *L, const th_sandbox *sb);
+
 /* Brackets one call into level code: resets the instruction budget, arms the
  * watchdog, names the phase and turns the caps on; end turns them off again. */
 void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase);
