@@ -2,10 +2,9 @@
 # Security suite, class "numbers and the world" (issue 12): mass properties
 # that would be denormal or infinite are refused or clamped, and every derived
 # quantity stays finite; destroy_all delivers end and sensor_exit events.
-# Run inside `tumble --sandbox` and in plain lua5.4. The fixes belong to the
-# binding and the engine; failures today are TODO-SKIP.
+# Run inside `tumble --sandbox` and in plain lua5.4 (fixed in the engine and
+# the binding).
 . "$(dirname "$0")/lib.sh"
-WHO="binding/engine (issue 12: numbers and the world)"
 
 prelude='
 local function finite(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
@@ -62,13 +61,13 @@ ${CASES[$name]}
 tumble.exit(0, "finite")
 EOF
 )
-  host_todo "$WHO" "numbers (host --sandbox): $name" ok "finite" 10 0 --sandbox "$L"
+  host_case "numbers (host --sandbox): $name" ok "finite" 10 0 --sandbox "$L"
   cat > "$TMP/num_$name.lua" <<EOF
 local T = require "tumble"
 $prelude
 ${CASES[$name]}
 print("finite")
 EOF
-  lua_case "numbers (module): $name" ok "finite" 10 0 "$TMP/num_$name.lua" "$WHO"
+  lua_case "numbers (module): $name" ok "finite" 10 0 "$TMP/num_$name.lua"
 done
 finish
