@@ -75,16 +75,26 @@ static const char builtin_demo[] =
 
 /* ---------------- errors ---------------- */
 
+/* An error text longer than this keeps its head and its tail (the traceback):
+ * a level could otherwise print its whole memory limit to stderr per error. */
+#define ERROR_TEXT_MAX 16384
+
 void th_level_set_error(th_level *lv, const char *phase, const char *message, bool runtime)
 {
 	if (message == NULL) message = "(no message)";
-	size_t size = strlen(phase) + strlen(message) + 64;
+	size_t len = strlen(message), cut = 0;
+	if (len > ERROR_TEXT_MAX) cut = len - ERROR_TEXT_MAX;
+	size_t size = strlen(phase) + len - cut + 128;
 	char *text = malloc(size);
 	if (text == NULL) return;
-	if (runtime) {
-		snprintf(text, size, "in %s: %s", phase, message);
+	const char *lead = runtime ? "in " : "reload failed, the last good code keeps running: ";
+	const char *sep = runtime ? ": " : "";
+	if (cut == 0) {
+		snprintf(text, size, "%s%s%s%s", lead, runtime ? phase : "", sep, message);
 	} else {
-		snprintf(text, size, "reload failed, the last good code keeps running: %s", message);
+		int head = ERROR_TEXT_MAX * 3 / 4;
+		snprintf(text, size, "%s%s%s%.*s\n... (%zu bytes cut) ...\n%s", lead, runtime ? phase : "", sep, head, message,
+		         cut, message + head + cut);
 	}
 	/* a sandboxed level's text reaches the terminal: no escape sequences */
 	if (lv->opt != NULL && lv->opt->sandbox) th_sandbox_clean_text(text, strlen(text));

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Security suite, class "host" (issue 12): a failed hot reload leaves nothing
 # of itself behind; replay files are not trusted (step counts, NaN, view
-# sizes); exit codes do not lie; error messages are clear. The fixes belong
-# to the host (src/host, the `host` helper); failures today are TODO-SKIP.
+# sizes); exit codes do not lie; error messages are clear (fixed in the host).
 . "$(dirname "$0")/lib.sh"
-WHO="host (issue 12: host items)"
 
 # --- a failed reload is not partly applied ---
 dir="$TMP/reload"; mkdir -p "$dir"
@@ -30,7 +28,7 @@ run_capture $((15 * SLOW)) "$BIN" --headless --realtime --watch --watch-poll-ms 
 wait
 bad=$(why_bad ok "left nothing behind" 15 0)
 [ -z "$bad" ] && ! grep -q "reload failed" "$TMP/err" && bad="the reload did not run"
-report "host: a failed hot reload leaves no globals behind" "$bad" "$WHO"
+report "host: a failed hot reload leaves no globals behind" "$bad"
 
 # --- replay files are input, not trusted ---
 L=$(raw_level replay <<'EOF'
@@ -57,14 +55,17 @@ return level
 EOF
 )
 printf 'tumble-input 1\nview 1280 720\nF 1 2\nF 2000000000\nF 1 30\n' > "$TMP/steps.rec"
-host_todo "$WHO" "host: a replay frame of 2,000,000,000 steps is refused or capped" any "" 3 0 --frames 10 \
+host_case "host: a replay frame of 2,000,000,000 steps is refused or capped" any "" 3 0 --frames 10 \
   --replay "$TMP/steps.rec" "$L2"
 printf 'tumble-input 1\nview 1280 720\nF 1 2\npc 1\npa leftx nan\nF 1\npa lefty inf\nmw nan inf\nF 1\nmw -inf 1e309\nF 1 30\n' \
   > "$TMP/nan.rec"
-host_todo "$WHO" "host: NaN and inf axis and wheel values from a replay never reach the level" ok "replay checked" 5 0 \
-  --replay "$TMP/nan.rec" "$L"
+host_case "host: NaN and inf axis and wheel values from a replay are refused or never reach the level" any \
+  "replay checked|not understood" 5 0 --replay "$TMP/nan.rec" "$L"
+N=$((N + 1)); grep -q "non-finite number reached" "$TMP/err" && \
+  echo "not ok $N - host: a non-finite number from a replay reached the level" || \
+  echo "ok $N - host: no non-finite number from a replay reached the level"
 printf 'tumble-input 1\nview 100000 100000\nF 1 30\n' > "$TMP/view.rec"
-host_todo "$WHO" "host: a replay's oversized view is refused, not a silently failed screenshot" error "view|size" 10 0 \
+host_case "host: a replay's oversized view is refused, not a silently failed screenshot" error "view|size" 10 0 \
   --replay "$TMP/view.rec" --screenshot "$TMP/view.bmp" "$L"
 
 # --- exit codes ---
@@ -72,12 +73,12 @@ L=$(level exit256 <<'EOF'
 tumble.exit(256, "exit 256")
 EOF
 )
-host_todo "$WHO" "host: tumble.exit(256) does not exit 0" error "" 5 0 "$L"
+host_case "host: tumble.exit(256) does not exit 0" error "" 5 0 "$L"
 L=$(level shot <<'EOF'
 tumble.exit(0)
 EOF
 )
-host_todo "$WHO" "host: --screenshot into a missing folder exits non-zero" error "screenshot" 5 0 \
+host_case "host: --screenshot into a missing folder exits non-zero" error "screenshot" 5 0 \
   --screenshot /nonexistent/dir/x.bmp "$L"
 host_case "host: --sandbox --screenshot into a missing folder is refused at start" error "cannot write screenshot" 5 0 \
   --sandbox --screenshot /nonexistent/dir/x.bmp "$L"
@@ -88,17 +89,17 @@ L=$(raw_level error_table <<'EOF'
 return setmetatable({}, { __index = function() error({ code = 42 }) end })
 EOF
 )
-host_todo "$WHO" "host: an error that is a table names the table, not '(no message)'" error "table" 5 0 "$L"
+host_case "host: an error that is a table names the table, not '(no message)'" error "table" 5 0 "$L"
 N=$((N + 1)); grep -q "(no message)" "$TMP/err" && \
-  echo "ok $N - host: error tables # TODO-SKIP waiting for $WHO: the message says (no message)" || \
+  echo "not ok $N - host: an error table's message says (no message)" || \
   echo "ok $N - host: the error table's message is not '(no message)'"
 L=$(level error_huge <<'EOF'
 error(("e"):rep(50 * 1024 * 1024))
 EOF
 )
-host_todo "$WHO" "host: a 50 MB error message is cut to a readable size" error "eeee" 10 0 "$L"
+host_case "host: a 50 MB error message is cut to a readable size" error "bytes cut" 10 0 "$L"
 size=$(stat -c %s "$TMP/err")
 N=$((N + 1))
 if [ "$size" -lt 100000 ]; then echo "ok $N - host: the error report stayed small ($size bytes)"; else
-  echo "ok $N - host: the error report # TODO-SKIP waiting for $WHO: $size bytes reached stderr"; fi
+  echo "not ok $N - host: the error report: $size bytes reached stderr"; fi
 finish
