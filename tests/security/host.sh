@@ -6,12 +6,13 @@
 
 # --- a failed reload is not partly applied ---
 dir="$TMP/reload"; mkdir -p "$dir"
-cat > "$dir/level.lua" <<'EOF'
+# (the level ends a second after the broken file is written, in real time)
+cat > "$dir/level.lua" <<EOF
 local level = {}
 local frames = 0
 function level.update()
   frames = frames + 1
-  if frames == 90 then
+  if frames == $((60 * (SLOW + 1))) then
     if LEAKED ~= nil then tumble.exit(3, "the failed reload left LEAKED = " .. tostring(LEAKED)) end
     tumble.exit(0, "the failed reload left nothing behind")
   end
@@ -24,7 +25,7 @@ EOF
   # keep the same size and mtime order as an editor would not: just replace it
   mv "$dir/level.lua.new" "$dir/level.lua"
 ) &
-run_capture $((15 * SLOW)) "$BIN" --headless --realtime --watch --watch-poll-ms 20 --frames 400 "$dir/level.lua"
+run_capture $((15 * SLOW)) "$BIN" --headless --realtime --watch --watch-poll-ms 20 --frames 1000 "$dir/level.lua"
 wait
 bad=$(why_bad ok "left nothing behind" 15 0)
 [ -z "$bad" ] && ! grep -q "reload failed" "$TMP/err" && bad="the reload did not run"
