@@ -9,10 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Landlock and seccomp are Linux's; elsewhere (the browser build) there is
+ * no lock, and th_oslock_apply says so. */
+#if defined(__linux__)
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -264,6 +268,8 @@ static int apply_seccomp(void)
 }
 #endif
 
+#endif /* __linux__ */
+
 /* ---------------- both ---------------- */
 
 void th_oslock_prepare(void)
@@ -276,6 +282,16 @@ void th_oslock_prepare(void)
 	setenv("SDL_AUDIODRIVER", "dummy", 1);
 }
 
+#if !defined(__linux__)
+int th_oslock_apply(const char *const *read_dirs, int count)
+{
+	(void)read_dirs;
+	(void)count;
+	fprintf(stderr, "tumble: --sandbox: this system has no Landlock or seccomp; the Lua sandbox still holds, without "
+	                "this second wall\n");
+	return 0;
+}
+#else
 int th_oslock_apply(const char *const *read_dirs, int count)
 {
 	int on = 0;
@@ -308,3 +324,4 @@ int th_oslock_apply(const char *const *read_dirs, int count)
 	}
 	return on;
 }
+#endif

@@ -122,6 +122,12 @@ bool th_watchdog_start(void)
 {
 	if (wd.started) return true;
 	if (wd.failed) return false;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+	/* The browser build has no threads: a callback that loops freezes the
+	 * page until the browser offers to stop it. */
+	wd.failed = true;
+	return false;
+#endif
 	wd.main = pthread_self();
 	wd.signo = SIGRTMIN + 3;
 	struct sigaction sa;
