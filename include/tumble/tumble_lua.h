@@ -39,6 +39,21 @@ bool tumble_lua_to_body(lua_State *L, int idx, tb_world **world, tb_body_id *id)
  * May raise a memory error, like any Lua API call. */
 void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits);
 
+/* The tumble type of the value at idx: "Body", "Shape", "Joint", "World",
+ * "Contact" or "Snapshot"; NULL for any other value (another userdata, a
+ * table). Never raises, never runs Lua. */
+const char *tumble_lua_typename(lua_State *L, int idx);
+
+/* world:snapshot() and world:restore(snap) for the host (its rewind), as
+ * lua_CFunctions: call them protected, with the World (and the Snapshot) as
+ * arguments; they behave, and fail, as the methods do. */
+int tumble_lua_world_snapshot(lua_State *L);
+int tumble_lua_world_restore(lua_State *L);
+
+/* The memory the Snapshot at idx holds, in bytes: the engine's copy and the
+ * slots of the handles and values it keeps; 0 if it is not an open Snapshot. */
+size_t tumble_lua_snapshot_bytes(lua_State *L, int idx);
+
 /* Time spent dispatching events to Lua handlers in the last world:step, in ms
  * (for the host's overlay); the step itself is in tb_world_get_profile. */
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);
