@@ -50,13 +50,13 @@ function level.spawn(world)
   local s = level.state
   world = world or s.world
   local rng = s.rng
-  local x = rng.range(-HALF_WIDTH + 2, HALF_WIDTH - 2)
-  local y = rng.range(11, 15)
+  local x = rng:range(-HALF_WIDTH + 2, HALF_WIDTH - 2)
+  local y = rng:range(11, 15)
   local body
-  if rng.next() % 2 == 0 then
-    body = add_dynamic(s, world, "circle", x, y, rng.range(0.25, 0.6))
+  if rng:next() % 2 == 0 then
+    body = add_dynamic(s, world, "circle", x, y, rng:range(0.25, 0.6))
   else
-    body = add_dynamic(s, world, "box", x, y, rng.range(0.5, 1.3), rng.range(0.5, 1.3), rng.range(0, math.pi))
+    body = add_dynamic(s, world, "box", x, y, rng:range(0.5, 1.3), rng:range(0.5, 1.3), rng:range(0, math.pi))
   end
   s.spawned = s.spawned + 1
   return body
@@ -121,9 +121,9 @@ local function kick_all(s)
   local rng = s.rng
   for _, b in ipairs(s.bodies) do
     if b.valid then
-      b.vx = rng.range(-KICK_SPEED, KICK_SPEED)
-      b.vy = rng.range(0, KICK_SPEED)
-      b.spin = rng.range(-4, 4)
+      b.vx = rng:range(-KICK_SPEED, KICK_SPEED)
+      b.vy = rng:range(0, KICK_SPEED)
+      b.spin = rng:range(-4, 4)
     end
   end
 end

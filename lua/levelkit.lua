@@ -9,26 +9,36 @@
 local levelkit = {}
 
 -- A deterministic generator (xorshift32), independent of math.random, so a
--- level's randomness replays bit for bit whatever else calls math.random.
+-- level's randomness replays bit for bit whatever else calls math.random. Its
+-- state is a plain field (r.x) and its methods come from a shared metatable,
+-- so a generator kept in level.state is rewound with it (a closure's upvalue
+-- would not be): call them with a colon, r:next(), r:range(lo, hi).
+local rng_methods = {}
+rng_methods.__index = rng_methods
+
+function rng_methods:next()
+  local x = self.x
+  x = x ~ ((x << 13) & 0xffffffff)
+  x = x ~ (x >> 17)
+  x = x ~ ((x << 5) & 0xffffffff)
+  self.x = x
+  return x
+end
+
+-- uniform in [lo, hi)
+function rng_methods:range(lo, hi)
+  return lo + (hi - lo) * (self:next() / 4294967296.0)
+end
+
+-- integer in [lo, hi]
+function rng_methods:int(lo, hi)
+  return lo + self:next() % (hi - lo + 1)
+end
+
 function levelkit.rng(seed)
   local x = (seed or 1) & 0xffffffff
   if x == 0 then x = 0x9e3779b9 end
-  local r = {}
-  function r.next()
-    x = x ~ ((x << 13) & 0xffffffff)
-    x = x ~ (x >> 17)
-    x = x ~ ((x << 5) & 0xffffffff)
-    return x
-  end
-  -- uniform in [lo, hi)
-  function r.range(lo, hi)
-    return lo + (hi - lo) * (r.next() / 4294967296.0)
-  end
-  -- integer in [lo, hi]
-  function r.int(lo, hi)
-    return lo + r.next() % (hi - lo + 1)
-  end
-  return r
+  return setmetatable({x = x}, rng_methods)
 end
 
 -- Colours as {r, g, b, a} in 0..1, in one palette so the levels look alike.

@@ -43,10 +43,15 @@ static void usage(FILE *out)
 	        "      --overlay            start with the dev overlay (F1) open\n"
 	        "      --size WxH           window or offscreen size (default 1280x720)\n"
 	        "      --quiet              headless: no summary line\n"
+	        "      --rewind SECONDS     how far back the timeline reaches (default 60; 0: off)\n"
+	        "      --rewind-mb MB       memory the rewind history may hold (default 256)\n"
+	        "      --rewind-stats       scripted runs: print rewind's costs at the end\n"
 	        "\n"
-	        "keys: F1 overlay, F2 pause, F3 single step, F4 slow motion, F5 restart,\n"
-	        "      F6-F10 draw layers (shapes, joints, contacts, AABBs, centres of mass),\n"
-	        "      F11 fullscreen, Esc quit\n"
+	        "keys: F1 overlay, F2 pause (after an error: rewind and go on), F3 single step,\n"
+	        "      F4 slow motion, F5 restart, F6-F10 draw layers (shapes, joints, contacts,\n"
+	        "      AABBs, centres of mass), F11 fullscreen, Esc quit; the timeline: Page Up,\n"
+	        "      Page Down (0.5 s back, forward), Home (oldest), End (present), and while\n"
+	        "      on it Left, Right (one step), F2 (resume from there)\n"
 	        "\n"
 	        "A headless run prints 'frames=N steps=N bodies=N time=Ts hash=H' and exits 0,\n"
 	        "or non-zero with the Lua error on stderr. A level can end the run itself with\n"
@@ -100,6 +105,9 @@ enum {
 	OPT_OVERLAY,
 	OPT_SIZE,
 	OPT_QUIET,
+	OPT_REWIND,
+	OPT_REWIND_MB,
+	OPT_REWIND_STATS,
 };
 
 int main(int argc, char **argv)
@@ -127,6 +135,9 @@ int main(int argc, char **argv)
 		{"overlay", no_argument, NULL, OPT_OVERLAY},
 		{"size", required_argument, NULL, OPT_SIZE},
 		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"rewind", required_argument, NULL, OPT_REWIND},
+		{"rewind-mb", required_argument, NULL, OPT_REWIND_MB},
+		{"rewind-stats", no_argument, NULL, OPT_REWIND_STATS},
 		{NULL, 0, NULL, 0},
 	};
 	th_app_options o;
@@ -196,6 +207,19 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_QUIET: o.quiet = true; break;
+		case OPT_REWIND:
+			if (!parse_double("--rewind", optarg, 0.0, &d)) return 2;
+			if (d > 3600.0) {
+				fprintf(stderr, "tumble: --rewind keeps at most 3600 seconds, got '%s'\n", optarg);
+				return 2;
+			}
+			o.rewind_seconds = d;
+			break;
+		case OPT_REWIND_MB:
+			if (!parse_double("--rewind-mb", optarg, 1.0, &d)) return 2;
+			o.rewind_mb = d;
+			break;
+		case OPT_REWIND_STATS: o.rewind_stats = true; break;
 		default: usage(stderr); return 2;
 		}
 	}

@@ -14,6 +14,12 @@ static const th_action_info actions[TH_ACT_COUNT] = {
 	[TH_ACT_SLOWMO] = {"f4", "slow motion"},
 	[TH_ACT_RESTART] = {"f5", "restart"},
 	[TH_ACT_FULLSCREEN] = {"f11", "fullscreen"},
+	[TH_ACT_BACK] = {"pageup", "back 0.5 s"},
+	[TH_ACT_FORWARD] = {"pagedown", "forward 0.5 s"},
+	[TH_ACT_OLDEST] = {"home", "oldest moment"},
+	[TH_ACT_PRESENT] = {"end", "the present"},
+	[TH_ACT_STEP_BACK] = {NULL, "step back"},
+	[TH_ACT_SEEK] = {NULL, "seek"},
 	[TH_ACT_LAYER_SHAPES] = {"f6", "shapes"},
 	[TH_ACT_LAYER_JOINTS] = {"f7", "joints"},
 	[TH_ACT_LAYER_CONTACTS] = {"f8", "contacts"},
@@ -36,8 +42,10 @@ const th_action_info *th_action_info_of(th_action a)
 	return &actions[a > TH_ACT_NONE && a < TH_ACT_COUNT ? a : TH_ACT_NONE];
 }
 
-th_action th_action_for_key(const char *key)
+th_action th_action_for_key(const char *key, bool reviewing)
 {
+	if (reviewing && strcmp(key, "left") == 0) return TH_ACT_STEP_BACK;
+	if (reviewing && strcmp(key, "right") == 0) return TH_ACT_STEP;
 	for (int a = TH_ACT_NONE + 1; a < TH_ACT_COUNT; ++a) {
 		if (actions[a].key != NULL && strcmp(actions[a].key, key) == 0) return (th_action)a;
 	}

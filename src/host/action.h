@@ -17,6 +17,13 @@ typedef enum th_action {
 	TH_ACT_SLOWMO,
 	TH_ACT_RESTART,
 	TH_ACT_FULLSCREEN,
+	/* the timeline (rewind): each pauses, and shows an earlier moment */
+	TH_ACT_BACK,          /* half a second back */
+	TH_ACT_FORWARD,       /* half a second forward, towards the present */
+	TH_ACT_OLDEST,        /* the oldest moment kept */
+	TH_ACT_PRESENT,       /* the present */
+	TH_ACT_STEP_BACK,     /* one step back (the left arrow, while on the timeline) */
+	TH_ACT_SEEK,          /* a click on the timeline: the step is the overlay's */
 	/* draw layers, in TH_LAYER_* order */
 	TH_ACT_LAYER_SHAPES,
 	TH_ACT_LAYER_JOINTS,
@@ -43,10 +50,16 @@ typedef struct th_action_info {
 } th_action_info;
 
 const th_action_info *th_action_info_of(th_action a);
-/* The action a key stands for; TH_ACT_NONE if the key is the level's. */
-th_action th_action_for_key(const char *key);
+/* The action a key stands for; TH_ACT_NONE if the key is the level's. While
+ * the level shows an earlier moment (reviewing), it gets no input, and the
+ * arrows step along the timeline too. */
+th_action th_action_for_key(const char *key, bool reviewing);
 bool th_action_is_setting(th_action a);
 bool th_action_is_layer(th_action a);
+
+/* Steps between the moments rewind keeps, and so how far the timeline's keys
+ * move: half a second. */
+#define TH_REWIND_INTERVAL 30
 
 /* The speeds slow motion cycles through (F4), real time first. */
 #define TH_TIME_SCALE_COUNT 4

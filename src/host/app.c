@@ -40,6 +40,12 @@
 
 _Static_assert(TH_REPLAY_MAX_STEPS == TH_HOST_MAX_CATCH_UP, "a recording never holds more steps than a frame runs");
 
+/* Durations, for --rewind-stats. */
+typedef struct th_stat {
+	double *ms;
+	int count, capacity;
+} th_stat;
+
 struct th_app {
 	th_app_options opt;      /* a copy: without a display, a screenshot run turns headless */
 	char *root;              /* directory holding lua/ and examples/, or NULL */
@@ -57,6 +63,14 @@ struct th_app {
 	th_media media;
 	th_history history;
 	th_history_pos lived;    /* how much of the history the level has lived */
+	/* rewind */
+	long long next_moment;   /* tumble.frame at which the next moment is kept */
+	bool reviewing;          /* the level shows an earlier moment; the present is the history's end */
+	bool scrubbing;          /* the mouse holds the timeline */
+	long long seek_to;       /* TH_ACT_SEEK's step */
+	th_input live;           /* the input as it is now, whatever the level was given */
+	char *rewind_note;       /* why no moment is kept now, or NULL */
+	th_stat capture_stats, restore_stats, seek_stats;
 	th_level level;
 	th_recorder recorder;
 	th_replay replay;        /* --replay: the input of each frame */
@@ -87,6 +101,8 @@ void th_app_default_options(th_app_options *o)
 	o->output_limit_mb = -1.0;
 	o->width = 1280;
 	o->height = 720;
+	o->rewind_seconds = 60.0;
+	o->rewind_mb = 256.0;
 }
 
 static void fail(th_app *app, int status)
@@ -150,34 +166,105 @@ static th_start_state start_now(th_app *app)
 	return s;
 }
 
-/* A fresh start of the level, with a fresh history. */
-static bool start_level(th_app *app, const th_start_state *s)
-{
-	th_history_reset(&app->history, s);
-	memset(&app->lived, 0, sizeof(app->lived));
-	app->step_cost_ms = 0.0;
-	return th_level_start(&app->level, s);
-}
-
 static bool behind(const th_app *app)
 {
 	return app->lived.frames < app->history.total_frames;
 }
 
-/* Logs an event and hands it to the level, unless the level is behind the
- * present (a rebuild stopped at an error): it gets it when it catches up. */
-static void deliver(th_app *app, const th_event *ev)
+/* ---------------- rewind: the kept moments ---------------- */
+
+static bool rewind_on(const th_app *app)
 {
-	th_history_event(&app->history, ev);
-	if (!behind(app)) th_level_apply(&app->level, ev);
+	return app->opt.rewind_seconds > 0.0;
+}
+
+static void stat_add(th_stat *st, double ms)
+{
+	if (st->count == st->capacity) {
+		int capacity = st->capacity != 0 ? 2 * st->capacity : 256;
+		if (capacity > 1 << 20) return;
+		double *p = realloc(st->ms, (size_t)capacity * sizeof(*p));
+		if (p == NULL) return;
+		st->ms = p;
+		st->capacity = capacity;
+	}
+	st->ms[st->count++] = ms;
+}
+
+/* Takes kept moments off the history and frees them: all of them (before the
+ * level stops: what they hold lives in its Lua state), or those after pos (a
+ * future that will not be lived, or was lived by other code). */
+static void drop_moments(th_app *app, const th_history_pos *after)
+{
+	th_history *h = &app->history;
+	th_history_snap s;
+	while (th_history_snap_newest(h) != NULL && (after == NULL || th_history_snap_newest(h)->pos.frames > after->frames)) {
+		th_history_snap_pop_newest(h, &s);
+		th_level_moment_free(&app->level, s.moment);
+	}
+	const th_history_snap *n = th_history_snap_newest(h);
+	app->next_moment = n != NULL ? n->step + TH_REWIND_INTERVAL : 0;
+}
+
+/* Why no moment is kept now (message: malloc'd, taken), or NULL when they
+ * are again; said once. */
+static void set_rewind_note(th_app *app, char *message)
+{
+	if (message == NULL) {
+		if (app->rewind_note != NULL) say(app, "rewind: moments are kept again from frame %lld", app->level.frame);
+		free(app->rewind_note);
+		app->rewind_note = NULL;
+		return;
+	}
+	if (app->rewind_note == NULL || strcmp(app->rewind_note, message) != 0) say(app, "rewind: %s", message);
+	free(app->rewind_note);
+	app->rewind_note = message;
+}
+
+/* Keeps a moment of the level at the end of a frame it lived (live or
+ * replayed), one every TH_REWIND_INTERVAL steps; the oldest go past the
+ * limits. A level.state that cannot be kept is said once, and tried again
+ * half a second later. */
+static void keep_moment(th_app *app)
+{
+	th_level *lv = &app->level;
+	th_history *h = &app->history;
+	if (!rewind_on(app) || lv->faulted || !lv->ok || lv->L == NULL || h->full || lv->frame < app->next_moment) return;
+	app->next_moment = lv->frame + TH_REWIND_INTERVAL;
+	double t0 = th_now_ms();
+	size_t bytes = 0;
+	char *message = NULL;
+	th_moment *m = th_level_capture(lv, h->snap_limit, &bytes, &message);
+	if (m == NULL) {
+		if (message != NULL) set_rewind_note(app, message);
+		return;
+	}
+	th_history_snap s = {lv->frame, app->lived, bytes, m};
+	if (!th_history_snap_push(h, &s)) {
+		th_level_moment_free(lv, m);
+		return;
+	}
+	th_history_snap old;
+	while (th_history_snap_over(h) && th_history_snap_pop_oldest(h, &old)) th_level_moment_free(lv, old.moment);
+	if (h->snap_count == 0) {
+		char text[160];
+		snprintf(text, sizeof(text), "a moment of this level holds %.1f MB, more than the %.0f MB kept (--rewind-mb)",
+		         (double)bytes / (1024.0 * 1024.0), (double)h->snap_limit / (1024.0 * 1024.0));
+		set_rewind_note(app, strdup(text));
+	} else {
+		set_rewind_note(app, NULL);
+	}
+	stat_add(&app->capture_stats, th_now_ms() - t0);
 }
 
 typedef enum catch_up_end { CAUGHT_UP, STOPPED, OUT_OF_TIME } catch_up_end;
 
 /* Re-runs the history's frames the level has not lived yet, fast and without
- * drawing, until it has caught up with the present (or faults, asks to
- * exit, or the budget runs out). */
-static catch_up_end catch_up(th_app *app, double started, double budget_ms)
+ * drawing, keeping moments on the way, until it is at step `until` (the
+ * first frame's end at or after it; before: the last at or before it) or
+ * has caught up with the present, or faults, asks to exit, or the budget
+ * runs out. */
+static catch_up_end replay(th_app *app, long long until, bool before, double started, double budget_ms)
 {
 	th_level *lv = &app->level;
 	catch_up_end end = CAUGHT_UP;
@@ -192,16 +279,209 @@ static catch_up_end catch_up(th_app *app, double started, double budget_ms)
 			end = OUT_OF_TIME;
 			break;
 		}
+		th_history_pos next = app->lived;
 		const th_event *events;
 		int count, steps;
-		if (!th_history_next(&app->history, &app->lived, &events, &count, &steps)) break;
+		if (!th_history_next(&app->history, &next, &events, &count, &steps)) break;
+		if (before ? lv->frame + steps > until : lv->frame >= until) break;
+		app->lived = next;
 		th_level_begin_frame(lv);
 		for (int i = 0; i < count; ++i) th_level_apply(lv, &events[i]);
 		for (int s = 0; s < steps && !lv->faulted && !lv->exit_requested; ++s) th_level_step(lv);
+		keep_moment(app);
 	}
 	app->media.muted = false;
 	th_level_set_replaying(lv, false);
 	return end;
+}
+
+static catch_up_end catch_up(th_app *app, double started, double budget_ms)
+{
+	return replay(app, LLONG_MAX, false, started, budget_ms);
+}
+
+/* Puts the level back at a kept moment (its position in the history too). */
+static bool restore_moment(th_app *app, const th_history_snap *s)
+{
+	th_level *lv = &app->level;
+	double t0 = th_now_ms();
+	th_history_snap at = *s;
+	if (!th_level_restore(lv, at.moment)) return false;
+	th_level_resume(lv);
+	app->lived = at.pos;
+	stat_add(&app->restore_stats, th_now_ms() - t0);
+	return true;
+}
+
+/* Shows the level at step target of its history, clamped to the kept moments
+ * and the present: back to the newest kept moment at or before it (unless
+ * where the level stands is on the way), then the frames from there replayed
+ * without drawing. The run stands still there: paused, and reviewing until
+ * it is at the present again. False if nothing is kept to go back to. */
+static bool seek(th_app *app, long long target)
+{
+	th_level *lv = &app->level;
+	th_history *h = &app->history;
+	if (!rewind_on(app) || h->full || lv->L == NULL || h->snap_count == 0) return false;
+	if (target > h->total_steps) target = h->total_steps;
+	if (!app->reviewing && !lv->faulted && !behind(app) && target >= lv->frame) return true; /* at the present */
+	double t0 = th_now_ms();
+	bool before = target < lv->frame;
+	const th_history_snap *s = th_history_snap_find(h, target, NULL);
+	if (s == NULL) {
+		s = th_history_snap_oldest(h);
+		target = s->step;
+	}
+	bool on_the_way = !lv->faulted && lv->frame <= target && lv->frame >= s->step && app->lived.frames >= s->pos.frames;
+	if (!on_the_way && !restore_moment(app, s)) return false;
+	app->paused = true;
+	app->single_steps = 0;
+	replay(app, target, before, t0, REBUILD_BUDGET_MS);
+	app->reviewing = behind(app) && !lv->faulted;
+	stat_add(&app->seek_stats, th_now_ms() - t0);
+	return true;
+}
+
+static bool key_down(const th_input *in, const char *name)
+{
+	for (int i = 0; i < in->key_count; ++i) {
+		if (in->keys[i].down && strcmp(in->keys[i].name, name) == 0) return true;
+	}
+	return false;
+}
+
+/* The level goes on from an earlier moment with the input it held then: what
+ * changed since (keys and buttons released, keys held, the pointer moved) is
+ * given to it as events, so nothing stays held that is not. */
+static void reconcile_input(th_app *app);
+
+/* The level goes on from the moment it shows: the history after it, and the
+ * moments kept there, are dropped; new input makes a new future. */
+static void resume_here(th_app *app)
+{
+	th_level *lv = &app->level;
+	char n1[32], n2[32];
+	long long dropped = app->history.total_steps - lv->frame;
+	th_history_truncate(&app->history, &app->lived);
+	drop_moments(app, &app->lived);
+	app->reviewing = false;
+	app->paused = false;
+	reconcile_input(app);
+	say(app, "rewound to frame %s: going on from there (the %s steps after it dropped)",
+	    count_text(lv->frame, n1, sizeof(n1)), count_text(dropped, n2, sizeof(n2)));
+}
+
+/* Halted by an error: the newest kept moment before it, or NULL. */
+static const th_history_snap *error_moment(const th_app *app)
+{
+	if (!app->level.faulted || !rewind_on(app)) return NULL;
+	return th_history_snap_find(&app->history, app->level.frame, &app->lived);
+}
+
+/* After an error, the first way on: back to the newest moment before it, the
+ * history after that dropped, and on with the code as it is. */
+static bool rewind_error(th_app *app)
+{
+	th_level *lv = &app->level;
+	const th_history_snap *s = error_moment(app);
+	if (s == NULL) return false;
+	long long error_at = lv->frame;
+	char n1[32], n2[32];
+	if (!restore_moment(app, s)) return false;
+	th_history_truncate(&app->history, &app->lived);
+	drop_moments(app, &app->lived);
+	app->reviewing = false;
+	app->paused = false;
+	reconcile_input(app);
+	say(app, "rewound to frame %s, before the error at frame %s: going on", count_text(lv->frame, n1, sizeof(n1)),
+	    count_text(error_at, n2, sizeof(n2)));
+	return true;
+}
+
+/* A fresh start of the level, with a fresh history (the kept moments are
+ * gone: the caller dropped them before the level stopped). */
+static bool start_level(th_app *app, const th_start_state *s)
+{
+	th_history_reset(&app->history, s);
+	memset(&app->lived, 0, sizeof(app->lived));
+	app->step_cost_ms = 0.0;
+	app->reviewing = false;
+	app->next_moment = 0;
+	bool ok = th_level_start(&app->level, s);
+	if (ok) keep_moment(app);
+	return ok;
+}
+
+/* Logs an event and hands it to the level, unless the level is behind the
+ * present (a rebuild stopped at an error): it gets it when it catches up. */
+static void deliver(th_app *app, const th_event *ev)
+{
+	th_history_event(&app->history, ev);
+	if (!behind(app)) th_level_apply(&app->level, ev);
+}
+
+static void reconcile_input(th_app *app)
+{
+	const th_input *had = &app->level.input, *now = &app->live;
+	th_event ev;
+	/* released since (a key up leaves its slot in place: the loop is safe) */
+	for (int i = 0; i < had->key_count; ++i) {
+		if (!had->keys[i].down || key_down(now, had->keys[i].name)) continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_KEY_UP;
+		snprintf(ev.name, sizeof(ev.name), "%s", had->keys[i].name);
+		deliver(app, &ev);
+	}
+	/* held now (the host's keys are not the level's) */
+	for (int i = 0; i < now->key_count; ++i) {
+		const char *name = now->keys[i].name;
+		if (!now->keys[i].down || key_down(had, name) || th_action_for_key(name, false) != TH_ACT_NONE) continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_KEY_DOWN;
+		snprintf(ev.name, sizeof(ev.name), "%s", name);
+		deliver(app, &ev);
+	}
+	if (had->mouse_x != now->mouse_x || had->mouse_y != now->mouse_y) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_MOUSE_MOVE;
+		ev.x = now->mouse_x;
+		ev.y = now->mouse_y;
+		ev.dx = now->mouse_x - had->mouse_x;
+		ev.dy = now->mouse_y - had->mouse_y;
+		deliver(app, &ev);
+	}
+	for (int b = 1; b < TH_MOUSE_BUTTONS; ++b) {
+		if (!had->mouse_down[b] || now->mouse_down[b]) continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_MOUSE_UP;
+		ev.button = b;
+		ev.x = now->mouse_x;
+		ev.y = now->mouse_y;
+		deliver(app, &ev);
+	}
+	if (had->pad_connected != now->pad_connected) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_PAD_CONNECT;
+		ev.button = now->pad_connected;
+		deliver(app, &ev);
+	}
+	for (int b = 0; b < TH_PAD_BUTTONS; ++b) {
+		const char *name = SDL_GameControllerGetStringForButton((SDL_GameControllerButton)b);
+		if (!had->pad_down[b] || now->pad_down[b] || name == NULL) continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_PAD_UP;
+		snprintf(ev.name, sizeof(ev.name), "%s", name);
+		deliver(app, &ev);
+	}
+	for (int a = 0; a < TH_PAD_AXES; ++a) {
+		const char *name = SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)a);
+		if (had->pad_axis[a] == now->pad_axis[a] || name == NULL) continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_PAD_AXIS;
+		snprintf(ev.name, sizeof(ev.name), "%s", name);
+		ev.value = now->pad_axis[a];
+		deliver(app, &ev);
+	}
 }
 
 /* The level from scratch, with the current input; the history starts over. */
@@ -209,6 +489,7 @@ static bool restart(th_app *app)
 {
 	th_level *lv = &app->level;
 	th_start_state s = start_now(app);
+	drop_moments(app, NULL);
 	th_level_stop(lv);
 	th_level_clear_error(lv);
 	app->paused = false;
@@ -217,13 +498,15 @@ static bool restart(th_app *app)
 }
 
 /* The new code runs from the level's start, and the history replays into it
- * up to the present. Too long (or no complete history): a restart. */
+ * up to the present (or up to the moment shown, when reviewing). Too long
+ * (or no complete history): a restart. */
 static void rebuild(th_app *app, const char *what)
 {
 	th_level *lv = &app->level;
 	char n1[32], n2[32];
 	long long target = app->history.total_steps;
-	double estimate = (double)target * app->step_cost_ms;
+	long long until = app->reviewing ? lv->frame : LLONG_MAX;
+	double estimate = (double)(app->reviewing ? lv->frame : target) * app->step_cost_ms;
 	if (app->history.full) {
 		restart(app);
 		say(app, "%s: the input history is full (%s frames): restarted instead", what, count_text(target, n1, sizeof(n1)));
@@ -237,6 +520,7 @@ static void rebuild(th_app *app, const char *what)
 	}
 	double t0 = th_now_ms();
 	double cost = app->step_cost_ms;
+	drop_moments(app, NULL);
 	th_level_stop(lv);
 	th_level_clear_error(lv);
 	memset(&app->lived, 0, sizeof(app->lived));
@@ -247,10 +531,13 @@ static void rebuild(th_app *app, const char *what)
 	/* the window and the layers stay as the author set them */
 	lv->conf_changed = false;
 	if (!started) {
+		app->reviewing = false;
 		say(app, "%s: rebuilt, and the level failed to start (see the error)", what);
 		return;
 	}
-	catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
+	keep_moment(app);
+	catch_up_end end = replay(app, until, true, t0, REBUILD_BUDGET_MS);
+	app->reviewing = behind(app) && !lv->faulted && until != LLONG_MAX;
 	char took[32];
 	time_text(th_now_ms() - t0, took, sizeof(took));
 	app->step_cost_ms = cost;
@@ -270,31 +557,48 @@ static void rebuild(th_app *app, const char *what)
 static void reload(th_app *app)
 {
 	th_level *lv = &app->level;
-	char n1[32];
-	bool was_ok = lv->ok;
+	char n1[32], n2[32], took[32];
+	bool was_ok = lv->ok, was_faulted = lv->faulted;
+	/* a fix saved while halted goes on from the newest moment before the error */
+	const th_history_snap *before = error_moment(app);
+	th_history_snap moment = before != NULL ? *before : (th_history_snap){0};
 	switch (th_level_reload(lv)) {
 	case TH_RELOAD_FAILED:
 		/* the error says it, once */
 		th_overlay_notice(&app->overlay, "reload failed: the last good code keeps running");
 		break;
-	case TH_RELOAD_FUNCTIONS:
-		if (behind(app) && !lv->faulted) {
-			/* a rebuild had stopped at an error this fixes: on to the present */
-			double t0 = th_now_ms();
+	case TH_RELOAD_FUNCTIONS: {
+		double t0 = th_now_ms();
+		if (was_faulted && before != NULL && restore_moment(app, &moment)) {
+			/* the fixed code from that moment on, with the input logged since */
+			drop_moments(app, &app->lived);
+			catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
+			if (end == OUT_OF_TIME) th_history_truncate(&app->history, &app->lived);
+			say(app, "functions changed: reloaded, went back to frame %s (before the error) and replayed on to frame %s%s in %s",
+			    count_text(moment.step, n1, sizeof(n1)), count_text(lv->frame, n2, sizeof(n2)),
+			    end == OUT_OF_TIME ? " (out of time, the rest dropped)" : "", time_text(th_now_ms() - t0, took, sizeof(took)));
+		} else if (was_faulted && behind(app) && !lv->faulted) {
+			/* nothing kept before the error: on from where it stopped */
 			catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
 			if (end == OUT_OF_TIME) {
 				th_history_truncate(&app->history, &app->lived);
 				say(app, "functions changed: reloaded, caught up to frame %s (out of time, the rest dropped)",
 				    count_text(lv->frame, n1, sizeof(n1)));
 			} else {
-				char took[32];
-				say(app, "functions changed: reloaded, replayed on to frame %s in %s",
-				    count_text(lv->frame, n1, sizeof(n1)), time_text(th_now_ms() - t0, took, sizeof(took)));
+				say(app, "functions changed: reloaded, replayed on to frame %s in %s", count_text(lv->frame, n1, sizeof(n1)),
+				    time_text(th_now_ms() - t0, took, sizeof(took)));
 			}
+		} else if (app->reviewing) {
+			/* the moments after the one shown were lived by the old code */
+			drop_moments(app, &app->lived);
+			say(app, "functions changed: reloaded at frame %s (on the timeline: the future replays with the new code)",
+			    count_text(lv->frame, n1, sizeof(n1)));
 		} else {
 			say(app, "functions changed: reloaded at frame %s, world kept", count_text(lv->frame, n1, sizeof(n1)));
 		}
+		th_level_reloaded(lv);
 		break;
+	}
 	case TH_RELOAD_REBUILD: rebuild(app, was_ok ? "load() changed" : "the level's files changed"); break;
 	}
 }
@@ -310,6 +614,7 @@ static void run_action(th_app *app, th_action act)
 		return;
 	}
 	if (th_action_is_setting(act)) {
+		if (app->reviewing) return; /* the past is shown, not changed */
 		th_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = TH_EV_SETTING;
@@ -322,17 +627,27 @@ static void run_action(th_app *app, th_action act)
 	case TH_ACT_OVERLAY: app->overlay.visible = !app->overlay.visible; break;
 	case TH_ACT_PAUSE:
 		if (lv->faulted) {
-			/* carry on after an error: the user chose to; what a stopped
-			 * rebuild had not replayed yet will not be lived */
-			th_level_resume(lv);
-			th_history_truncate(&app->history, &app->lived);
+			/* the first way on after an error; with nothing kept, carry on
+			 * where it stopped (what a stopped rebuild had not replayed yet
+			 * will not be lived) */
+			if (!rewind_error(app)) {
+				th_level_resume(lv);
+				th_history_truncate(&app->history, &app->lived);
+				drop_moments(app, &app->lived);
+			}
+		} else if (app->reviewing) {
+			resume_here(app);
 		} else {
 			app->paused = !app->paused;
 		}
 		break;
 	case TH_ACT_STEP:
-		app->paused = true;
-		app->single_steps += 1;
+		if (app->reviewing) {
+			seek(app, lv->frame + 1);
+		} else {
+			app->paused = true;
+			app->single_steps += 1;
+		}
 		break;
 	case TH_ACT_SLOWMO: app->slowmo = (app->slowmo + 1) % TH_TIME_SCALE_COUNT; break;
 	case TH_ACT_RESTART:
@@ -342,6 +657,12 @@ static void run_action(th_app *app, th_action act)
 		/* a replay's view size is fixed: it does not go fullscreen */
 		if (app->opt.replay_path == NULL) app->toggle_fullscreen = !app->toggle_fullscreen;
 		break;
+	case TH_ACT_BACK: seek(app, lv->frame - TH_REWIND_INTERVAL); break;
+	case TH_ACT_FORWARD: seek(app, lv->frame + TH_REWIND_INTERVAL); break;
+	case TH_ACT_OLDEST: seek(app, LLONG_MIN); break;
+	case TH_ACT_PRESENT: seek(app, LLONG_MAX); break;
+	case TH_ACT_STEP_BACK: seek(app, lv->frame - 1); break;
+	case TH_ACT_SEEK: seek(app, app->seek_to); break;
 	default: break;
 	}
 }
@@ -351,6 +672,7 @@ static void run_action(th_app *app, th_action act)
 static void overlay_view(th_app *app, th_overlay_view *v)
 {
 	th_level *lv = &app->level;
+	const th_history *h = &app->history;
 	th_level_stats stats;
 	th_level_stats_get(lv, &stats);
 	memset(v, 0, sizeof(*v));
@@ -363,27 +685,44 @@ static void overlay_view(th_app *app, th_overlay_view *v)
 	v->def = stats.def;
 	v->layers = app->render.layers;
 	v->lua_mb = (double)lv->sandbox.used / (1024.0 * 1024.0);
-	v->history_mb = (double)th_history_bytes(&app->history) / (1024.0 * 1024.0);
-	v->history_full = app->history.full;
+	v->history_mb = (double)(th_history_bytes(h) + h->snap_bytes) / (1024.0 * 1024.0);
+	v->history_full = h->full;
 	v->error = lv->error;
 	v->reload_error = lv->reload_error;
 	v->level_dir = app->level_dir;
 	v->mouse_x = lv->input.mouse_x;
 	v->mouse_y = lv->input.mouse_y;
 	v->view_w = lv->camera.view_w;
+	v->view_h = lv->camera.view_h;
 	v->render = &app->render;
+	v->rewind_on = rewind_on(app);
+	v->reviewing = app->reviewing;
+	v->timeline = v->rewind_on && (app->overlay.visible || app->paused || app->reviewing || lv->faulted);
+	const th_history_snap *oldest = th_history_snap_oldest(h);
+	v->tl_first = oldest != NULL ? oldest->step : 0;
+	v->tl_end = behind(app) ? h->total_steps : lv->frame;
+	v->snaps = h->snaps;
+	v->snap_count = h->snap_count;
+	v->snap_bytes = h->snap_bytes;
+	v->rewind_note = app->rewind_note;
+	const th_history_snap *em = error_moment(app);
+	v->error_moment = em != NULL ? em->step : -1;
 }
 
 /* An event of the frame (live or replayed): recorded, then an action of the
- * host's or the level's. */
+ * host's or the level's. While the level shows an earlier moment it gets no
+ * input at all; the timeline and the host's keys still work. */
 static void handle_event(th_app *app, const th_event *ev)
 {
 	th_recorder_event(&app->recorder, ev);
+	/* the input as it is now, for a resume from an earlier moment */
+	th_input_apply(&app->live, ev);
+	th_input_end_step(&app->live);
 	th_event e = *ev;
 	switch (ev->type) {
 	case TH_EV_KEY_DOWN:
 	case TH_EV_KEY_UP: {
-		th_action act = th_action_for_key(ev->name);
+		th_action act = th_action_for_key(ev->name, app->reviewing);
 		if (act != TH_ACT_NONE) {
 			if (ev->type == TH_EV_KEY_DOWN) run_action(app, act);
 			return;
@@ -391,15 +730,47 @@ static void handle_event(th_app *app, const th_event *ev)
 		break;
 	}
 	case TH_EV_MOUSE_DOWN:
-		if (app->overlay.visible && ev->button == 1) {
+		if (ev->button == 1) {
 			th_overlay_view v;
 			overlay_view(app, &v);
-			bool taken = false;
-			th_action act = th_overlay_click(&app->overlay, &v, ev->x, ev->y, &taken);
-			/* the level sees the pointer move either way */
-			e.flags |= taken ? TH_EVF_TAKEN : TH_EVF_DRAG;
-			deliver(app, &e);
-			if (act != TH_ACT_NONE) run_action(app, act);
+			long long step;
+			if (th_overlay_timeline_at(&v, ev->x, ev->y, false, &step)) {
+				app->scrubbing = true;
+				app->seek_to = step;
+				run_action(app, TH_ACT_SEEK);
+				return;
+			}
+			th_action choice = th_overlay_error_click(&app->overlay, &v, ev->x, ev->y);
+			if (choice != TH_ACT_NONE) {
+				run_action(app, choice);
+				return;
+			}
+			if (app->overlay.visible) {
+				bool taken = false;
+				th_action act = th_overlay_click(&app->overlay, &v, ev->x, ev->y, &taken);
+				/* the level sees the pointer move either way */
+				e.flags |= taken ? TH_EVF_TAKEN : TH_EVF_DRAG;
+				if (!app->reviewing) deliver(app, &e);
+				if (act != TH_ACT_NONE) run_action(app, act);
+				return;
+			}
+		}
+		break;
+	case TH_EV_MOUSE_MOVE:
+		if (app->scrubbing) {
+			th_overlay_view v;
+			overlay_view(app, &v);
+			long long step;
+			if (th_overlay_timeline_at(&v, ev->x, ev->y, true, &step) && step != app->level.frame) {
+				app->seek_to = step;
+				run_action(app, TH_ACT_SEEK);
+			}
+			return;
+		}
+		break;
+	case TH_EV_MOUSE_UP:
+		if (app->scrubbing && ev->button == 1) {
+			app->scrubbing = false;
 			return;
 		}
 		break;
@@ -407,6 +778,7 @@ static void handle_event(th_app *app, const th_event *ev)
 	case TH_EV_SETTING: return; /* never from outside */
 	default: break;
 	}
+	if (app->reviewing) return;
 	deliver(app, &e);
 }
 static bool translate(const SDL_Event *e, th_event *ev, SDL_GameController **pad, SDL_Renderer *renderer)
@@ -681,6 +1053,37 @@ static void print_summary(th_app *app, double seconds)
 	fflush(stdout);
 }
 
+static int compare_ms(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_ms(th_stat *st)
+{
+	if (st->count == 0) return 0.0;
+	qsort(st->ms, (size_t)st->count, sizeof(double), compare_ms);
+	return st->ms[st->count / 2];
+}
+
+static double max_ms(const th_stat *st)
+{
+	return st->count > 0 ? st->ms[st->count - 1] : 0.0; /* sorted by median_ms */
+}
+
+/* --rewind-stats: what keeping and using the moments cost. */
+static void print_rewind_stats(th_app *app)
+{
+	const th_history *h = &app->history;
+	double cap = median_ms(&app->capture_stats), res = median_ms(&app->restore_stats), sk = median_ms(&app->seek_stats);
+	printf("rewind moments=%d bytes=%zu each=%zu captures=%d capture_ms=%.4f capture_max_ms=%.4f restores=%d "
+	       "restore_ms=%.4f seeks=%d seek_ms=%.4f\n",
+	       h->snap_count, h->snap_bytes, h->snap_count > 0 ? h->snap_bytes / (size_t)h->snap_count : 0,
+	       app->capture_stats.count, cap, max_ms(&app->capture_stats), app->restore_stats.count, res,
+	       app->seek_stats.count, sk);
+	fflush(stdout);
+}
+
 /* ---------------- open ---------------- */
 
 /* Everything before the first frame; false with app->fatal_status set. */
@@ -711,6 +1114,11 @@ static bool open_app(th_app *app, const th_app_options *options)
 		if (!th_replay_open(&app->replay, opt->replay_path, &view_w, &view_h)) {
 			fprintf(stderr, "tumble: %s\n", app->replay.error);
 			return false;
+		}
+		/* rewind keeps what it kept when the session was recorded */
+		if (app->replay.has_rewind) {
+			opt->rewind_seconds = app->replay.rewind_seconds;
+			opt->rewind_mb = app->replay.rewind_mb;
 		}
 		app->replaying = true;
 	}
@@ -772,7 +1180,8 @@ static bool open_app(th_app *app, const th_app_options *options)
 			view_h = app->target.height;
 		}
 	}
-	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h)) {
+	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h,
+	                                                     opt->rewind_seconds, opt->rewind_mb)) {
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
 		return false;
 	}
@@ -788,6 +1197,16 @@ static bool open_app(th_app *app, const th_app_options *options)
 		const char *dirs[] = {app->level_dir, app->root != NULL ? lib : NULL};
 		th_oslock_apply(dirs, 2);
 	}
+
+	/* the moments: one every half second for the seconds asked, in the
+	 * memory asked (at most half the Lua cap, which holds them too) */
+	double rewind_bytes = opt->rewind_mb * 1024.0 * 1024.0;
+	if (opt->mem_limit_mb > 0 && rewind_bytes > opt->mem_limit_mb * 1024.0 * 1024.0 / 2) {
+		rewind_bytes = opt->mem_limit_mb * 1024.0 * 1024.0 / 2;
+	}
+	int moments = (int)ceil(opt->rewind_seconds * TH_HOST_HZ / TH_REWIND_INTERVAL) + 1;
+	th_history_snap_limits(&app->history, moments, (size_t)rewind_bytes);
+	th_input_reset(&app->live, view_w / 2, view_h / 2, false);
 
 	th_level *lv = &app->level;
 	lv->opt = opt;
@@ -869,6 +1288,14 @@ static int take_input(th_app *app)
 	return -1;
 }
 
+/* Headless, an error ends the run, unless the files are watched: then the
+ * level halts as in a window, and a fix saved meanwhile goes on (a run that
+ * ends halted still fails). */
+static bool halts_run(const th_app *app)
+{
+	return app->opt.headless && app->level.faulted && !app->watch_enabled;
+}
+
 /* Steps the clock asks for (at most TH_HOST_MAX_CATCH_UP), and the
  * interpolation factor of the frame drawn after them. */
 static int clock_steps(th_app *app, double frame_ms, float *alpha)
@@ -918,6 +1345,8 @@ bool th_app_frame(th_app *app)
 	int steps = take_input(app);
 	float alpha = 1.0f;
 	if (steps < 0) steps = clock_steps(app, frame_ms, &alpha);
+	/* an earlier moment is shown, not lived on (a recording's frames too) */
+	if (app->reviewing) steps = 0;
 	int ran = 0;
 	for (; ran < steps && !app->quit && !app->fatal && !lv->exit_requested && lv->L != NULL && !lv->faulted; ++ran) {
 		th_level_step(lv);
@@ -929,11 +1358,16 @@ bool th_app_frame(th_app *app)
 		app->step_cost_ms = app->step_cost_ms > 0.0 ? 0.95 * app->step_cost_ms + 0.05 * cost : cost;
 	}
 	th_recorder_frame(&app->recorder, ran);
-	bool lived = !behind(app);
-	th_history_end_frame(&app->history, ran);
-	/* the level lived this frame: it is at the end of its history */
-	if (lived) app->lived = th_history_end(&app->history);
-	if (opt->headless && lv->faulted) fail(app, 1);
+	if (!app->reviewing) {
+		bool lived = !behind(app);
+		th_history_end_frame(&app->history, ran);
+		/* the level lived this frame: it is at the end of its history */
+		if (lived) {
+			app->lived = th_history_end(&app->history);
+			keep_moment(app);
+		}
+	}
+	if (halts_run(app)) fail(app, 1);
 
 	if (app->watch_enabled && !app->fatal) {
 		double t = th_now_ms();
@@ -941,7 +1375,7 @@ bool th_app_frame(th_app *app)
 			app->next_poll = t + opt->watch_poll_ms;
 			th_image_poll(lv);
 			if (th_watch_poll(&app->watch)) reload(app);
-			if (opt->headless && lv->faulted) fail(app, 1);
+			if (halts_run(app)) fail(app, 1);
 		}
 	}
 
@@ -957,7 +1391,7 @@ bool th_app_frame(th_app *app)
 		th_level_draw(lv, NULL);
 	}
 	if (shoot) screenshot(app, opt->screenshot, alpha);
-	if (opt->headless && lv->faulted) fail(app, 1);
+	if (halts_run(app)) fail(app, 1);
 	return !over(app);
 }
 
@@ -996,8 +1430,16 @@ int th_app_close(th_app *app)
 	}
 	/* a screenshot asked for and not written is a failed run */
 	if (status == 0 && app->shot_failed) status = 1;
+	/* a headless run that watched its files and ended halted failed */
+	if (status == 0 && opt->headless && lv->faulted) status = 1;
 	/* scripted runs (headless, or a window with --frames) report how they ended */
 	if (ran && (opt->headless || opt->frames > 0) && !opt->quiet && !app->fatal) print_summary(app, seconds);
+	if (ran && opt->rewind_stats) print_rewind_stats(app);
+	drop_moments(app, NULL);
+	free(app->rewind_note);
+	free(app->capture_stats.ms);
+	free(app->restore_stats.ms);
+	free(app->seek_stats.ms);
 
 	th_recorder_close(&app->recorder);
 	th_replay_close(&app->replay);

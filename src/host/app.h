@@ -26,6 +26,9 @@ typedef struct th_app_options {
 	bool quiet;               /* headless: no summary line */
 	int width, height;        /* window or offscreen view size */
 	bool size_set;            /* --size given: it wins over level.conf */
+	double rewind_seconds;    /* how far back the timeline reaches; 0 = no rewind */
+	double rewind_mb;         /* what the kept moments may hold */
+	bool rewind_stats;        /* scripted runs: a line of rewind's costs at the end */
 } th_app_options;
 
 void th_app_default_options(th_app_options *options);

@@ -26,9 +26,7 @@ static bool read_number(lua_State *L, int table, const char *key, double *out)
 	return true;
 }
 
-/* tumble.camera, or the host's original table if the level replaced it with
- * something that is not a table. */
-static void push_camera_table(lua_State *L, th_level *lv)
+void th_camera_push_table(th_level *lv, lua_State *L)
 {
 	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->tumble_ref);
 	if (lua_istable(L, -1)) {
@@ -45,7 +43,7 @@ static int camera_sync_protected(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
 	th_camera *c = &lv->camera;
-	push_camera_table(L, lv);
+	th_camera_push_table(lv, L);
 	int t = lua_gettop(L);
 	double v;
 	if (read_number(L, t, "scale", &v) && v > 1e-3 && v < 1e6) c->scale = v;
@@ -78,7 +76,7 @@ static int camera_sync_protected(lua_State *L)
 static int camera_unfollow_protected(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
-	push_camera_table(L, lv);
+	th_camera_push_table(lv, L);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "target");
 	return 0;
@@ -143,7 +141,7 @@ static th_level *host_up(lua_State *L)
 static int camera_follow(lua_State *L)
 {
 	th_level *lv = host_up(L);
-	push_camera_table(L, lv);
+	th_camera_push_table(lv, L);
 	if (lua_isnoneornil(L, 1)) {
 		lua_pushnil(L);
 		lua_setfield(L, -2, "target");

@@ -25,6 +25,9 @@ void th_camera_open_lua(struct th_level *lv, lua_State *L);
 /* Reads tumble.camera (following a body if asked) into lv->camera; level code
  * may run (metamethods), under the level's budget. */
 void th_camera_sync(struct th_level *lv);
+/* Pushes tumble.camera, or the host's original table if the level replaced
+ * it with something that is not a table. */
+void th_camera_push_table(struct th_level *lv, lua_State *L);
 /* Sets tumble.camera's x, y and scale; false (error set) if level code refused. */
 bool th_camera_set(struct th_level *lv, double x, double y, double scale);
 

@@ -1,6 +1,7 @@
 /* tumble host: the running level's history (history.h). */
 #include "history.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +13,21 @@ void th_history_init(th_history *h, size_t limit)
 
 void th_history_free(th_history *h)
 {
+	assert(h->snap_count == 0);
 	free(h->events);
 	free(h->frames);
-	size_t limit = h->limit;
+	free(h->snaps);
+	size_t limit = h->limit, snap_limit = h->snap_limit;
+	int snap_max = h->snap_max;
 	memset(h, 0, sizeof(*h));
 	h->limit = limit;
+	h->snap_limit = snap_limit;
+	h->snap_max = snap_max;
 }
 
 void th_history_reset(th_history *h, const th_start_state *start)
 {
+	assert(h->snap_count == 0);
 	h->start = *start;
 	h->event_count = 0;
 	h->frame_count = 0;
@@ -116,4 +123,80 @@ void th_history_truncate(th_history *h, const th_history_pos *pos)
 	h->total_frames = pos->frames;
 	h->total_steps = pos->steps;
 	h->full = false;
+}
+
+/* ---------------- the kept moments ---------------- */
+
+void th_history_snap_limits(th_history *h, int max_count, size_t max_bytes)
+{
+	h->snap_max = max_count;
+	h->snap_limit = max_bytes;
+}
+
+bool th_history_snap_push(th_history *h, const th_history_snap *s)
+{
+	const th_history_snap *last = th_history_snap_newest(h);
+	assert(last == NULL || (s->step >= last->step && s->pos.frames >= last->pos.frames));
+	(void)last;
+	if (h->snap_count == h->snap_capacity) {
+		int capacity = h->snap_capacity != 0 ? 2 * h->snap_capacity : 64;
+		th_history_snap *p = realloc(h->snaps, (size_t)capacity * sizeof(*p));
+		if (p == NULL) return false;
+		h->snaps = p;
+		h->snap_capacity = capacity;
+	}
+	h->snaps[h->snap_count++] = *s;
+	h->snap_bytes += s->bytes;
+	return true;
+}
+
+bool th_history_snap_over(const th_history *h)
+{
+	return h->snap_count > 0 && (h->snap_count > h->snap_max || h->snap_bytes > h->snap_limit);
+}
+
+bool th_history_snap_pop_oldest(th_history *h, th_history_snap *out)
+{
+	if (h->snap_count == 0) return false;
+	*out = h->snaps[0];
+	/* a few hundred entries at most, one taken every half second */
+	memmove(h->snaps, h->snaps + 1, (size_t)(h->snap_count - 1) * sizeof(*h->snaps));
+	h->snap_count -= 1;
+	h->snap_bytes -= out->bytes;
+	return true;
+}
+
+bool th_history_snap_pop_newest(th_history *h, th_history_snap *out)
+{
+	if (h->snap_count == 0) return false;
+	*out = h->snaps[--h->snap_count];
+	h->snap_bytes -= out->bytes;
+	return true;
+}
+
+const th_history_snap *th_history_snap_find(const th_history *h, long long step, const th_history_pos *limit)
+{
+	/* binary search: the last with snaps[i].step <= step */
+	int lo = 0, hi = h->snap_count;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (h->snaps[mid].step <= step) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	int i = lo - 1;
+	while (i >= 0 && limit != NULL && h->snaps[i].pos.frames > limit->frames) i -= 1;
+	return i >= 0 ? &h->snaps[i] : NULL;
+}
+
+const th_history_snap *th_history_snap_newest(const th_history *h)
+{
+	return h->snap_count > 0 ? &h->snaps[h->snap_count - 1] : NULL;
+}
+
+const th_history_snap *th_history_snap_oldest(const th_history *h)
+{
+	return h->snap_count > 0 ? &h->snaps[0] : NULL;
 }

@@ -27,7 +27,7 @@
 #include <SDL_image.h>
 #include <lauxlib.h>
 
-#define IMAGE_MT "tumble.Image"
+#define IMAGE_MT TH_IMAGE_MT
 #define MAX_SIDE 8192
 #define MAX_PIXELS (16 * 1024 * 1024)
 #define MAX_FILE_BYTES (64u * 1024u * 1024u)

@@ -414,6 +414,8 @@ static int init_protected(lua_State *L)
 	lua_getfield(L, -1, "randomseed");
 	lua_pushinteger(L, LEVEL_RANDOM_SEED);
 	lua_call(L, 1, 0);
+	lua_getfield(L, -1, "random");
+	lv->random_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	lua_pop(L, 1);
 
 	collect_host_tables(lv, L, tumble);
@@ -432,6 +434,7 @@ static void reset_refs(th_level *lv)
 {
 	lv->tumble_ref = lv->world_ref = lv->level_ref = lv->camera_ref = lv->modules_ref = LUA_NOREF;
 	lv->host_ref = lv->stage_ref = lv->staged_ref = LUA_NOREF;
+	lv->random_ref = lv->reload_old_ref = LUA_NOREF;
 }
 
 void th_level_init(th_level *lv)
@@ -503,6 +506,7 @@ static bool fingerprint_level(th_level *lv, int idx, uint64_t *out)
 bool th_level_start(th_level *lv, const th_start_state *start)
 {
 	reset_refs(lv);
+	lv->run += 1;
 	lv->ok = false;
 	lv->faulted = false;
 	lv->draw_faulted = false;
@@ -638,16 +642,147 @@ th_reload_kind th_level_reload(th_level *lv)
 	lua_pushvalue(L, fresh);
 	lua_rawseti(L, LUA_REGISTRYINDEX, lv->level_ref);
 	th_level_resume(lv);
+	/* level.reload runs once the loop is done with the world (a rewind) */
+	lua_pushvalue(L, old);
+	luaL_unref(L, LUA_REGISTRYINDEX, lv->reload_old_ref);
+	lv->reload_old_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_settop(L, top);
+	return TH_RELOAD_FUNCTIONS;
+}
 
-	lua_pushvalue(L, fresh);
-	if (push_function_field(lv, "reload")) {
+void th_level_reloaded(th_level *lv)
+{
+	lua_State *L = lv->L;
+	if (L == NULL || lv->reload_old_ref == LUA_NOREF) return;
+	int old = lv->reload_old_ref;
+	lv->reload_old_ref = LUA_NOREF;
+	if (push_callback(lv, "reload")) {
 		push_world(lv);
-		lua_pushvalue(L, old);
+		lua_rawgeti(L, LUA_REGISTRYINDEX, old);
 		th_level_pcall(lv, "reload", 2);
 	}
-	lua_settop(L, top);
+	luaL_unref(L, LUA_REGISTRYINDEX, old);
 	th_camera_sync(lv);
-	return TH_RELOAD_FUNCTIONS;
+}
+
+/* ---------------- moments, for rewind ---------------- */
+
+/* math.random's state: the userdata its closure keeps (Lua 5.4's lmathlib
+ * keeps the generator's four words there, shared with randomseed). Copying
+ * its bytes is the only way to read and set it from C, and what makes a
+ * level that uses math.random replay the same after a rewind. */
+static void *random_state(th_level *lv, size_t *size)
+{
+	lua_State *L = lv->L;
+	*size = 0;
+	void *p = NULL;
+	if (lua_rawgeti(L, LUA_REGISTRYINDEX, lv->random_ref) == LUA_TFUNCTION && lua_iscfunction(L, -1) &&
+	    lua_getupvalue(L, -1, 1) != NULL) {
+		if (lua_type(L, -1) == LUA_TUSERDATA) {
+			p = lua_touserdata(L, -1);
+			*size = lua_rawlen(L, -1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return p;
+}
+
+/* The collector stops while a moment is copied or put back: a finalizer
+ * (level code) must not run in the middle of either. */
+static bool gc_pause(lua_State *L)
+{
+	bool running = lua_gc(L, LUA_GCISRUNNING) != 0;
+	if (running) lua_gc(L, LUA_GCSTOP);
+	return running;
+}
+
+static void gc_resume(lua_State *L, bool running)
+{
+	if (running) lua_gc(L, LUA_GCRESTART);
+}
+
+/* The message of a failed capture without its traceback (a path says it all). */
+static void strip_traceback(char *message)
+{
+	char *tb = message != NULL ? strstr(message, "\nstack traceback:") : NULL;
+	if (tb != NULL) *tb = '\0';
+}
+
+th_moment *th_level_capture(th_level *lv, size_t budget, size_t *bytes, char **message)
+{
+	*message = NULL;
+	*bytes = 0;
+	lua_State *L = lv->L;
+	if (L == NULL || !lv->ok || lv->world == NULL || lv->level_ref == LUA_NOREF) return NULL;
+	th_moment *m = malloc(sizeof(*m));
+	if (m == NULL) return NULL;
+	bool gc = gc_pause(L);
+	lua_pushcfunction(L, th_moment_capture_lua);
+	push_world(lv);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->level_ref);
+	th_camera_push_table(lv, L);
+	lua_pushinteger(L, (lua_Integer)(budget < (size_t)LUA_MAXINTEGER ? budget : (size_t)LUA_MAXINTEGER));
+	bool ok = th_level_call(lv, "rewind", 4, 2, message);
+	gc_resume(L, gc);
+	if (!ok) {
+		strip_traceback(*message);
+		free(m);
+		return NULL;
+	}
+	*bytes = (size_t)lua_tointeger(L, -1) + sizeof(*m);
+	lua_pop(L, 1);
+	m->run = lv->run;
+	m->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	m->frame = lv->frame;
+	m->input = lv->input;
+	m->drag = lv->drag;
+	m->saved_gravity = lv->saved_gravity;
+	size_t size = 0;
+	void *state = random_state(lv, &size);
+	m->random_size = state != NULL && size <= sizeof(m->random) ? size : 0;
+	if (m->random_size > 0) memcpy(m->random, state, m->random_size);
+	return m;
+}
+
+bool th_level_restore(th_level *lv, const th_moment *m)
+{
+	lua_State *L = lv->L;
+	if (L == NULL || m->run != lv->run || lv->world == NULL || lv->level_ref == LUA_NOREF) return false;
+	bool gc = gc_pause(L);
+	lua_pushcfunction(L, th_moment_restore_lua);
+	push_world(lv);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->level_ref);
+	th_camera_push_table(lv, L);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, m->ref);
+	char *message = NULL;
+	bool ok = th_level_call(lv, "rewind", 4, 0, &message);
+	gc_resume(L, gc);
+	if (!ok) {
+		th_level_set_error(lv, "rewind", message, true);
+		free(message);
+		return false;
+	}
+	lv->frame = m->frame;
+	set_frame(lv);
+	lv->input = m->input;
+	lv->drag = m->drag;
+	lv->saved_gravity = m->saved_gravity;
+	size_t size = 0;
+	void *state = random_state(lv, &size);
+	if (state != NULL && size == m->random_size) memcpy(state, m->random, size);
+	if (lv->render != NULL) th_render_forget(lv->render);
+	th_camera_sync(lv);
+	lv->camera.prev_x = lv->camera.x;
+	lv->camera.prev_y = lv->camera.y;
+	return true;
+}
+
+void th_level_moment_free(th_level *lv, th_moment *m)
+{
+	if (m == NULL) return;
+	if (lv->L != NULL && m->run == lv->run) luaL_unref(lv->L, LUA_REGISTRYINDEX, m->ref);
+	free(m);
 }
 
 /* ---------------- the dev tools' mouse drag ---------------- */

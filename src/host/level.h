@@ -8,7 +8,8 @@
  * Its parts: level.c (state, callbacks, reload), loader.c (how the level's
  * files are loaded, and the staging environment of a reload), input.c
  * (tumble.input), camera.c (tumble.camera), gfx.c (tumble.gfx), conf.c
- * (level.conf), image.c and sound.c (media), api.c (the callback list). */
+ * (level.conf), image.c and sound.c (media), api.c (the callback list),
+ * moment.c (what a rewind keeps of level.state). */
 #ifndef TH_HOST_LEVEL_H
 #define TH_HOST_LEVEL_H
 
@@ -53,6 +54,22 @@ typedef struct th_drag {
 	tb_joint_id joint;
 } th_drag;
 
+/* ---- a moment of the level, for rewind (moment.c holds its Lua side) ---- */
+
+/* What the level was at the end of a frame: the world's snapshot and a copy
+ * of level.state and of tumble.camera's fields (a table in the Lua state),
+ * and the host's side of the level. */
+typedef struct th_moment {
+	unsigned run;            /* the run of the level it belongs to (th_level.run) */
+	int ref;                 /* the Lua side, in the registry */
+	long long frame;
+	th_input input;
+	th_drag drag;
+	tb_vec2 saved_gravity;
+	unsigned char random[64]; /* math.random's state */
+	size_t random_size;
+} th_moment;
+
 typedef struct th_level {
 	/* Given by the app; the level only reads them. */
 	const th_app_options *opt;
@@ -66,9 +83,12 @@ typedef struct th_level {
 
 	/* One run of the level: th_level_start makes it, th_level_stop ends it. */
 	lua_State *L;
+	unsigned run;            /* counts the starts */
 	th_sandbox sandbox;
 	int tumble_ref, world_ref, level_ref, camera_ref, modules_ref;
 	int host_ref;            /* the host's own tables (fingerprint.h) */
+	int random_ref;          /* math.random as the libraries made it (its state is rewound) */
+	int reload_old_ref;      /* a functions-only reload's old level table, until th_level_reloaded */
 	int stage_ref;           /* a file being run: its environment (loader.c) */
 	int staged_ref;          /* ... and the chunks loaded into it */
 	tb_world *world;
@@ -123,8 +143,21 @@ typedef enum th_reload_kind {
 
 /* Runs the level's changed files in an environment of their own, then either
  * commits them (functions only), or leaves everything as it was and asks for
- * a rebuild. */
+ * a rebuild. After TH_RELOAD_FUNCTIONS the caller may rewind, then calls
+ * th_level_reloaded, which calls level.reload(world, old). */
 th_reload_kind th_level_reload(th_level *lv);
+void th_level_reloaded(th_level *lv);
+
+/* A moment of the level as it is now (between frames), or NULL: the level is
+ * not running, or (*message set, malloc'd) its state cannot be kept: a value
+ * that is not plain data or a handle, or a copy over budget bytes. *bytes:
+ * what the moment holds. */
+th_moment *th_level_capture(th_level *lv, size_t budget, size_t *bytes, char **message);
+/* Puts the level back at the moment: world, level.state, the camera's
+ * fields, input, frame, math.random. False (a runtime error set) if it could
+ * not (out of memory). */
+bool th_level_restore(th_level *lv, const th_moment *m);
+void th_level_moment_free(th_level *lv, th_moment *m);
 
 /* Every call into level code goes through here: a traceback handler and the
  * sandbox's budget around lua_pcall of the function below nargs arguments.
@@ -166,6 +199,12 @@ void th_api_push_names(lua_State *L, const char *const names[]);
 void th_image_describe(lua_State *L);
 void th_sound_describe(lua_State *L);
 void th_conf_describe(lua_State *L);
+
+/* moment.c: the Lua side of capture and restore, called protected:
+ * (world, level table, camera table, budget) -> moment table, bytes;
+ * (world, level table, camera table, moment table). */
+int th_moment_capture_lua(lua_State *L);
+int th_moment_restore_lua(lua_State *L);
 
 /* conf.c: reads level.conf from the level table at idx into lv->conf and
  * applies its camera; false (error set) on a bad conf. */

@@ -18,6 +18,11 @@
 struct th_level;
 struct th_target;
 
+/* The metatables of Image and Sound userdata (read-only assets: a rewind's
+ * copy of level.state keeps them as they are). */
+#define TH_IMAGE_MT "tumble.Image"
+#define TH_SOUND_MT "tumble.Sound"
+
 /* ---- asset files ---- */
 
 typedef struct th_file_stamp {

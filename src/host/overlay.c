@@ -293,6 +293,110 @@ static void draw_settings(th_overlay *o, const th_overlay_view *v, th_target *t)
 	}
 }
 
+/* ---------------- the timeline ---------------- */
+
+#define TL_BAR_H 14
+#define TL_PANEL_H (LINE_H + TL_BAR_H + 18)
+
+/* The timeline's panel (a strip along the bottom) and its bar: from the
+ * view's size alone, so clicks on it replay the same. */
+static SDL_Rect timeline_panel(int view_w, int view_h)
+{
+	return (SDL_Rect){0, view_h - TL_PANEL_H, view_w, TL_PANEL_H};
+}
+
+static SDL_Rect timeline_bar(int view_w, int view_h)
+{
+	SDL_Rect p = timeline_panel(view_w, view_h);
+	return (SDL_Rect){2 * PAD, p.y + 6 + LINE_H + 4, view_w - 4 * PAD, TL_BAR_H};
+}
+
+/* Height the timeline takes at the bottom (0 when hidden). */
+static int timeline_height(const th_overlay_view *v)
+{
+	return v->timeline ? TL_PANEL_H : 0;
+}
+
+bool th_overlay_timeline_at(const th_overlay_view *v, int x, int y, bool dragging, long long *step)
+{
+	if (!v->timeline || !v->rewind_on || v->snap_count == 0) return false;
+	SDL_Rect panel = timeline_panel(v->view_w, v->view_h);
+	SDL_Rect bar = timeline_bar(v->view_w, v->view_h);
+	if (!dragging && (y < panel.y || y >= panel.y + panel.h || x < bar.x - PAD || x > bar.x + bar.w + PAD)) return false;
+	double f = bar.w > 0 ? (double)(x - bar.x) / bar.w : 1.0;
+	f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+	*step = v->tl_first + (long long)llround(f * (double)(v->tl_end - v->tl_first));
+	return true;
+}
+
+/* 150 -> "0:02.5" (steps at 60 Hz) */
+static const char *clock_text(long long steps, char *buf, size_t size)
+{
+	long long tenths = (steps < 0 ? -steps : steps) / 6;
+	snprintf(buf, size, "%s%lld:%02lld.%lld", steps < 0 ? "-" : "", tenths / 600, tenths / 10 % 60, tenths % 10);
+	return buf;
+}
+
+static void draw_timeline(const th_overlay_view *v, th_target *t)
+{
+	if (!v->timeline) return;
+	SDL_Rect panel = timeline_panel(t->width, t->height);
+	SDL_Rect bar = timeline_bar(t->width, t->height);
+	th_render_fill_rect(t->renderer, (float)panel.x, (float)panel.y, (float)panel.w, (float)panel.h,
+	                    (SDL_Color){8, 10, 14, 225});
+	int tx = 2 * PAD, ty = panel.y + 6;
+	char a[32], b[32];
+	if (!v->rewind_on || v->snap_count == 0) {
+		const char *why = v->rewind_note != NULL ? v->rewind_note
+		                  : !v->rewind_on        ? "rewind is off (--rewind 0)"
+		                                         : "no moment kept yet";
+		text(t, tx, ty, v->rewind_note != NULL ? (SDL_Color){255, 150, 120, 255} : dim_color, "timeline: %s", why);
+		th_render_fill_rect(t->renderer, (float)bar.x, (float)bar.y, (float)bar.w, (float)bar.h,
+		                    (SDL_Color){255, 255, 255, 18});
+		return;
+	}
+	long long first = v->tl_first, end = v->tl_end > first ? v->tl_end : first + 1;
+	double span = (double)(end - first);
+#define TL_X(step) ((float)bar.x + (float)bar.w * (float)((double)((step) - first) / span))
+	/* the kept span, the part lived up to the shown moment, the future beyond it */
+	th_render_fill_rect(t->renderer, (float)bar.x, (float)bar.y, (float)bar.w, (float)bar.h,
+	                    (SDL_Color){255, 255, 255, 24});
+	long long now = v->frame < first ? first : v->frame > end ? end : v->frame;
+	th_render_fill_rect(t->renderer, (float)bar.x, (float)bar.y + 3, TL_X(now) - bar.x, (float)bar.h - 6,
+	                    (SDL_Color){110, 190, 250, 200});
+	if (v->reviewing) {
+		th_render_fill_rect(t->renderer, TL_X(now), (float)bar.y + 3, TL_X(v->tl_end) - TL_X(now), (float)bar.h - 6,
+		                    (SDL_Color){110, 190, 250, 70});
+	}
+	/* a tick per kept moment (one every few pixels at most) */
+	float last = -10.0f;
+	for (int i = 0; i < v->snap_count; ++i) {
+		float x = TL_X(v->snaps[i].step);
+		if (x - last < 3.0f) continue;
+		last = x;
+		th_render_fill_rect(t->renderer, x, (float)bar.y + bar.h - 3, 1.0f, 3.0f, (SDL_Color){232, 234, 240, 150});
+	}
+	if (v->faulted) {
+		th_render_fill_rect(t->renderer, TL_X(v->tl_end) - 2, (float)bar.y - 2, 4.0f, (float)bar.h + 4,
+		                    (SDL_Color){255, 80, 80, 255});
+	}
+	th_render_fill_rect(t->renderer, TL_X(now) - 1, (float)bar.y - 3, 3.0f, (float)bar.h + 6, accent_color);
+#undef TL_X
+	if (v->reviewing) {
+		text(t, tx, ty, accent_color, "frame %lld  %s of %s   F2 resume from here (drops the rest)", v->frame,
+		     clock_text(v->frame - v->tl_end, a, sizeof(a)), clock_text(v->tl_end, b, sizeof(b)));
+	} else {
+		text(t, tx, ty, text_color, "frame %lld  %s", v->frame, clock_text(v->frame, a, sizeof(a)));
+	}
+	char right[160];
+	snprintf(right, sizeof(right), "kept %s, %.1f MB   PgUp PgDn Home End%s",
+	         clock_text(v->tl_end - v->tl_first, a, sizeof(a)), (double)v->snap_bytes / (1024.0 * 1024.0),
+	         v->reviewing ? " Left Right" : "");
+	int rw = 0;
+	th_font_measure(right, TEXT_SCALE, &rw, NULL);
+	text(t, t->width - 2 * PAD - rw, ty, dim_color, "%s", right);
+}
+
 /* The last hot reload's outcome, bottom left, for a few seconds. */
 static void draw_notice(const th_overlay *o, th_target *t, float bottom)
 {
@@ -306,31 +410,36 @@ static void draw_notice(const th_overlay *o, th_target *t, float bottom)
 
 void th_overlay_draw(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
+	int bottom = t->height - timeline_height(v);
+	draw_timeline(v, t);
 	if (!o->visible) {
-		draw_notice(o, t, (float)t->height);
+		draw_notice(o, t, (float)bottom);
 		if (v->error != NULL) return; /* the error panel says it all and has the corner */
 		/* out of the way of the level's own HUD, which usually takes the top corners */
-		const char *hint = v->faulted ? "HALTED  (F2 resume)" : v->paused ? "PAUSED  (F2 resume)" : "F1 dev overlay";
+		const char *hint = v->faulted    ? "HALTED  (F2 rewind)"
+		                   : v->reviewing ? "REWOUND  (F2 resume from here)"
+		                   : v->paused    ? "PAUSED  (F2 resume)"
+		                                  : "F1 dev overlay";
 		SDL_Color c = v->faulted || v->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
 		int w = 0;
 		th_font_measure(hint, TEXT_SCALE, &w, NULL);
-		th_render_text(t, (float)(t->width - w - PAD), (float)(t->height - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
+		th_render_text(t, (float)(t->width - w - PAD), (float)(bottom - LINE_H - PAD / 2), TEXT_SCALE, hint, c);
 		return;
 	}
 	double t0 = th_now_ms();
 	draw_stats(o, v, t);
 	draw_settings(o, v, t);
 	const char *help = "F1 overlay  F2 pause  F3 step  F4 slow  F5 restart  F6-F10 layers  "
-	                   "mouse: drag  Esc quit";
+	                   "PgUp rewind  mouse: drag  Esc quit";
 	int hw = 0;
 	th_font_measure(help, 1, &hw, NULL);
 	int scale = hw * 2 + 2 * PAD <= t->width ? 2 : 1;
 	th_font_measure(help, scale, &hw, NULL);
-	float y = (float)(t->height - TH_FONT_LINE * scale - 2 * PAD);
+	float y = (float)(bottom - TH_FONT_LINE * scale - 2 * PAD);
 	/* the key bar goes up past level text at the bottom (a message line) */
 	const th_render *r = v->render;
 	for (int pass = 0; pass < r->text_box_count; ++pass) {
-		SDL_Rect bar = {0, (int)y - 4, t->width, t->height - (int)y + 4};
+		SDL_Rect bar = {0, (int)y - 4, t->width, bottom - (int)y + 4};
 		int above = -1;
 		for (int i = 0; i < r->text_box_count; ++i) {
 			if (SDL_HasIntersection(&bar, &r->text_boxes[i]) && r->text_boxes[i].y > t->height / 2) {
@@ -396,48 +505,114 @@ static char *strip_prefix(const char *text, const char *dir)
 	return out;
 }
 
-void th_overlay_draw_error(th_overlay *o, const th_overlay_view *v, th_target *t)
+/* The error panel's place, text and choices; drawing and clicking share it.
+ * Its text is malloc'd (NULL if there is no error). */
+typedef struct error_panel {
+	char *wrapped;
+	int scale, line_h, lines;
+	SDL_Rect rect;
+	int choices;
+	SDL_Rect choice[2];
+	th_action choice_action[2];
+	char choice_label[2][96];
+	char note[96];
+} error_panel;
+
+static void error_layout(const th_overlay *o, const th_overlay_view *v, int width, int height, error_panel *e)
 {
+	memset(e, 0, sizeof(*e));
 	if (v->error == NULL) return;
-	int scale = t->width >= 900 ? 2 : 1;
-	int cols = (t->width - 4 * PAD) / (TH_FONT_ADVANCE * scale);
+	e->scale = width >= 900 ? 2 : 1;
+	int cols = (width - 4 * PAD) / (TH_FONT_ADVANCE * e->scale);
 	if (cols < 20) cols = 20;
 	/* paths relative to the level's directory: shorter lines, same meaning */
 	char *shown = strip_prefix(v->error, v->level_dir);
 	size_t size = strlen(shown != NULL ? shown : v->error) * 2 + 64;
-	char *wrapped = malloc(size);
-	if (wrapped == NULL) {
+	e->wrapped = malloc(size);
+	if (e->wrapped == NULL) {
 		free(shown);
 		return;
 	}
-	int lines = wrap_lines(shown != NULL ? shown : v->error, cols, wrapped, (int)size);
+	e->lines = wrap_lines(shown != NULL ? shown : v->error, cols, e->wrapped, (int)size);
 	free(shown);
-	int line_h = TH_FONT_LINE * scale;
-	int max_lines = (t->height / 2) / line_h;
-	if (lines > max_lines) {
+	e->line_h = TH_FONT_LINE * e->scale;
+	int max_lines = (height / 2) / e->line_h;
+	if (e->lines > max_lines) {
 		/* keep the head: the message and the innermost frames matter most */
-		char *p = wrapped;
+		char *p = e->wrapped;
 		for (int i = 0; i < max_lines && p != NULL; ++i) {
 			p = strchr(p, '\n');
 			if (p != NULL) p += 1;
 		}
 		if (p != NULL) p[-1] = '\0';
-		lines = max_lines;
+		e->lines = max_lines;
 	}
-	const char *hint = v->faulted ? "fix the file and save to reload  -  F2 resume anyway  -  F5 restart"
-	                              : "fix the file and save to reload  -  F5 restart";
-	int panel_h = (lines + 2) * line_h + 3 * PAD;
-	int y = t->height - panel_h - PAD;
+	int panel_h = (e->lines + 3) * e->line_h + 4 * PAD;
+	int y = height - timeline_height(v) - panel_h - PAD;
 	if (o->visible) y -= TH_FONT_LINE * 2 + 2 * PAD;
 	if (y < PAD) y = PAD;
-	th_render_fill_rect(t->renderer, PAD, (float)y, (float)(t->width - 2 * PAD), (float)panel_h,
-	                    (SDL_Color){70, 12, 16, 235});
-	th_render_fill_rect(t->renderer, PAD, (float)y, 4.0f, (float)panel_h, (SDL_Color){255, 80, 80, 255});
+	e->rect = (SDL_Rect){PAD, y, width - 2 * PAD, panel_h};
+	/* the ways on: halted, rewind (or resume, with nothing kept) or restart;
+	 * a failed reload runs on, so only a restart */
+	char at[32];
+	if (v->faulted && v->error_moment >= 0) {
+		clock_text(v->error_moment, at, sizeof(at));
+		snprintf(e->choice_label[0], sizeof(e->choice_label[0]), "[F2] rewind to frame %lld (%s) and go on",
+		         v->error_moment, at);
+		e->choice_action[e->choices++] = TH_ACT_PAUSE;
+		snprintf(e->note, sizeof(e->note), "or save a fix: it goes on from frame %lld", v->error_moment);
+	} else if (v->faulted) {
+		snprintf(e->choice_label[0], sizeof(e->choice_label[0]), "[F2] resume anyway");
+		e->choice_action[e->choices++] = TH_ACT_PAUSE;
+		snprintf(e->note, sizeof(e->note), "or save a fix");
+	} else {
+		snprintf(e->note, sizeof(e->note), "fix the file and save to reload");
+	}
+	snprintf(e->choice_label[e->choices], sizeof(e->choice_label[0]), "[F5] restart");
+	e->choice_action[e->choices++] = TH_ACT_RESTART;
+	int x = 2 * PAD, cy = y + PAD + e->line_h + PAD;
+	for (int i = 0; i < e->choices; ++i) {
+		int w = 0;
+		th_font_measure(e->choice_label[i], e->scale, &w, NULL);
+		e->choice[i] = (SDL_Rect){x - 4, cy - 3, w + 8, e->line_h + 6};
+		x += w + 8 + 2 * PAD;
+	}
+}
+
+th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y)
+{
+	error_panel e;
+	error_layout(o, v, v->view_w, v->view_h, &e);
+	free(e.wrapped);
+	SDL_Point p = {x, y};
+	for (int i = 0; i < e.choices; ++i) {
+		if (SDL_PointInRect(&p, &e.choice[i])) return e.choice_action[i];
+	}
+	return TH_ACT_NONE;
+}
+
+void th_overlay_draw_error(th_overlay *o, const th_overlay_view *v, th_target *t)
+{
+	error_panel e;
+	error_layout(o, v, t->width, t->height, &e);
+	if (e.wrapped == NULL) return;
+	SDL_Rect r = e.rect;
+	th_render_fill_rect(t->renderer, (float)r.x, (float)r.y, (float)r.w, (float)r.h, (SDL_Color){70, 12, 16, 235});
+	th_render_fill_rect(t->renderer, (float)r.x, (float)r.y, 4.0f, (float)r.h, (SDL_Color){255, 80, 80, 255});
 	const char *title = v->faulted ? "Lua error - simulation halted" : v->reload_error ? "Reload failed" : "Lua error";
-	th_render_text(t, 2 * PAD, (float)(y + PAD), scale, title, (SDL_Color){255, 120, 110, 255});
-	int hint_w = 0;
-	th_font_measure(hint, scale, &hint_w, NULL);
-	th_render_text(t, (float)(t->width - 2 * PAD - hint_w), (float)(y + PAD), scale, hint, dim_color);
-	th_render_text(t, 2 * PAD, (float)(y + PAD + 2 * line_h), scale, wrapped, (SDL_Color){255, 236, 230, 255});
-	free(wrapped);
+	th_render_text(t, 2 * PAD, (float)(r.y + PAD), e.scale, title, (SDL_Color){255, 120, 110, 255});
+	SDL_Point mp = {v->mouse_x, v->mouse_y};
+	int x_end = 2 * PAD;
+	for (int i = 0; i < e.choices; ++i) {
+		SDL_Rect c = e.choice[i];
+		bool hover = SDL_PointInRect(&mp, &c);
+		th_render_fill_rect(t->renderer, (float)c.x, (float)c.y, (float)c.w, (float)c.h,
+		                    hover ? (SDL_Color){255, 255, 255, 70} : (SDL_Color){255, 255, 255, 28});
+		th_render_text(t, (float)(c.x + 4), (float)(c.y + 3), e.scale, e.choice_label[i], (SDL_Color){255, 236, 200, 255});
+		x_end = c.x + c.w + 2 * PAD;
+	}
+	th_render_text(t, (float)x_end, (float)(e.choice[0].y + 3), e.scale, e.note, dim_color);
+	th_render_text(t, 2 * PAD, (float)(r.y + 2 * PAD + 2 * e.line_h + PAD), e.scale, e.wrapped,
+	               (SDL_Color){255, 236, 230, 255});
+	free(e.wrapped);
 }

@@ -9,6 +9,7 @@
 
 #include "tumble/physics.h"
 #include "action.h"
+#include "history.h"
 #include "render.h"
 
 #define TH_OVERLAY_HISTORY 120
@@ -47,8 +48,19 @@ typedef struct th_overlay_view {
 	bool reload_error;       /* the error is a failed reload */
 	const char *level_dir;   /* stripped from paths in the error */
 	int mouse_x, mouse_y;
-	int view_w;
+	int view_w, view_h;
 	const th_render *render; /* where the level's screen text went */
+	/* the timeline (rewind) */
+	bool timeline;           /* shown: rewind is on, and the overlay is open or the run stands still */
+	bool rewind_on;
+	bool reviewing;          /* the level shows an earlier moment; the present is tl_end */
+	long long tl_first;      /* the oldest moment kept, in steps */
+	long long tl_end;        /* the present, in steps */
+	const th_history_snap *snaps; /* the kept moments, oldest first */
+	int snap_count;
+	size_t snap_bytes;
+	const char *rewind_note; /* why no moment is kept now, or NULL */
+	long long error_moment;  /* halted: the step a rewind goes back to, or -1 */
 } th_overlay_view;
 
 void th_overlay_init(th_overlay *o, bool visible);
@@ -62,5 +74,11 @@ void th_overlay_draw_error(th_overlay *o, const th_overlay_view *v, th_target *t
 /* A click at pixel (x, y) with the overlay open: the action of the widget
  * under it (or TH_ACT_NONE); *taken if the overlay keeps the click. */
 th_action th_overlay_click(th_overlay *o, const th_overlay_view *v, int x, int y, bool *taken);
+/* A press at (x, y) on the shown timeline: true and the step under x (also
+ * while dragging: any y). Its place depends on the view's size only, so a
+ * replayed recording scrubs the same. */
+bool th_overlay_timeline_at(const th_overlay_view *v, int x, int y, bool dragging, long long *step);
+/* A click on the error panel's choices (halted): their action, or TH_ACT_NONE. */
+th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y);
 
 #endif

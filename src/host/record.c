@@ -17,12 +17,13 @@
 
 /* ---------------- recording ---------------- */
 
-bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h)
+bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, double rewind_seconds,
+                      double rewind_mb)
 {
 	memset(r, 0, sizeof(*r));
 	r->file = fopen(path, "w");
 	if (r->file == NULL) return false;
-	fprintf(r->file, "%s\nview %d %d\n", RECORD_MAGIC, view_w, view_h);
+	fprintf(r->file, "%s\nview %d %d\nrewind %.9g %.9g\n", RECORD_MAGIC, view_w, view_h, rewind_seconds, rewind_mb);
 	return true;
 }
 
@@ -198,22 +199,40 @@ bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h)
 		th_replay_close(r);
 		return false;
 	}
-	long pos = ftell(r->file);
-	int line_no = r->line;
-	int got = read_line(r, line, sizeof(line));
-	if (got == 1 && strncmp(line, "view", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
-		if (!parse_view(line + 4, view_w, view_h)) {
-			snprintf(r->error, sizeof(r->error), "%s line %d: view W H with sizes in 1..%d expected: %.60s", path,
-			         r->line, TH_VIEW_MAX, line);
-			th_replay_close(r);
-			return false;
+	/* optional header lines; the first other line is the first event */
+	for (;;) {
+		long pos = ftell(r->file);
+		int line_no = r->line;
+		int got = read_line(r, line, sizeof(line));
+		if (got == 1 && strncmp(line, "view", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
+			if (!parse_view(line + 4, view_w, view_h)) {
+				snprintf(r->error, sizeof(r->error), "%s line %d: view W H with sizes in 1..%d expected: %.60s", path,
+				         r->line, TH_VIEW_MAX, line);
+				th_replay_close(r);
+				return false;
+			}
+			continue;
 		}
+		if (got == 1 && strncmp(line, "rewind", 6) == 0 && (line[6] == ' ' || line[6] == '\0')) {
+			const char *p = line + 6;
+			float seconds = 0.0f, mb = 0.0f;
+			if (!field_float(&p, 0.0, 3600.0, &seconds) || !field_float(&p, 1.0, 1.0e6, &mb) || !at_end(p)) {
+				snprintf(r->error, sizeof(r->error),
+				         "%s line %d: rewind SECONDS MB with seconds in 0..3600 and MB at least 1 expected: %.60s", path,
+				         r->line, line);
+				th_replay_close(r);
+				return false;
+			}
+			r->has_rewind = true;
+			r->rewind_seconds = seconds;
+			r->rewind_mb = mb;
+			continue;
+		}
+		/* no (more) header: keep the defaults */
+		fseek(r->file, pos, SEEK_SET);
+		r->line = line_no;
 		return true;
 	}
-	/* no view line: keep the default size */
-	fseek(r->file, pos, SEEK_SET);
-	r->line = line_no;
-	return true;
 }
 
 static bool parse_event(const char *line, th_event *ev)

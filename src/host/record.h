@@ -1,6 +1,7 @@
 /* tumble host: input recordings on disk (--record, --replay).
  *
- * The file is text, one event per line in the order the host handled them,
+ * The file is text: a header ("tumble-input 1", "view W H", "rewind SECONDS
+ * MB"), then one event per line in the order the host handled them,
  * with an "F steps [count]" line closing each rendered frame (runs of
  * identical empty frames share one line). Replaying feeds the same events to
  * the same handler and runs the same number of steps per frame, so pausing,
@@ -27,7 +28,11 @@ typedef struct th_recorder {
 	int run, run_steps; /* empty frames not written yet */
 } th_recorder;
 
-bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h);
+/* The header holds the view's size and how much rewind keeps: the host's
+ * keys are recorded like any other, so a replay rewinds where the session
+ * did, from the same kept moments. */
+bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, double rewind_seconds,
+                      double rewind_mb);
 void th_recorder_event(th_recorder *r, const th_event *ev);
 /* Closes the frame that ran steps fixed steps. */
 void th_recorder_frame(th_recorder *r, int steps);
@@ -45,10 +50,13 @@ typedef struct th_replay {
 	int line;
 	int run_left, run_steps;
 	bool over;
+	bool has_rewind;           /* the header gave rewind's settings */
+	double rewind_seconds, rewind_mb;
 	char error[256];
 } th_replay;
 
-/* Opens a recording and reads its header; false with error set if it cannot. */
+/* Opens a recording and reads its header (view, rewind: each optional); false
+ * with error set if it cannot. */
 bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h);
 th_replay_item th_replay_next(th_replay *r, th_event *ev, int *steps);
 void th_replay_close(th_replay *r);

@@ -27,7 +27,7 @@
 #include <SDL_mixer.h>
 #include <lauxlib.h>
 
-#define SOUND_MT "tumble.Sound"
+#define SOUND_MT TH_SOUND_MT
 #define RATE 44100
 #define CHANNELS 2
 #define FRAME_BYTES 4 /* S16 stereo */
