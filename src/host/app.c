@@ -46,6 +46,12 @@ typedef struct th_stat {
 	int count, capacity;
 } th_stat;
 
+/* The recording at the end of a history frame. */
+typedef struct th_app_mark {
+	th_recorder_mark rec;
+	bool overlay;
+} th_app_mark;
+
 struct th_app {
 	th_app_options opt;      /* a copy: without a display, a screenshot run turns headless */
 	char *root;              /* directory holding lua/ and examples/, or NULL */
@@ -71,6 +77,14 @@ struct th_app {
 	th_input live;           /* the input as it is now, whatever the level was given */
 	char *rewind_note;       /* why no moment is kept now, or NULL */
 	th_stat capture_stats, restore_stats, seek_stats;
+	/* --record: where the file stood at the end of each history frame from
+	 * marks_first on (and whether the overlay was open), to cut it back to
+	 * the frame a resume goes on from */
+	th_app_mark *marks;
+	int mark_count, mark_capacity;
+	long long marks_first;
+	char cut_up[4][sizeof(((th_event *)0)->name)]; /* host keys whose press was cut: their release is not recorded */
+	int cut_ups;
 	th_level level;
 	th_recorder recorder;
 	th_replay replay;        /* --replay: the input of each frame */
@@ -355,6 +369,8 @@ static bool key_down(const th_input *in, const char *name)
  * given to it as events, so nothing stays held that is not. */
 static void reconcile_input(th_app *app);
 
+static void truncate_timeline(th_app *app);
+
 /* The level goes on from the moment it shows: the history after it, and the
  * moments kept there, are dropped; new input makes a new future. */
 static void resume_here(th_app *app)
@@ -362,9 +378,10 @@ static void resume_here(th_app *app)
 	th_level *lv = &app->level;
 	char n1[32], n2[32];
 	long long dropped = app->history.total_steps - lv->frame;
-	th_history_truncate(&app->history, &app->lived);
+	truncate_timeline(app);
 	drop_moments(app, &app->lived);
 	app->reviewing = false;
+	app->scrubbing = false;
 	app->paused = false;
 	reconcile_input(app);
 	say(app, "rewound to frame %s: going on from there (the %s steps after it dropped)",
@@ -388,14 +405,86 @@ static bool rewind_error(th_app *app)
 	long long error_at = lv->frame;
 	char n1[32], n2[32];
 	if (!restore_moment(app, s)) return false;
-	th_history_truncate(&app->history, &app->lived);
+	truncate_timeline(app);
 	drop_moments(app, &app->lived);
 	app->reviewing = false;
+	app->scrubbing = false;
 	app->paused = false;
 	reconcile_input(app);
 	say(app, "rewound to frame %s, before the error at frame %s: going on", count_text(lv->frame, n1, sizeof(n1)),
 	    count_text(error_at, n2, sizeof(n2)));
 	return true;
+}
+
+/* ---------------- the recording follows the timeline ---------------- */
+
+static bool recording(const th_app *app)
+{
+	return app->recorder.file != NULL;
+}
+
+/* Notes where the recording stands at the end of history frame total_frames
+ * (a level start: frame 0). Older marks than any moment a resume can reach go. */
+static void mark_frame(th_app *app)
+{
+	if (!recording(app)) return;
+	long long frame = app->history.total_frames;
+	if (frame != app->marks_first + app->mark_count) return; /* full: no frame added */
+	const th_history_snap *oldest = th_history_snap_oldest(&app->history);
+	long long reach = oldest != NULL ? oldest->pos.frames : frame;
+	if (reach - app->marks_first >= 4096) {
+		int drop = (int)(reach - app->marks_first);
+		memmove(app->marks, app->marks + drop, (size_t)(app->mark_count - drop) * sizeof(*app->marks));
+		app->mark_count -= drop;
+		app->marks_first += drop;
+	}
+	if (app->mark_count == app->mark_capacity) {
+		int capacity = app->mark_capacity != 0 ? 2 * app->mark_capacity : 1024;
+		th_app_mark *p = realloc(app->marks, (size_t)capacity * sizeof(*p));
+		if (p == NULL) return; /* no mark: a resume past it cannot cut, and says so */
+		app->marks = p;
+		app->mark_capacity = capacity;
+	}
+	app->marks[app->mark_count++] = (th_app_mark){th_recorder_mark_now(&app->recorder), app->overlay.visible};
+}
+
+static void marks_reset(th_app *app)
+{
+	app->mark_count = 0;
+	app->marks_first = app->history.total_frames;
+	mark_frame(app);
+}
+
+/* The level goes on from the history's position lived: the history after it
+ * is dropped, and so is what the recording holds after that frame (the
+ * frames not lived now, and the looking back on the timeline). */
+static void truncate_timeline(th_app *app)
+{
+	th_history_truncate(&app->history, &app->lived);
+	if (!recording(app)) return;
+	long long i = app->lived.frames - app->marks_first;
+	if (i < 0 || i >= app->mark_count || !th_recorder_cut(&app->recorder, &app->marks[i].rec)) {
+		say(app, "--record: cannot cut the recording back to frame %lld: it keeps the frames after it", app->lived.frames);
+		return;
+	}
+	app->mark_count = (int)i + 1;
+	/* the host's keys held now were pressed after the mark (F2 itself) */
+	app->cut_ups = 0;
+	for (int k = 0; k < app->live.key_count && app->cut_ups < 4; ++k) {
+		const char *name = app->live.keys[k].name;
+		if (!app->live.keys[k].down || th_action_for_key(name, false) == TH_ACT_NONE) continue;
+		snprintf(app->cut_up[app->cut_ups++], sizeof(app->cut_up[0]), "%s", name);
+	}
+	/* the overlay's state as a replay of the cut file will have it */
+	if (app->marks[i].overlay != app->overlay.visible) {
+		th_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = TH_EV_KEY_DOWN;
+		snprintf(ev.name, sizeof(ev.name), "%s", th_action_info_of(TH_ACT_OVERLAY)->key);
+		th_recorder_event(&app->recorder, &ev);
+		ev.type = TH_EV_KEY_UP;
+		th_recorder_event(&app->recorder, &ev);
+	}
 }
 
 /* A fresh start of the level, with a fresh history (the kept moments are
@@ -407,6 +496,7 @@ static bool start_level(th_app *app, const th_start_state *s)
 	app->step_cost_ms = 0.0;
 	app->reviewing = false;
 	app->next_moment = 0;
+	marks_reset(app);
 	bool ok = th_level_start(&app->level, s);
 	if (ok) keep_moment(app);
 	return ok;
@@ -420,6 +510,14 @@ static void deliver(th_app *app, const th_event *ev)
 	if (!behind(app)) th_level_apply(&app->level, ev);
 }
 
+/* An event of the host's making, for the level: recorded (a replay of the
+ * file gives it too) and logged. */
+static void give(th_app *app, const th_event *ev)
+{
+	th_recorder_event(&app->recorder, ev);
+	deliver(app, ev);
+}
+
 static void reconcile_input(th_app *app)
 {
 	const th_input *had = &app->level.input, *now = &app->live;
@@ -430,7 +528,7 @@ static void reconcile_input(th_app *app)
 		memset(&ev, 0, sizeof(ev));
 		ev.type = TH_EV_KEY_UP;
 		snprintf(ev.name, sizeof(ev.name), "%s", had->keys[i].name);
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	/* held now (the host's keys are not the level's) */
 	for (int i = 0; i < now->key_count; ++i) {
@@ -439,7 +537,7 @@ static void reconcile_input(th_app *app)
 		memset(&ev, 0, sizeof(ev));
 		ev.type = TH_EV_KEY_DOWN;
 		snprintf(ev.name, sizeof(ev.name), "%s", name);
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	if (had->mouse_x != now->mouse_x || had->mouse_y != now->mouse_y) {
 		memset(&ev, 0, sizeof(ev));
@@ -448,7 +546,7 @@ static void reconcile_input(th_app *app)
 		ev.y = now->mouse_y;
 		ev.dx = now->mouse_x - had->mouse_x;
 		ev.dy = now->mouse_y - had->mouse_y;
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	for (int b = 1; b < TH_MOUSE_BUTTONS; ++b) {
 		if (!had->mouse_down[b] || now->mouse_down[b]) continue;
@@ -457,13 +555,13 @@ static void reconcile_input(th_app *app)
 		ev.button = b;
 		ev.x = now->mouse_x;
 		ev.y = now->mouse_y;
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	if (had->pad_connected != now->pad_connected) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = TH_EV_PAD_CONNECT;
 		ev.button = now->pad_connected;
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	for (int b = 0; b < TH_PAD_BUTTONS; ++b) {
 		const char *name = SDL_GameControllerGetStringForButton((SDL_GameControllerButton)b);
@@ -471,7 +569,7 @@ static void reconcile_input(th_app *app)
 		memset(&ev, 0, sizeof(ev));
 		ev.type = TH_EV_PAD_UP;
 		snprintf(ev.name, sizeof(ev.name), "%s", name);
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 	for (int a = 0; a < TH_PAD_AXES; ++a) {
 		const char *name = SDL_GameControllerGetStringForAxis((SDL_GameControllerAxis)a);
@@ -480,7 +578,7 @@ static void reconcile_input(th_app *app)
 		ev.type = TH_EV_PAD_AXIS;
 		snprintf(ev.name, sizeof(ev.name), "%s", name);
 		ev.value = now->pad_axis[a];
-		deliver(app, &ev);
+		give(app, &ev);
 	}
 }
 
@@ -573,7 +671,7 @@ static void reload(th_app *app)
 			/* the fixed code from that moment on, with the input logged since */
 			drop_moments(app, &app->lived);
 			catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
-			if (end == OUT_OF_TIME) th_history_truncate(&app->history, &app->lived);
+			if (end == OUT_OF_TIME) truncate_timeline(app);
 			say(app, "functions changed: reloaded, went back to frame %s (before the error) and replayed on to frame %s%s in %s",
 			    count_text(moment.step, n1, sizeof(n1)), count_text(lv->frame, n2, sizeof(n2)),
 			    end == OUT_OF_TIME ? " (out of time, the rest dropped)" : "", time_text(th_now_ms() - t0, took, sizeof(took)));
@@ -581,7 +679,7 @@ static void reload(th_app *app)
 			/* nothing kept before the error: on from where it stopped */
 			catch_up_end end = catch_up(app, t0, REBUILD_BUDGET_MS);
 			if (end == OUT_OF_TIME) {
-				th_history_truncate(&app->history, &app->lived);
+				truncate_timeline(app);
 				say(app, "functions changed: reloaded, caught up to frame %s (out of time, the rest dropped)",
 				    count_text(lv->frame, n1, sizeof(n1)));
 			} else {
@@ -632,7 +730,7 @@ static void run_action(th_app *app, th_action act)
 			 * will not be lived) */
 			if (!rewind_error(app)) {
 				th_level_resume(lv);
-				th_history_truncate(&app->history, &app->lived);
+				truncate_timeline(app);
 				drop_moments(app, &app->lived);
 			}
 		} else if (app->reviewing) {
@@ -712,9 +810,22 @@ static void overlay_view(th_app *app, th_overlay_view *v)
 /* An event of the frame (live or replayed): recorded, then an action of the
  * host's or the level's. While the level shows an earlier moment it gets no
  * input at all; the timeline and the host's keys still work. */
+/* True if ev releases a host key whose press a cut took out of the recording. */
+static bool cut_release(th_app *app, const th_event *ev)
+{
+	if (ev->type != TH_EV_KEY_UP) return false;
+	for (int i = 0; i < app->cut_ups; ++i) {
+		if (strcmp(app->cut_up[i], ev->name) != 0) continue;
+		memmove(app->cut_up[i], app->cut_up[i + 1], (size_t)(app->cut_ups - i - 1) * sizeof(app->cut_up[0]));
+		app->cut_ups -= 1;
+		return true;
+	}
+	return false;
+}
+
 static void handle_event(th_app *app, const th_event *ev)
 {
-	th_recorder_event(&app->recorder, ev);
+	if (!cut_release(app, ev)) th_recorder_event(&app->recorder, ev);
 	/* the input as it is now, for a resume from an earlier moment */
 	th_input_apply(&app->live, ev);
 	th_input_end_step(&app->live);
@@ -1180,7 +1291,10 @@ static bool open_app(th_app *app, const th_app_options *options)
 			view_h = app->target.height;
 		}
 	}
-	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h,
+	th_app_options defaults;
+	th_app_default_options(&defaults);
+	bool rewind_line = opt->rewind_seconds != defaults.rewind_seconds || opt->rewind_mb != defaults.rewind_mb;
+	if (opt->record_path != NULL && !th_recorder_open(&app->recorder, opt->record_path, view_w, view_h, rewind_line,
 	                                                     opt->rewind_seconds, opt->rewind_mb)) {
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
 		return false;
@@ -1361,6 +1475,7 @@ bool th_app_frame(th_app *app)
 	if (!app->reviewing) {
 		bool lived = !behind(app);
 		th_history_end_frame(&app->history, ran);
+		mark_frame(app);
 		/* the level lived this frame: it is at the end of its history */
 		if (lived) {
 			app->lived = th_history_end(&app->history);
@@ -1440,6 +1555,7 @@ int th_app_close(th_app *app)
 	free(app->capture_stats.ms);
 	free(app->restore_stats.ms);
 	free(app->seek_stats.ms);
+	free(app->marks);
 
 	th_recorder_close(&app->recorder);
 	th_replay_close(&app->replay);

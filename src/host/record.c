@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define RECORD_MAGIC "tumble-input 1"
 #define LINE_MAX_LEN 256
@@ -17,13 +18,14 @@
 
 /* ---------------- recording ---------------- */
 
-bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, double rewind_seconds,
-                      double rewind_mb)
+bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, bool rewind_line,
+                      double rewind_seconds, double rewind_mb)
 {
 	memset(r, 0, sizeof(*r));
 	r->file = fopen(path, "w");
 	if (r->file == NULL) return false;
-	fprintf(r->file, "%s\nview %d %d\nrewind %.9g %.9g\n", RECORD_MAGIC, view_w, view_h, rewind_seconds, rewind_mb);
+	fprintf(r->file, "%s\nview %d %d\n", RECORD_MAGIC, view_w, view_h);
+	if (rewind_line) fprintf(r->file, "rewind %.9g %.9g\n", rewind_seconds, rewind_mb);
 	return true;
 }
 
@@ -71,6 +73,28 @@ void th_recorder_frame(th_recorder *r, int steps)
 	if (r->run > 0 && r->run_steps != steps) flush_run(r);
 	r->run_steps = steps;
 	r->run += 1;
+}
+
+th_recorder_mark th_recorder_mark_now(const th_recorder *r)
+{
+	th_recorder_mark m = {-1, 0, 0};
+	if (r->file == NULL) return m;
+	m.offset = ftell(r->file);
+	m.run = r->run;
+	m.run_steps = r->run_steps;
+	return m;
+}
+
+bool th_recorder_cut(th_recorder *r, const th_recorder_mark *m)
+{
+	if (r->file == NULL || m->offset < 0) return false;
+	if (fflush(r->file) != 0 || ftruncate(fileno(r->file), (off_t)m->offset) != 0 ||
+	    fseek(r->file, m->offset, SEEK_SET) != 0) {
+		return false;
+	}
+	r->run = m->run;
+	r->run_steps = m->run_steps;
+	return true;
 }
 
 void th_recorder_close(th_recorder *r)

@@ -28,14 +28,28 @@ typedef struct th_recorder {
 	int run, run_steps; /* empty frames not written yet */
 } th_recorder;
 
-/* The header holds the view's size and how much rewind keeps: the host's
- * keys are recorded like any other, so a replay rewinds where the session
- * did, from the same kept moments. */
-bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, double rewind_seconds,
-                      double rewind_mb);
+/* The header holds the view's size and, when rewind_line, how much rewind
+ * keeps (the defaults are not written): the host's keys are recorded like any
+ * other, so a replay of a session that looked back on its timeline and
+ * returned to the present rewinds where the session did, from the same kept
+ * moments. */
+bool th_recorder_open(th_recorder *r, const char *path, int view_w, int view_h, bool rewind_line,
+                      double rewind_seconds, double rewind_mb);
 void th_recorder_event(th_recorder *r, const th_event *ev);
 /* Closes the frame that ran steps fixed steps. */
 void th_recorder_frame(th_recorder *r, int steps);
+
+/* Where the recording stands (between frames), and cutting it back there: a
+ * session that goes on from an earlier moment drops what it recorded after
+ * it (the frames it will not live, and the looking back), so the file holds
+ * the timeline that was lived and replays to the same world. */
+typedef struct th_recorder_mark {
+	long offset;
+	int run, run_steps;
+} th_recorder_mark;
+th_recorder_mark th_recorder_mark_now(const th_recorder *r);
+/* False (the file as it was) if it cannot be cut. */
+bool th_recorder_cut(th_recorder *r, const th_recorder_mark *m);
 void th_recorder_close(th_recorder *r);
 
 typedef enum th_replay_item {

@@ -142,7 +142,7 @@ if command -v xvfb-run > /dev/null 2>&1; then
   check "a rebuild whose new code fails at frame 100 halts there and says so" \
     "grep -qE '^tumble: load\(\) changed: rebuilt, and the level stopped with an error at frame 100 of 15[12]$' '$TMP/faulty.err' && grep -q 'bug at frame 100' '$TMP/faulty.err'"
   check "saving the fix (functions only) resumes and replays on to the present" \
-    "grep -q '^halted at frame 100: saving the fix$' '$TMP/faulty.out' && grep -qE '^tumble: functions changed: reloaded, replayed on to frame 15[12] in [0-9.]+ m?s$' '$TMP/faulty.err'"
+    "grep -q '^halted at frame 100: saving the fix$' '$TMP/faulty.out' && grep -qE '^tumble: functions changed: reloaded, went back to frame 90 \(before the error\) and replayed on to frame 15[12] in [0-9.]+ m?s$' '$TMP/faulty.err'"
   check "... where the hero stands on the new platform, and the run ends well" \
     "[ $rc -eq 0 ] && [ \"\$(field 170 '$TMP/faulty.out' 7)\" = 10 ] && near \"\$(field 170 '$TMP/faulty.out' 4)\" 3.8 0.1 && near \"\$(field 170 '$TMP/faulty.out' 5)\" 0.5 0.02"
   [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/faulty.err" | head -10
