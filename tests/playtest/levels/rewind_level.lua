@@ -7,6 +7,8 @@
 -- be compared line by line.
 -- REWIND_BAD: puts something rewind refuses into level.state at frame 40
 --   (function, coroutine, contact; "deep" nests the function).
+-- REWIND_MEM: every 60 steps, the Lua memory after a full collection.
+-- REWIND_BIG: level.state.big holds that many numbers (and a hostile __pairs).
 -- REWIND_BUG: "key": pressing x raises an error in keypressed; "frame":
 --   update raises at frame 100. REWIND_FILE: the copy to edit, REWIND_FIX_AT:
 --   when halted for this many frames, draw saves the file without the bug.
@@ -16,8 +18,10 @@ local bad = os.getenv("REWIND_BAD")
 local bug = os.getenv("REWIND_BUG")
 local file = os.getenv("REWIND_FILE")
 local fix_at = tonumber(os.getenv("REWIND_FIX_AT") or "")
+local mem = os.getenv("REWIND_MEM")
+local big = tonumber(os.getenv("REWIND_BIG") or "")
 
-local vec = {}
+local vec = {tag = "vec"} -- a reload makes a new one: the digest checks the tag
 vec.__index = vec
 
 function level.load(world)
@@ -37,6 +41,11 @@ function level.load(world)
   s.shared = {hits = 0}
   s.alias = s.shared
   s.self = s
+  -- REWIND_BIG: a table of that many entries, and a __pairs that must never run
+  if big then
+    s.big = setmetatable({}, {__pairs = function() error("__pairs ran") end})
+    for i = 1, big do s.big[i] = i end
+  end
   level.state = s
 end
 
@@ -53,7 +62,7 @@ end
 -- a digest of level.state: its values in a fixed order
 local function digest(s)
   local parts = {s.jumps, s.shared.hits, s.alias == s.shared and "shared" or "split", s.self == s and "cycle" or "broken",
-    #s.trail, #s.draws, getmetatable(s.where) == vec and "vec" or "novec",
+    #s.trail, #s.draws, (getmetatable(s.where) or {}).tag == "vec" and "vec" or "novec",
     ("%.4f %.4f"):format(s.where.x, s.where.y)}
   for i = 1, #s.trail do parts[#parts + 1] = ("%.3f"):format(s.trail[i].x) end
   for i = 1, #s.draws do parts[#parts + 1] = ("%.6f"):format(s.draws[i]) end
@@ -81,6 +90,10 @@ function level.update(dt, world)
     if bad == "fixed" then s.think = nil end
   end
   if bad ~= nil and tumble.frame == 100 then s.think, s.co = nil, nil end
+  if mem and tumble.frame % 60 == 0 and not tumble.replaying then
+    collectgarbage("collect")
+    print(("mem %d %.0f"):format(tumble.frame, collectgarbage("count")))
+  end
   if tumble.frame % 30 == 0 and not tumble.replaying then
     local d, trail, draws = digest(s)
     print(("frame %d hash %s state %s trail %d draws %d hero %.4f %.4f"):format(tumble.frame, world:hash(), d, trail,
