@@ -382,19 +382,27 @@ static void draw_timeline(const th_overlay_view *v, th_target *t)
 	}
 	th_render_fill_rect(t->renderer, TL_X(now) - 1, (float)bar.y - 3, 3.0f, (float)bar.h + 6, accent_color);
 #undef TL_X
+	char left[160], right[160];
 	if (v->reviewing) {
-		text(t, tx, ty, accent_color, "frame %lld  %s of %s   F2 resume from here (drops the rest)", v->frame,
-		     clock_text(v->frame - v->tl_end, a, sizeof(a)), clock_text(v->tl_end, b, sizeof(b)));
+		snprintf(left, sizeof(left), "frame %lld  %s of %s   F2: go on from here", v->frame,
+		         clock_text(v->frame - v->tl_end, a, sizeof(a)), clock_text(v->tl_end, b, sizeof(b)));
 	} else {
-		text(t, tx, ty, text_color, "frame %lld  %s", v->frame, clock_text(v->frame, a, sizeof(a)));
+		snprintf(left, sizeof(left), "frame %lld  %s", v->frame, clock_text(v->frame, a, sizeof(a)));
 	}
-	char right[160];
+	text(t, tx, ty, v->reviewing ? accent_color : text_color, "%s", left);
+	int lw = 0, rw = 0;
+	th_font_measure(left, TEXT_SCALE, &lw, NULL);
+	/* the keys only where they fit, then the size only */
 	snprintf(right, sizeof(right), "kept %s, %.1f MB   PgUp PgDn Home End%s",
 	         clock_text(v->tl_end - v->tl_first, a, sizeof(a)), (double)v->snap_bytes / (1024.0 * 1024.0),
 	         v->reviewing ? " Left Right" : "");
-	int rw = 0;
 	th_font_measure(right, TEXT_SCALE, &rw, NULL);
-	text(t, t->width - 2 * PAD - rw, ty, dim_color, "%s", right);
+	if (tx + lw + 4 * PAD + rw > t->width) {
+		snprintf(right, sizeof(right), "kept %s, %.1f MB", clock_text(v->tl_end - v->tl_first, a, sizeof(a)),
+		         (double)v->snap_bytes / (1024.0 * 1024.0));
+		th_font_measure(right, TEXT_SCALE, &rw, NULL);
+	}
+	if (tx + lw + 4 * PAD + rw <= t->width) text(t, t->width - 2 * PAD - rw, ty, dim_color, "%s", right);
 }
 
 /* The last hot reload's outcome, bottom left, for a few seconds. */

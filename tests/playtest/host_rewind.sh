@@ -86,6 +86,17 @@ check "rewound, then other input: the run diverges from the first timeline" \
 check "... and equals a straight run of that input, level.state and all (no stale data)" \
   "[ \"\$(lines_from 150 $TMP/c.out)\" = \"\$(lines_from 150 $TMP/d.out)\" ] && [ \"\$(hash_of $TMP/c.out)\" = \"\$(hash_of $TMP/d.out)\" ]"
 
+# The mouse on the timeline (paused, it shows along the bottom: the bar spans
+# x 20..1260 at y 698..711 in a 1280x720 view): a click at its middle goes to
+# frame 120, a drag to a quarter to frame 60, F2 goes on from there.
+{ first_160; printf '%s\n' 'kd left' 'F 1 40' 'ku left' 'F 1 40' 'kd f2' 'ku f2' 'F 0' 'md 1 640 704' 'F 0' \
+  'mm 330 704 -310 0' 'F 0' 'mu 1 330 704' 'F 0' 'kd f2' 'ku f2' 'F 1 20'; } > "$TMP/s.rec"
+REWIND_SHOW=1 run s "$TMP/s.rec" --frames 265
+shown=$(grep '^shown' "$TMP/s.out" | sed -n '/^shown 240$/,$p' | head -n 4 | tr '\n' ' ')
+check "a click on the timeline's middle shows frame 120, a drag to a quarter frame 60 ($shown)" \
+  "[ '$shown' = 'shown 240 shown 120 shown 60 shown 61 ' ] && grep -q '^tumble: rewound to frame 60: going on' '$TMP/s.err'"
+check "... and the level sees none of those clicks" "! grep -q '^mouse' '$TMP/s.out'"
+
 # 20 times: a second forward with right held, a second back, F2.
 { printf '%s\n' "$HEAD" 'F 1 120'
   for i in $(seq 20); do printf '%s\n' 'kd right' 'F 1 60' 'ku right' 'kd pageup' 'ku pageup' 'kd pageup' 'ku pageup' 'F 1' 'kd f2' 'ku f2' 'F 1'; done

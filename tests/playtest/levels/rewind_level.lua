@@ -101,6 +101,8 @@ function level.update(dt, world)
   end
 end
 
+function level.mousepressed(x, y, button) print(("mouse %s at frame %d"):format(button, tumble.frame)) end
+
 -- While halted, draw saves the fix (the file without the bug) as an author would.
 -- REWIND_SHOW: draw prints the frame shown whenever it changes (the timeline).
 local show = os.getenv("REWIND_SHOW")
