@@ -154,10 +154,12 @@ test: deps
 	@bash web/test/suite.sh
 	@bash tests/summarize.sh build/results build/asan/results $$(ls build/web/results 2>/dev/null)
 
-bench: $(PHYS_LIB) $(SO)
+bench: $(PHYS_LIB) $(SO) $(BIN)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)
 	@echo; echo "Lua binding (10,000 bodies):"
 	@LUA_CPATH="$(CURDIR)/?.so;;" lua5.4 tests/bench/lua_binding_bench.lua
+	@echo; echo "Host rewind history:"
+	@TUMBLE_BIN=$(CURDIR)/$(BIN) bash tests/bench/host_rewind_bench.sh
 
 # The host finds its lua/ folder (levelkit) at $(DATADIR)/lua, next to
 # ../share/tumble from the binary; plain lua5.4 finds tumble.so and levelkit on
