@@ -25,6 +25,7 @@
 #include "tumble/tumble_lua.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 #include <lauxlib.h>
 
@@ -208,13 +209,22 @@ static void convert(lua_State *L, copier *c, int vidx, int tidx, int kidx, bool 
 		lua_pop(L, 1);
 		if (gc) refuse(L, c, vidx, tidx, kidx, as_key);
 	}
+	/* the array part is made at once: its size counts before it is made */
+	size_t n = lua_rawlen(L, vidx);
 	c->bytes += TABLE_BYTES + ENTRY_BYTES;
-	if (c->bytes > c->budget) {
+	if (c->bytes > c->budget || n > (c->budget - c->bytes) / ENTRY_BYTES) {
+		/* the path of this table: its parent's and its key */
 		push_path(L, c, tidx);
+		luaL_Buffer b;
+		luaL_buffinit(L, &b);
+		lua_pushvalue(L, -2);
+		luaL_addvalue(&b);
+		if (tidx != 0) add_key(L, &b, kidx);
+		luaL_pushresult(&b);
 		luaL_error(L, "%s is too large to keep for rewind (over %d MB a copy)", lua_tostring(L, -1),
 		           (int)(c->budget >> 20));
 	}
-	lua_createtable(L, (int)lua_rawlen(L, vidx), 0);
+	lua_createtable(L, n < INT_MAX ? (int)n : 0, 0);
 	int copy = lua_gettop(L);
 	lua_pushvalue(L, vidx);
 	lua_pushvalue(L, copy);
