@@ -473,7 +473,9 @@ static void truncate_timeline(th_app *app)
 	for (int k = 0; k < app->live.key_count && app->cut_ups < 4; ++k) {
 		const char *name = app->live.keys[k].name;
 		if (!app->live.keys[k].down || th_action_for_key(name, false) == TH_ACT_NONE) continue;
-		snprintf(app->cut_up[app->cut_ups++], sizeof(app->cut_up[0]), "%s", name);
+		size_t len = strnlen(name, sizeof(app->cut_up[0]) - 1);
+		memcpy(app->cut_up[app->cut_ups], name, len);
+		app->cut_up[app->cut_ups++][len] = '\0';
 	}
 	/* the overlay's state as a replay of the cut file will have it */
 	if (app->marks[i].overlay != app->overlay.visible) {
@@ -795,7 +797,8 @@ static void overlay_view(th_app *app, th_overlay_view *v)
 	v->render = &app->render;
 	v->rewind_on = rewind_on(app);
 	v->reviewing = app->reviewing;
-	v->timeline = v->rewind_on && (app->overlay.visible || app->paused || app->reviewing || lv->faulted);
+	/* not merely with the overlay open: the level's own text at the bottom stays readable while it runs */
+	v->timeline = v->rewind_on && (app->paused || app->reviewing || lv->faulted);
 	const th_history_snap *oldest = th_history_snap_oldest(h);
 	v->tl_first = oldest != NULL ? oldest->step : 0;
 	v->tl_end = behind(app) ? h->total_steps : lv->frame;

@@ -205,9 +205,15 @@ static void draw_stats(th_overlay *o, const th_overlay_view *v, th_target *t)
 	}
 	y += LINE_H;
 	if (v->faulted) {
-		text(t, x, y, (SDL_Color){255, 110, 110, 255}, "halted by an error (F2 resume, F5 restart)");
+		text(t, x, y, (SDL_Color){255, 110, 110, 255}, "halted by an error (%s, F5 restart)",
+		     v->error_moment >= 0 ? "F2 rewind" : "F2 resume");
+	} else if (v->reviewing) {
+		text(t, x, y, accent_color, "REWOUND  (F2 go on from here, End present)");
 	} else if (v->paused) {
-		text(t, x, y, accent_color, "PAUSED  (F2 resume, F3 single step)");
+		text(t, x, y, accent_color, "PAUSED  (F2 resume, F3 step, PgUp rewind)");
+	} else if (v->rewind_on) {
+		text(t, x, y, dim_color, "running at %g x  rewind %.0f s, %.1f MB", v->time_scale,
+		     v->snap_count > 0 ? (double)(v->tl_end - v->tl_first) / 60.0 : 0.0, (double)v->snap_bytes / (1024.0 * 1024.0));
 	} else {
 		text(t, x, y, dim_color, "running at %g x real time", v->time_scale);
 	}

@@ -51,7 +51,7 @@ typedef struct th_overlay_view {
 	int view_w, view_h;
 	const th_render *render; /* where the level's screen text went */
 	/* the timeline (rewind) */
-	bool timeline;           /* shown: rewind is on, and the overlay is open or the run stands still */
+	bool timeline;           /* shown: rewind is on, and the run stands still (paused, looking back, halted) */
 	bool rewind_on;
 	bool reviewing;          /* the level shows an earlier moment; the present is tl_end */
 	long long tl_first;      /* the oldest moment kept, in steps */
