@@ -101,6 +101,8 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def, tb_status *status
 	s->is_bullet = def->is_bullet;
 	s->state_index = TB_NULL_INDEX;
 	tb_update_body_mass(w, i);
+	w->awake_body_bits.count = tb_bit_words(w->bodies.count);
+	tb_sync_body_awake(w, i);
 	*status = TB_OK;
 	return tb_make_body_id(w, i);
 }
@@ -166,6 +168,7 @@ void tb_destroy_body(tb_world *w, tb_body_id id)
 	b->generation += 1;
 	b->user_data = NULL;
 	w->sims.data[i].state_index = TB_NULL_INDEX;
+	tb_sync_body_awake(w, i);
 	tb_free_id(&w->body_pool, i);
 }
 
@@ -295,6 +298,7 @@ void tb_wake_body(tb_world *w, int32_t bi)
 	if (b->awake) return;
 	b->awake = true;
 	b->sleep_time = 0.0f;
+	tb_sync_body_awake(w, bi);
 	int32_t n = 0;
 	push_walk(w, &n, bi);
 	while (n > 0) {
@@ -306,9 +310,62 @@ void tb_wake_body(tb_world *w, int32_t bi)
 			if (o->awake || !tb_body_is_simulated(o)) continue;
 			o->awake = true;
 			o->sleep_time = 0.0f;
+			tb_sync_body_awake(w, e.other);
 			push_walk(w, &n, e.other);
 		}
 	}
+}
+
+void tb_sync_body_awake(tb_world *w, int32_t bi)
+{
+	uint64_t *word = w->awake_body_bits.data + (bi >> 6), bit = 1ull << (bi & 63);
+	bool active = tb_body_is_active(w->bodies.data + bi);
+	if (((*word & bit) != 0) == active) return;
+	*word ^= bit;
+	tb_body_edge_iter it = tb_body_edges(w, bi);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		if (e.contact != TB_NULL_INDEX) tb_sync_contact_active(w, e.contact);
+		else tb_sync_joint_active(w, e.joint);
+	}
+}
+
+void tb_sync_contact_active(tb_world *w, int32_t ci)
+{
+	const tb_contact *c = w->contacts.data + ci;
+	const uint64_t *bodies = w->awake_body_bits.data;
+	bool active = c->in_use && (tb_bit_get(bodies, c->edges[0].body) || tb_bit_get(bodies, c->edges[1].body));
+	uint64_t *word = w->active_contact_bits.data + (ci >> 6), bit = 1ull << (ci & 63);
+	*word = active ? *word | bit : *word & ~bit;
+}
+
+void tb_sync_joint_active(tb_world *w, int32_t ji)
+{
+	const tb_joint *j = w->joints.data + ji;
+	const uint64_t *bodies = w->awake_body_bits.data;
+	bool active = j->in_use && (tb_bit_get(bodies, j->body_a) || tb_bit_get(bodies, j->body_b));
+	uint64_t *word = w->active_joint_bits.data + (ji >> 6), bit = 1ull << (ji & 63);
+	*word = active ? *word | bit : *word & ~bit;
+}
+
+void tb_rebuild_awake_sets(tb_world *w)
+{
+	w->awake_body_bits.count = tb_bit_words(w->bodies.count);
+	w->active_contact_bits.count = tb_bit_words(w->contacts.count);
+	w->active_joint_bits.count = tb_bit_words(w->joints.count);
+	if (w->active_joint_bits.capacity > 0)
+		memset(w->active_joint_bits.data, 0, (size_t)w->active_joint_bits.capacity * sizeof(uint64_t));
+	if (w->awake_body_bits.capacity > 0)
+		memset(w->awake_body_bits.data, 0, (size_t)w->awake_body_bits.capacity * sizeof(uint64_t));
+	if (w->active_contact_bits.capacity > 0)
+		memset(w->active_contact_bits.data, 0, (size_t)w->active_contact_bits.capacity * sizeof(uint64_t));
+	/* no body holds a state index between a restore and the next step */
+	for (int32_t i = 0; i < w->bodies.count; ++i) {
+		w->sims.data[i].state_index = TB_NULL_INDEX;
+		if (tb_body_is_active(w->bodies.data + i)) w->awake_body_bits.data[i >> 6] |= 1ull << (i & 63);
+	}
+	for (int32_t i = 0; i < w->contacts.count; ++i) tb_sync_contact_active(w, i);
+	for (int32_t i = 0; i < w->joints.count; ++i) tb_sync_joint_active(w, i);
 }
 
 static void sleep_body(tb_world *w, int32_t i)
@@ -321,6 +378,7 @@ static void sleep_body(tb_world *w, int32_t i)
 	s->angular_velocity = 0.0f;
 	s->force = tb_vec2_zero;
 	s->torque = 0.0f;
+	tb_sync_body_awake(w, i);
 }
 
 void tb_body_sleep_island(tb_world *w, int32_t bi)
@@ -467,6 +525,7 @@ tb_status tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 	}
 	/* joints to this body changed their nature: wake the other sides */
 	wake_joint_partners_of(w, bi);
+	tb_sync_body_awake(w, bi);
 	return TB_OK;
 }
 
@@ -788,6 +847,7 @@ tb_status tb_body_set_enabled(tb_world *w, tb_body_id id, bool enabled)
 			tb_wake_body(w, bi);
 		}
 	}
+	tb_sync_body_awake(w, bi);
 	return TB_OK;
 }
 

@@ -56,4 +56,22 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t body, tb_vec2 displacement,
 bool tb_should_bodies_collide(const tb_world *w, int32_t body_a, int32_t body_b);
 static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled && b->type != TB_STATIC_BODY; }
 
+/* The awake sets: a bit per body slot that is in use, awake and simulated, and
+ * a bit per contact or joint slot in use with at least one such body. The step walks
+ * these bits in slot order instead of every slot, so sleeping bodies and their
+ * contacts cost a bit each (1/64 of a word) per step, and the order (so every
+ * number) is the one a walk over all slots gives. Every change of a body's
+ * in_use, awake, type or enabled is followed by tb_sync_body_awake, every
+ * contact or joint made or destroyed by tb_sync_contact_active or
+ * tb_sync_joint_active; tb_world_validate
+ * checks the bits against the records. */
+void tb_sync_body_awake(tb_world *w, int32_t body);
+void tb_sync_contact_active(tb_world *w, int32_t contact);
+void tb_sync_joint_active(tb_world *w, int32_t joint);
+/* Sets every bit from the records (after a restore or a load). */
+void tb_rebuild_awake_sets(tb_world *w);
+static inline bool tb_body_is_active(const tb_body *b) { return b->in_use && b->awake && tb_body_is_simulated(b); }
+static inline int32_t tb_bit_words(int32_t slots) { return (slots + 63) >> 6; }
+static inline bool tb_bit_get(const uint64_t *bits, int32_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
+
 #endif

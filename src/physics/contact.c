@@ -20,7 +20,8 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	       tb_contact_begin_event_array_reserve(a, &w->begin_events, slots) &&
 	       tb_contact_end_event_array_reserve(a, &w->end_events, 2 * slots) &&
 	       tb_contact_hit_event_array_reserve(a, &w->hit_events, slots) &&
-	       tb_contact_end_event_array_reserve(a, &w->pending_end_events, slots);
+	       tb_contact_end_event_array_reserve(a, &w->pending_end_events, slots) &&
+	       tb_u64_array_reserve(a, &w->active_contact_bits, tb_bit_words(slots));
 }
 
 static void link_edge(tb_world *w, int32_t ci, int32_t edge)
@@ -84,6 +85,8 @@ bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
 	tb_pair_set_add(&w->broad_phase.pairs, sa, sb, ci);
+	w->active_contact_bits.count = tb_bit_words(w->contacts.count);
+	tb_sync_contact_active(w, ci);
 	return true;
 }
 
@@ -106,6 +109,7 @@ void tb_destroy_contact(tb_world *w, int32_t ci, bool wake_bodies)
 	unlink_edge(w, ci, 1);
 	c->in_use = false;
 	c->flags = 0;
+	tb_sync_contact_active(w, ci);
 	tb_free_id(&w->contact_pool, ci);
 	if (wake_bodies && touching) {
 		tb_wake_body(w, ba);
@@ -161,64 +165,76 @@ static void push_begin_event(tb_world *w, const tb_contact *c)
 	e->approach_speed = approach_speed(w, c);
 }
 
+static void collide_contact(tb_world *w, int32_t ci);
+
 void tb_collide_contacts(tb_world *w)
 {
-	for (int32_t ci = 0; ci < w->contacts.count; ++ci) {
-		tb_contact *c = w->contacts.data + ci;
-		if (!c->in_use) continue;
-		int32_t ba = c->edges[0].body, bb = c->edges[1].body;
-		const tb_body *A = w->bodies.data + ba, *B = w->bodies.data + bb;
-		bool active_a = A->awake && tb_body_is_simulated(A);
-		bool active_b = B->awake && tb_body_is_simulated(B);
-		if (!active_a && !active_b) continue;
-
-		const tb_shape *sa = w->shapes.data + c->shape_a, *sb = w->shapes.data + c->shape_b;
-		if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
-			tb_destroy_contact(w, ci, false);
-			continue;
+	/* the active contacts in slot order; a contact made active by a wake in
+	 * this loop is met when the walk reaches it, as in a walk over every slot */
+	const uint64_t *bits = w->active_contact_bits.data;
+	int32_t words = w->active_contact_bits.count;
+	for (int32_t k = 0; k < words; ++k) {
+		for (uint64_t word = bits[k]; word != 0; word = bits[k] & (~1ull << (__builtin_ctzll(word)))) {
+			collide_contact(w, (k << 6) + __builtin_ctzll(word));
 		}
+	}
+}
 
-		tb_manifold old = c->manifold;
-		tb_manifold m;
-		/* shape boxes include the speculative margin: apart, there can be no point */
-		if (tb_aabb_overlaps(sa->aabb, sb->aabb)) {
-			m = tb_collide(&sa->geom, w->sims.data[ba].transform, &sb->geom, w->sims.data[bb].transform);
-		} else {
-			m.normal = tb_vec2_zero;
-			m.point_count = 0;
-		}
-		/* carry the accumulated impulses of matching features over: warm starting */
-		for (int i = 0; i < m.point_count; ++i) {
-			tb_manifold_point *p = m.points + i;
-			p->normal_impulse = 0.0f;
-			p->tangent_impulse = 0.0f;
-			p->persisted = false;
-			for (int j = 0; j < old.point_count; ++j) {
-				if (old.points[j].id == p->id) {
-					p->normal_impulse = old.points[j].normal_impulse;
-					p->tangent_impulse = old.points[j].tangent_impulse;
-					p->persisted = true;
-					break;
-				}
+static void collide_contact(tb_world *w, int32_t ci)
+{
+	tb_contact *c = w->contacts.data + ci;
+	int32_t ba = c->edges[0].body, bb = c->edges[1].body;
+	const tb_body *A = w->bodies.data + ba, *B = w->bodies.data + bb;
+	bool active_a = A->awake && tb_body_is_simulated(A);
+	bool active_b = B->awake && tb_body_is_simulated(B);
+	if (!active_a && !active_b) return;
+
+	const tb_shape *sa = w->shapes.data + c->shape_a, *sb = w->shapes.data + c->shape_b;
+	if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
+		tb_destroy_contact(w, ci, false);
+		return;
+	}
+
+	tb_manifold old = c->manifold;
+	tb_manifold m;
+	/* shape boxes include the speculative margin: apart, there can be no point */
+	if (tb_aabb_overlaps(sa->aabb, sb->aabb)) {
+		m = tb_collide(&sa->geom, w->sims.data[ba].transform, &sb->geom, w->sims.data[bb].transform);
+	} else {
+		m.normal = tb_vec2_zero;
+		m.point_count = 0;
+	}
+	/* carry the accumulated impulses of matching features over: warm starting */
+	for (int i = 0; i < m.point_count; ++i) {
+		tb_manifold_point *p = m.points + i;
+		p->normal_impulse = 0.0f;
+		p->tangent_impulse = 0.0f;
+		p->persisted = false;
+		for (int j = 0; j < old.point_count; ++j) {
+			if (old.points[j].id == p->id) {
+				p->normal_impulse = old.points[j].normal_impulse;
+				p->tangent_impulse = old.points[j].tangent_impulse;
+				p->persisted = true;
+				break;
 			}
 		}
-		c->manifold = m;
+	}
+	c->manifold = m;
 
-		bool touching = m.point_count > 0;
-		bool was = (c->flags & TB_CONTACT_TOUCHING) != 0;
-		/* Touching bodies belong to one island, and an island sleeps whole: an
-		 * awake body touching a sleeping one wakes it (a box pushed into a
-		 * sleeping pile, a platform starting to move under a sleeping crate). */
-		if (touching) {
-			if (!active_a) tb_wake_body(w, ba);
-			if (!active_b) tb_wake_body(w, bb);
-		}
-		if (touching && !was) {
-			c->flags |= TB_CONTACT_TOUCHING;
-			if (c->flags & TB_CONTACT_EVENTS) push_begin_event(w, c);
-		} else if (!touching && was) {
-			c->flags &= ~(uint32_t)TB_CONTACT_TOUCHING;
-			if (c->flags & TB_CONTACT_EVENTS) tb_push_end_event(w, c->shape_a, c->shape_b, false);
-		}
+	bool touching = m.point_count > 0;
+	bool was = (c->flags & TB_CONTACT_TOUCHING) != 0;
+	/* Touching bodies belong to one island, and an island sleeps whole: an
+	 * awake body touching a sleeping one wakes it (a box pushed into a
+	 * sleeping pile, a platform starting to move under a sleeping crate). */
+	if (touching) {
+		if (!active_a) tb_wake_body(w, ba);
+		if (!active_b) tb_wake_body(w, bb);
+	}
+	if (touching && !was) {
+		c->flags |= TB_CONTACT_TOUCHING;
+		if (c->flags & TB_CONTACT_EVENTS) push_begin_event(w, c);
+	} else if (!touching && was) {
+		c->flags &= ~(uint32_t)TB_CONTACT_TOUCHING;
+		if (c->flags & TB_CONTACT_EVENTS) tb_push_end_event(w, c->shape_a, c->shape_b, false);
 	}
 }

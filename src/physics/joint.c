@@ -145,6 +145,8 @@ tb_joint_id tb_create_joint(tb_world *w, const tb_joint_def *def, tb_status *sta
 	}
 	link_joint_edge(w, ji, 0, ia);
 	link_joint_edge(w, ji, 1, ib);
+	w->active_joint_bits.count = tb_bit_words(w->joints.count);
+	tb_sync_joint_active(w, ji);
 
 	/* a joint that forbids contact removes the contacts it now forbids */
 	if (!def->collide_connected) {
@@ -172,6 +174,7 @@ void tb_destroy_joint(tb_world *w, tb_joint_id id)
 	j->in_use = false;
 	j->generation += 1;
 	j->def.user_data = NULL;
+	tb_sync_joint_active(w, ji);
 	tb_free_id(&w->joint_pool, ji);
 	tb_wake_body(w, ia);
 	tb_wake_body(w, ib);

@@ -22,7 +22,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * rebuilds or something that decides the future, which copy_scalars, the
  * arrays above and snapshot_format.c must then carry. */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1592, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1640, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -365,6 +365,7 @@ tb_status tb_world_restore(tb_world *w, const tb_snapshot *snap)
 	w->field_stamp.data[0] = snap->field_refresh;
 
 	if (snap->lineage != w->lineage) rebase_generations(w);
+	tb_rebuild_awake_sets(w);
 #ifdef TB_VALIDATE
 	TB_ASSERT(tb_world_validate(w));
 #endif

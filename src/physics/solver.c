@@ -19,15 +19,33 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_int_array_reserve(a, &w->awake_bodies, n) && tb_u64_array_reserve(a, &w->graph.body_colors, n) &&
 	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
-	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j);
+	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
+	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
+	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j));
+}
+
+/* The next set bit at or after slot i in bits of `words` words; -1 when none.
+ * Reading the word again on each call sees bits set since (a body woken, a
+ * contact made active), as a walk over every slot would. */
+static inline int32_t next_bit(const uint64_t *bits, int32_t words, int32_t i)
+{
+	int32_t k = i >> 6;
+	if (k >= words) return -1;
+	uint64_t word = bits[k] & (~0ull << (i & 63));
+	while (word == 0) {
+		if (++k >= words) return -1;
+		word = bits[k];
+	}
+	return (k << 6) + __builtin_ctzll(word);
 }
 
 static void wake_joint_partners(tb_world *w)
 {
 	/* a sleeping body jointed to an awake one must move with it */
-	for (int32_t j = 0; j < w->joints.count; ++j) {
+	const uint64_t *bits = w->active_joint_bits.data;
+	int32_t words = w->active_joint_bits.count;
+	for (int32_t j = next_bit(bits, words, 0); j >= 0; j = next_bit(bits, words, j + 1)) {
 		tb_joint *jt = w->joints.data + j;
-		if (!jt->in_use) continue;
 		tb_body *a = w->bodies.data + jt->body_a, *b = w->bodies.data + jt->body_b;
 		bool aa = a->awake && tb_body_is_simulated(a), ab = b->awake && tb_body_is_simulated(b);
 		if (aa && !ab && tb_body_is_simulated(b)) tb_wake_body(w, jt->body_b);
@@ -37,12 +55,13 @@ static void wake_joint_partners(tb_world *w)
 
 static int32_t gather_awake_bodies(tb_world *w)
 {
+	/* only last step's awake bodies can hold a state index */
+	for (int32_t k = 0; k < w->awake_bodies.count; ++k) w->sims.data[w->awake_bodies.data[k]].state_index = TB_NULL_INDEX;
 	int32_t n = 0;
-	for (int32_t i = 0; i < w->bodies.count; ++i) {
-		tb_body *b = w->bodies.data + i;
+	const uint64_t *bits = w->awake_body_bits.data;
+	int32_t words = w->awake_body_bits.count;
+	for (int32_t i = next_bit(bits, words, 0); i >= 0; i = next_bit(bits, words, i + 1)) {
 		tb_body_sim *s = w->sims.data + i;
-		s->state_index = TB_NULL_INDEX;
-		if (!b->in_use || !b->awake || !tb_body_is_simulated(b)) continue;
 		tb_body_state *st = w->states.data + n;
 		st->linear_velocity = s->linear_velocity;
 		st->angular_velocity = s->angular_velocity;
@@ -63,20 +82,24 @@ static int32_t gather_awake_bodies(tb_world *w)
 static void gather_constraints(tb_world *w)
 {
 	w->constraints.count = 0;
-	for (int32_t ci = 0; ci < w->contacts.count; ++ci) {
+	/* the active contacts are those with a body that has a state index now */
+	const uint64_t *bits = w->active_contact_bits.data;
+	int32_t words = w->active_contact_bits.count;
+	for (int32_t ci = next_bit(bits, words, 0); ci >= 0; ci = next_bit(bits, words, ci + 1)) {
 		const tb_contact *c = w->contacts.data + ci;
-		if (!c->in_use || (c->flags & TB_CONTACT_TOUCHING) == 0 || c->manifold.point_count == 0) continue;
-		if (w->sims.data[c->edges[0].body].state_index < 0 && w->sims.data[c->edges[1].body].state_index < 0) continue;
+		if ((c->flags & TB_CONTACT_TOUCHING) == 0 || c->manifold.point_count == 0) continue;
 		w->constraints.data[w->constraints.count++].contact = ci;
 	}
 	w->active_joints.count = 0;
-	for (int32_t j = 0; j < w->joints.count; ++j) {
+	/* and the active joints, those of a body with a state index; a joint only
+	 * sleeping bodies hold keeps the is_active its last active step gave it */
+	bits = w->active_joint_bits.data;
+	words = w->active_joint_bits.count;
+	for (int32_t j = next_bit(bits, words, 0); j >= 0; j = next_bit(bits, words, j + 1)) {
 		tb_joint *jt = w->joints.data + j;
-		if (!jt->in_use) continue;
 		const tb_body *a = w->bodies.data + jt->body_a, *b = w->bodies.data + jt->body_b;
 		jt->is_active = a->enabled && b->enabled;
 		if (!jt->is_active) continue;
-		if (w->sims.data[jt->body_a].state_index < 0 && w->sims.data[jt->body_b].state_index < 0) continue;
 		w->active_joints.data[w->active_joints.count++] = j;
 	}
 }
@@ -306,6 +329,7 @@ static void update_sleep(tb_world *w, int32_t n)
 		b->sleep_time = 0.0f;
 		w->sims.data[i].linear_velocity = tb_vec2_zero;
 		w->sims.data[i].angular_velocity = 0.0f;
+		tb_sync_body_awake(w, i);
 	}
 }
 

@@ -219,6 +219,34 @@ static bool validate_reserves(const tb_world *w)
 
 static bool validate_links(const tb_world *w);
 
+/* The awake sets (body.h) hold exactly the bodies in use, awake and simulated,
+ * and the contacts and joints in use with such a body; no bit past the slots. */
+static bool validate_awake_sets(const tb_world *w)
+{
+	CHECK(w->awake_body_bits.count == tb_bit_words(w->bodies.count));
+	CHECK(w->active_contact_bits.count == tb_bit_words(w->contacts.count));
+	const uint64_t *bodies = w->awake_body_bits.data, *contacts = w->active_contact_bits.data;
+	for (int32_t i = 0; i < 64 * w->awake_body_bits.count; ++i) {
+		bool active = i < w->bodies.count && tb_body_is_active(w->bodies.data + i);
+		CHECK(tb_bit_get(bodies, i) == active);
+	}
+	for (int32_t i = 0; i < 64 * w->active_contact_bits.count; ++i) {
+		const tb_contact *c = i < w->contacts.count ? w->contacts.data + i : NULL;
+		bool active = c && c->in_use &&
+		              (tb_body_is_active(w->bodies.data + c->edges[0].body) ||
+		               tb_body_is_active(w->bodies.data + c->edges[1].body));
+		CHECK(tb_bit_get(contacts, i) == active);
+	}
+	CHECK(w->active_joint_bits.count == tb_bit_words(w->joints.count));
+	for (int32_t i = 0; i < 64 * w->active_joint_bits.count; ++i) {
+		const tb_joint *j = i < w->joints.count ? w->joints.data + i : NULL;
+		bool active = j && j->in_use &&
+		              (tb_body_is_active(w->bodies.data + j->body_a) || tb_body_is_active(w->bodies.data + j->body_b));
+		CHECK(tb_bit_get(w->active_joint_bits.data, i) == active);
+	}
+	return true;
+}
+
 bool tb_world_validate(const tb_world *w)
 {
 	if (w == NULL) return false;
@@ -234,7 +262,8 @@ bool tb_world_validate(const tb_world *w)
 	CHECK(w->shape_pool.issued.capacity >= w->shape_pool.next_index);
 	CHECK(w->joint_pool.issued.capacity >= w->joint_pool.next_index);
 	CHECK(validate_reserves(w));
-	return validate_links(w);
+	CHECK(validate_links(w));
+	return validate_awake_sets(w);
 }
 
 bool tb_world_validate_links(const tb_world *w)

@@ -82,6 +82,9 @@ void tb_destroy_world(tb_world *w)
 	tb_body_state_array_destroy(a, &w->states);
 	tb_body_motion_array_destroy(a, &w->motions);
 	tb_int_array_destroy(a, &w->awake_bodies);
+	tb_u64_array_destroy(a, &w->awake_body_bits);
+	tb_u64_array_destroy(a, &w->active_contact_bits);
+	tb_u64_array_destroy(a, &w->active_joint_bits);
 	tb_contact_constraint_array_destroy(a, &w->constraints);
 	tb_int_array_destroy(a, &w->active_joints);
 	tb_joint_row_array_destroy(a, &w->joint_rows);
@@ -236,10 +239,8 @@ tb_counters tb_world_get_counters(const tb_world *w)
 	tb_counters c;
 	memset(&c, 0, sizeof c);
 	c.body_count = tb_id_pool_count(&w->body_pool);
-	for (int32_t i = 0; i < w->bodies.count; ++i) {
-		const tb_body *b = w->bodies.data + i;
-		if (b->in_use && b->awake && tb_body_is_simulated(b)) c.awake_body_count += 1;
-	}
+	/* the awake set holds exactly these bodies (body.h) */
+	for (int32_t k = 0; k < w->awake_body_bits.count; ++k) c.awake_body_count += __builtin_popcountll(w->awake_body_bits.data[k]);
 	c.shape_count = tb_id_pool_count(&w->shape_pool);
 	c.contact_count = tb_id_pool_count(&w->contact_pool);
 	for (int32_t i = 0; i < w->contacts.count; ++i) {

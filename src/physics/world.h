@@ -63,6 +63,11 @@ struct tb_world {
 	tb_int_array field_stamp;       /* [0]: step of the last field refresh; [body + 1]: last field that pushed it */
 	tb_int_array stack;             /* graph walks: room for every body slot plus one */
 
+	/* the awake sets (body.h): derived from the records, rebuilt by a restore */
+	tb_u64_array awake_body_bits;     /* a bit per body slot, count = words for bodies.count */
+	tb_u64_array active_contact_bits; /* a bit per contact slot, count = words for contacts.count */
+	tb_u64_array active_joint_bits;   /* a bit per joint slot, count = words for joints.count */
+
 	/* events of the last step */
 	tb_contact_begin_event_array begin_events;
 	tb_contact_end_event_array end_events;
