@@ -40,15 +40,25 @@ static tb_manifold empty_manifold(void)
 }
 
 /* Drops points beyond the speculative distance and makes world anchors. `shift`
- * is where the local frame's origin sits in A's shape frame. */
-static tb_manifold to_world(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift)
+ * is where the local frame's origin sits in A's shape frame. With keep_far, a
+ * point beyond it stays when the other is within: two polygons meeting corner
+ * first (a thin box thrown at a wall) keep the far end of the incident face
+ * as a speculative point, so the turn the corner's impulse starts cannot carry
+ * that end through the face within the step (as in Box2D v3, whose polygon
+ * clip keeps both points). */
+static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift,
+                                    bool keep_far)
 {
 	tb_manifold m = empty_manifold();
 	m.normal = tb_rotate(xfa.q, lm->normal);
 	tb_vec2 dp = tb_sub(xfa.p, xfb.p);
+	bool near = false;
+	for (int i = 0; i < lm->count; ++i) near = near || lm->pts[i].separation <= TB_SPECULATIVE_DISTANCE;
 	for (int i = 0; i < lm->count; ++i) {
 		const local_point *lp = lm->pts + i;
-		if (!(lp->separation <= TB_SPECULATIVE_DISTANCE)) continue;
+		bool keep = lp->separation <= TB_SPECULATIVE_DISTANCE ||
+		            (keep_far && near && lp->separation == lp->separation);
+		if (!keep) continue;
 		tb_manifold_point *mp = m.points + m.point_count;
 		mp->anchor_a = tb_rotate(xfa.q, tb_add(lp->p, shift));
 		mp->anchor_b = tb_add(mp->anchor_a, dp);
@@ -58,6 +68,11 @@ static tb_manifold to_world(const local_manifold *lm, tb_transform xfa, tb_trans
 		m.point_count += 1;
 	}
 	return m;
+}
+
+static tb_manifold to_world(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift)
+{
+	return to_world_keeping(lm, xfa, xfb, shift, false);
 }
 
 /* The same manifold seen from the other shape: the caller passed (b, a). */
@@ -334,6 +349,9 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
                                            tb_transform xfb)
 {
+	/* capsules (two-vertex polygons) keep only near points: a standing
+	 * capsule's far end is its whole length away */
+	bool keep_far = a->count >= 3 && b->count >= 3;
 	/* Shift A's frame to its first vertex: contact math then runs on small
 	 * numbers even for shapes far from their body origin. */
 	tb_vec2 origin = a->vertices[0];
@@ -354,7 +372,7 @@ static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa
 		lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
 	}
 	local_manifold lm = collide_polygons_local(&la, &lb);
-	return to_world(&lm, xfa, xfb, origin);
+	return to_world_keeping(&lm, xfa, xfb, origin, keep_far);
 }
 
 tb_manifold tb_collide_polygons(const tb_polygon *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb)

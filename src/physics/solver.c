@@ -189,11 +189,11 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	const tb_body_sim *os = w->sims.data + o->body;
 	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return true;
 	if (!tb_should_bodies_collide(w, cc->body, o->body)) return true;
-	/* a pair that already had contact points this step was handled by the
-	 * solver's speculative constraint; stopping the body again would only stall
-	 * bodies sliding along walls */
+	/* a pair that already had contact points this step was met by the
+	 * solver's speculative constraint; sweeping the whole shape again would
+	 * stall bodies sliding along walls, so only its centre is swept below */
 	int32_t ci = tb_pair_set_find(&w->broad_phase.pairs, cc->shape, other);
-	if (ci != TB_NULL_INDEX && w->contacts.data[ci].manifold.point_count > 0) return true;
+	bool touching = ci != TB_NULL_INDEX && w->contacts.data[ci].manifold.point_count > 0;
 
 	if (o->geom.type == TB_SHAPE_CHAIN_SEGMENT) {
 		/* one-sided: a body that starts behind the chain may pass through it */
@@ -219,8 +219,21 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	osw.c2 = os->center;
 	osw.q1 = os->transform.q;
 	osw.q2 = os->transform.q;
-	tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, cc->fraction);
-	/* a FAILED search (iterations ran out) still reports a fraction safe to stop at */
+	if (!touching) {
+		tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, cc->fraction);
+		/* a FAILED search (iterations ran out) still reports a fraction safe to stop at */
+		if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
+			cc->fraction = out.fraction;
+		if (out.fraction > 0.0f) return true;
+	}
+	/* Touching, or touching already at the start: the contact's points hold
+	 * the surface, but a shape that turns about them (a thin box hitting a wall
+	 * with a corner at 180 m/s) can still carry its middle through. Sweep a
+	 * small disc at the shape's centroid (Box2D v3's fallback): the body stops
+	 * when its middle would enter the other shape, never while it slides. */
+	tb_vec2 centroid = tb_geometry_centroid(&fast->geom);
+	tb_shape_proxy middle = tb_make_proxy(&centroid, 1, 0.25f * tb_shape_min_extent(fast));
+	tb_toi_output out = tb_time_of_impact(&middle, &cc->sweep, &op, &osw, cc->fraction);
 	if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
 		cc->fraction = out.fraction;
 	return true;
