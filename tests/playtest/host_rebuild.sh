@@ -136,7 +136,7 @@ check "... and the level starts over (18 steps after the restart)" "grep -qE '^f
 if command -v xvfb-run > /dev/null 2>&1; then
   mkdir -p "$TMP/faulty"
   cp "$ROOT/tests/playtest/levels/rebuild_level.lua" "$TMP/faulty/level.lua"
-  REBUILD_EDIT=faulty REBUILD_FILE="$TMP/faulty/level.lua" timeout 60 xvfb-run -a -s "-screen 0 1280x720x24" \
+  REBUILD_EDIT=faulty REBUILD_FILE="$TMP/faulty/level.lua" timeout 60 bash "$ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" \
     "$BIN" --frames 260 --watch-poll-ms 0 --replay "$TMP/walk.rec" "$TMP/faulty/level.lua" \
     > "$TMP/faulty.out" 2> "$TMP/faulty.err"; rc=$?
   check "a rebuild whose new code fails at frame 100 halts there and says so" \

@@ -114,7 +114,7 @@ check "gamepad, wheel and mouse motion replay into callbacks and polling" '[ "$g
 # A live run in a real window (steps paced by the wall clock) recorded and
 # replayed headless ends in the same state.
 if command -v xvfb-run > /dev/null 2>&1; then
-  timeout 60 xvfb-run -a -s "-screen 0 1280x720x24" "$BIN" --frames 90 --record "$TMP/live.rec" --demo \
+  timeout 60 bash "$ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" "$BIN" --frames 90 --record "$TMP/live.rec" --demo \
     > "$TMP/live.out" 2> "$TMP/live.err"; rc=$?
   timeout 60 "$BIN" --headless --frames 90 --replay "$TMP/live.rec" --demo > "$TMP/replay.out" 2>&1
   live=$(sed -n 's/ time=.*hash=/ /p' "$TMP/live.out"); replayed=$(sed -n 's/ time=.*hash=/ /p' "$TMP/replay.out")

@@ -69,7 +69,7 @@ read -r w h colours _ < <(stat "$TMP/ov.bmp" 2>/dev/null || echo "0 0 0 0")
 check "--size and --overlay: an 800x600 picture with the overlay" "[ '$w' = 800 ] && [ '$h' = 600 ] && [ '$colours' -ge 24 ]"
 
 if command -v xvfb-run > /dev/null 2>&1; then
-  timeout 60 xvfb-run -a -s "-screen 0 1280x720x24" "$BIN" --frames 30 --overlay --screenshot "$TMP/win.bmp" \
+  timeout 60 bash "$ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" "$BIN" --frames 30 --overlay --screenshot "$TMP/win.bmp" \
     > "$TMP/out" 2> "$TMP/err"; rc=$?
   check "a real window under Xvfb runs 30 frames and exits 0" "[ $rc -eq 0 ]"
   [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/err" | head -10

@@ -133,7 +133,7 @@ check "the same in real time (--realtime: the mixer's thread runs alongside)" \
   bash -c "SND_FRAMES=90 timeout 30 '$TUMBLE_BIN' --headless --realtime --frames 400 '$media/sound.lua' | grep -q 'sound calls ok'"
 if command -v xvfb-run > /dev/null 2>&1; then
   check "in a window without an audio device: silent, no error" \
-    bash -c "SND_FRAMES=90 SDL_AUDIODRIVER=alsa AUDIODEV=/nonexistent timeout 60 xvfb-run -a -s '-screen 0 640x480x24' \
+    bash -c "SND_FRAMES=90 SDL_AUDIODRIVER=alsa AUDIODEV=/nonexistent timeout 60 bash '$TUMBLE_ROOT/tests/xvfb_run.sh' -s '-screen 0 640x480x24' \
       '$TUMBLE_BIN' --frames 400 '$media/sound.lua' 2>&1 | grep -q 'sound calls ok'"
 else
   TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - # skip xvfb-run is not installed"

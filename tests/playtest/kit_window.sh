@@ -78,7 +78,7 @@ xdotool key F11
 wait \$pid
 echo "exit \$?" >> "$TAP_TMP/win.log"
 SH
-  timeout 90 xvfb-run -a -s "-screen 0 1280x720x24" bash "$TAP_TMP/window.sh" > /dev/null 2>&1
+  timeout 90 bash "$TUMBLE_ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" bash "$TAP_TMP/window.sh" > /dev/null 2>&1
   sed 's/^/# /' "$TAP_TMP/win.log" "$TAP_TMP/win.out" 2> /dev/null
   check "the window takes the conf's title" grep -q "window titled" "$TAP_TMP/win.log"
   check "the window takes the conf's size (800x500) and the level hears it" \
