@@ -138,6 +138,16 @@ if [ -x "$bin/bench_snapshot" ]; then
 		status=1
 	fi
 fi
+# Sleeping bodies (tumble only): the same 100 awake boxes with and without
+# 100,000 asleep beside them.
+if [ -x "$bin/bench_sleeping" ]; then
+	echo
+	echo "Sleeping bodies (ms/step, best of 7 interleaved rounds of 100 steps):"
+	if ! "$bin/bench_sleeping" | tee -a "$out"; then
+		echo "bench: bench_sleeping failed"
+		status=1
+	fi
+fi
 echo
 echo "results: $out"
 exit $status
