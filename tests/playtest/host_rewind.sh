@@ -151,7 +151,7 @@ if command -v xvfb-run > - 2>&1; then
   cp "$LEVEL" "$TMP/win.lua"
   printf '%s\n' "$HEAD" 'F 1 400' > "$TMP/win.rec"
   win_run() {
-    REWIND_BUG=frame REWIND_FILE="$TMP/win.lua" REWIND_FIX_AT=20 timeout 120 xvfb-run -a -s "-screen 0 1280x720x24" \
+    REWIND_BUG=frame REWIND_FILE="$TMP/win.lua" REWIND_FIX_AT=20 timeout 120 bash "$ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" \
       "$BIN" --frames 330 --watch-poll-ms 0 --replay "$TMP/win.rec" --screenshot "$TMP/halted.bmp" --screenshot-frame 110 \
       "$TMP/win.lua" > "$TMP/win.out" 2> "$TMP/win.err"
     echo $? > "$TMP/win.rc"
