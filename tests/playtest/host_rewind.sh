@@ -147,7 +147,7 @@ check "... and plays as if the bug had never been: frame 300 as a run without it
   "[ $rc = 0 ] && [ -n \"\$(line 300 $TMP/fix.out)\" ] && [ \"\$(line 300 $TMP/fix.out)\" = \"\$(line 300 $TMP/z.out)\" ]"
 
 # The same in a window under Xvfb: the error panel shows while halted.
-if command -v xvfb-run > - 2>&1; then
+if command -v xvfb-run > /dev/null 2>&1; then
   cp "$LEVEL" "$TMP/win.lua"
   printf '%s\n' "$HEAD" 'F 1 400' > "$TMP/win.rec"
   win_run() {
