@@ -203,6 +203,7 @@ typedef struct tb_body_def {
 	float angular_velocity;   /* rad/s, counter-clockwise positive */
 	float linear_damping, angular_damping; /* 1/s, default 0 */
 	float gravity_scale;      /* default 1 */
+	float sleep_threshold;    /* m/s: slower than this for time_to_sleep, the body may sleep; default 0.05 */
 	bool is_bullet;           /* continuous collision against dynamic bodies too */
 	bool fixed_rotation;
 	bool is_awake;            /* default true */

@@ -7,6 +7,7 @@ tb_body_def tb_default_body_def(void)
 	memset(&d, 0, sizeof d);
 	d.type = TB_STATIC_BODY;
 	d.gravity_scale = 1.0f;
+	d.sleep_threshold = 0.05f;
 	d.is_awake = true;
 	d.is_enabled = true;
 	d.enable_sleep = true;
@@ -22,10 +23,10 @@ static tb_status validate_body_def(const tb_body_def *def)
 {
 	if (!tb_is_valid_vec2(def->position) || !isfinite(def->angle) || !tb_is_valid_vec2(def->linear_velocity) ||
 	    !isfinite(def->angular_velocity) || !isfinite(def->gravity_scale) || !isfinite(def->linear_damping) ||
-	    !isfinite(def->angular_damping))
+	    !isfinite(def->angular_damping) || !isfinite(def->sleep_threshold))
 		return TB_ERR_INVALID_NUMBER;
 	if (fabsf(def->position.x) > TB_HUGE || fabsf(def->position.y) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
-	if (def->linear_damping < 0.0f || def->angular_damping < 0.0f) return TB_ERR_NEGATIVE;
+	if (def->linear_damping < 0.0f || def->angular_damping < 0.0f || def->sleep_threshold < 0.0f) return TB_ERR_NEGATIVE;
 	if (!valid_body_type(def->type)) return TB_ERR_INVALID_ARGUMENT;
 	return TB_OK;
 }
@@ -78,7 +79,7 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def, tb_status *status
 	b->head_shape = b->tail_shape = TB_NULL_INDEX;
 	b->head_contact_key = TB_NULL_INDEX;
 	b->head_joint_key = TB_NULL_INDEX;
-	b->sleep_threshold = 0.05f;
+	b->sleep_threshold = def->sleep_threshold;
 	b->enabled = def->is_enabled;
 	b->enable_sleep = def->enable_sleep;
 	b->fixed_rotation = def->fixed_rotation;

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# tumble benchmarks: runs bench_tumble and, when they were built, bench_box2d and
-# bench_chipmunk, then prints one table per measure with the peer / tumble ratios.
+# tumble benchmarks: runs Box2D v3's scenes on tumble (at v3's settings,
+# tumble_fast, and at its own defaults, tumble), on every Box2D v3 build that was
+# found (bench_v3_*), on Box2D 2.4 and on Chipmunk, in interleaved rounds (each
+# scene runs on every engine back to back, then the next scene, then the next
+# round), and prints the medians, the ratios to v3 and the stability columns.
 #
-#   tests/bench/run.sh [ARGS...]        ARGS go to every binary (e.g. --scene rain --steps 100)
+#   tests/bench/run.sh [ARGS...]        ARGS go to every binary (e.g. --steps 100)
 #   tests/bench/run.sh --table FILE     only print the tables of an earlier run's results
 #
+# BENCH_SCENES        comma list (default: all seven)
+# BENCH_ROUNDS        rounds of tumble and v3 (default 3)
+# BENCH_PEER_ROUNDS   rounds of Box2D 2.4 and Chipmunk, which are only context (default 1)
 # BENCH_BIN: where the binaries are (default: tests/bench/bin).
 # BENCH_OUT: the results file (default: $BENCH_BIN/results.txt).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${BENCH_BIN:-$here/bin}
 out=${BENCH_OUT:-$bin/results.txt}
+scenes=${BENCH_SCENES:-large_pyramid,many_pyramids,rain,joint_grid,tumbler,smash,spinner}
+rounds=${BENCH_ROUNDS:-3}
+peer_rounds=${BENCH_PEER_ROUNDS:-1}
 
 tables() {
 	awk '
@@ -22,71 +31,92 @@ tables() {
 		}
 		return ""
 	}
-	function ratio(peer, base) {
-		if (peer == "" || base == "" || base + 0 <= 0) return "-"
-		return sprintf("%.2f", peer / base)
+	function median(key,   n, i, j, t, v) {
+		n = cnt[key]
+		if (n == 0) return ""
+		for (i = 1; i <= n; i++) v[i] = vals[key, i] + 0
+		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		if (n % 2) return v[(n + 1) / 2]
+		return (v[n / 2] + v[n / 2 + 1]) / 2
 	}
+	function add(key, value) { if (value == "") return; cnt[key]++; vals[key, cnt[key]] = value }
+	function ratio(a, b) { if (a == "" || b == "" || b + 0 <= 0) return "-"; return sprintf("%.2f", a / b) }
 	function orna(v) { return v == "" ? "-" : v }
+	function fmt(v) { return v == "" ? "-" : sprintf("%.3f", v) }
 	/^scene=/ {
 		s = field($0, "scene"); e = field($0, "engine")
 		if (!(s in seen)) { seen[s] = 1; order[++ns] = s }
-		ms[s, e] = field($0, "ms_per_step")
-		awake[s, e] = field($0, "ms_awake")
-		aw_steps = field($0, "awake_steps")
-		wall[s, e] = field($0, "wall_ms_per_step")
-		steps[s] = field($0, "steps")
-		bodies[s, e] = field($0, "bodies")
-		drift[s, e] = field($0, "top_drift_cm")
-		sag[s, e] = field($0, "max_sag_cm")
-		sleep[s, e] = field($0, "first_sleep_step")
-		awake_end[s, e] = field($0, "awake_end")
-		gap[s, e] = field($0, "joint_gap_cm")
-		esc[s, e] = field($0, "escaped")
-		if (e == "tumble") has_t = 1
-		if (e == "box2d") has_b = 1
-		if (e == "chipmunk") has_c = 1
+		if (!(e in eseen)) { eseen[e] = 1; engines[++ne] = e; if (e ~ /^v3/) v3[++nv] = e }
+		add(s SUBSEP e SUBSEP "ms", field($0, "ms_per_step"))
+		add(s SUBSEP e SUBSEP "wall", field($0, "wall_ms_per_step"))
+		if (!((s, e) in first)) {
+			first[s, e] = 1
+			steps[s] = field($0, "steps")
+			drift[s, e] = field($0, "top_drift_cm"); sag[s, e] = field($0, "max_sag_cm")
+			gap[s, e] = field($0, "joint_gap_cm"); lodged[s, e] = field($0, "lodged")
+			overlap[s, e] = field($0, "wall_overlap_cm"); esc[s, e] = field($0, "escaped")
+			sleep[s, e] = field($0, "first_sleep_step"); awake_end[s, e] = field($0, "awake_end")
+			hash[s, e] = field($0, "hash")
+		}
 	}
 	END {
 		if (ns == 0) { print "no results"; exit 1 }
-		printf "\nCPU time per step, ms (all steps, sleeping on; ratio = peer ms / tumble ms, > 1 means tumble is faster)\n"
-		printf "%-14s %6s %9s %9s %9s %8s %8s\n", "scene", "steps", "tumble", "box2d", "chipmunk", "b2/tb", "cp/tb"
+		printf "\nCPU time per step, ms (median of the rounds; every step but the first)\n"
+		printf "%-14s %6s", "scene", "steps"
+		for (k = 1; k <= ne; k++) printf " %12s", engines[k]
+		printf "\n"
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
-			printf "%-14s %6s %9s %9s %9s %8s %8s\n", s, steps[s], orna(ms[s, "tumble"]), orna(ms[s, "box2d"]),
-				orna(ms[s, "chipmunk"]), ratio(ms[s, "box2d"], ms[s, "tumble"]), ratio(ms[s, "chipmunk"], ms[s, "tumble"])
+			printf "%-14s %6s", s, steps[s]
+			for (k = 1; k <= ne; k++) { m[s, engines[k]] = median(s SUBSEP engines[k] SUBSEP "ms"); printf " %12s", fmt(m[s, engines[k]]) }
+			printf "\n"
 		}
-		printf "\nCPU time per step, ms, first %s steps (every body awake in every engine)\n", aw_steps
-		printf "%-14s %6s %9s %9s %9s %8s %8s\n", "scene", "steps", "tumble", "box2d", "chipmunk", "b2/tb", "cp/tb"
-		for (i = 1; i <= ns; i++) {
-			s = order[i]
-			printf "%-14s %6s %9s %9s %9s %8s %8s\n", s, aw_steps, orna(awake[s, "tumble"]), orna(awake[s, "box2d"]),
-				orna(awake[s, "chipmunk"]), ratio(awake[s, "box2d"], awake[s, "tumble"]),
-				ratio(awake[s, "chipmunk"], awake[s, "tumble"])
+		if (nv > 0) {
+			printf "\nRatios to Box2D v3 (tumble ms / v3 ms: below 1 means tumble is faster).\n"
+			printf "Targets (issue 14): tumble_fast / v3_avx2 <= 0.8; tumble (8 substeps, 60 Hz) / v3_avx2 <= 1.0\n"
+			printf "%-14s", "scene"
+			for (k = 1; k <= nv; k++) printf " %20s %20s", "tumble_fast/" v3[k], "tumble/" v3[k]
+			printf "\n"
+			for (i = 1; i <= ns; i++) {
+				s = order[i]
+				printf "%-14s", s
+				for (k = 1; k <= nv; k++) printf " %20s %20s", ratio(m[s, "tumble_fast"], m[s, v3[k]]), ratio(m[s, "tumble"], m[s, v3[k]])
+				printf "\n"
+			}
 		}
-		printf "\nWall time per step, ms (all steps)\n"
-		printf "%-14s %9s %9s %9s\n", "scene", "tumble", "box2d", "chipmunk"
-		for (i = 1; i <= ns; i++) {
-			s = order[i]
-			printf "%-14s %9s %9s %9s\n", s, orna(wall[s, "tumble"]), orna(wall[s, "box2d"]), orna(wall[s, "chipmunk"])
+		if (("box2d" in eseen) || ("chipmunk" in eseen)) {
+			printf "\nRatios of the older peers to tumble (peer ms / tumble ms: above 1 means tumble is faster)\n"
+			printf "%-14s %14s %14s\n", "scene", "box2d/tumble", "chipmunk/tumble"
+			for (i = 1; i <= ns; i++) {
+				s = order[i]
+				printf "%-14s %14s %14s\n", s, ratio(m[s, "box2d"], m[s, "tumble"]), ratio(m[s, "chipmunk"], m[s, "tumble"])
+			}
 		}
-		printf "\nStability at the end of the run. drift: how far the probe moved from its start (cm);\n"
-		printf "sag: its largest drop below its start during the run (cm). Probe: the top box of the\n"
-		printf "pyramid (many_pyramids: worst of the 20 tops), the bottom-centre circle of the joint grid.\n"
-		printf "gap: largest joint anchor separation (cm). escaped: circles outside the container.\n"
-		printf "sleep: first step at which a body slept (-1: none); awake: awake dynamic bodies at the end.\n"
-		printf "%-14s %-9s %10s %10s %10s %8s %7s %7s %s\n", "scene", "engine", "drift_cm", "sag_cm", "gap_cm", "escaped",
-			"sleep", "awake", "status"
+		printf "\nWall time per step, ms (median of the rounds)\n"
+		printf "%-14s", "scene"
+		for (k = 1; k <= ne; k++) printf " %12s", engines[k]
+		printf "\n"
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
-			for (k = 1; k <= 3; k++) {
-				e = (k == 1 ? "tumble" : k == 2 ? "box2d" : "chipmunk")
-				if (ms[s, e] == "") continue
-				status = "ok"
-				if (drift[s, e] != "" && drift[s, e] + 0 > 1000) status = "collapsed/diverged"
-				if (gap[s, e] != "" && gap[s, e] + 0 > 100) status = "diverged"
-				if (esc[s, e] != "" && esc[s, e] + 0 > 0) status = "tunnelled"
-				printf "%-14s %-9s %10s %10s %10s %8s %7s %7s %s\n", s, e, orna(drift[s, e]), orna(sag[s, e]),
-					orna(gap[s, e]), orna(esc[s, e]), orna(sleep[s, e]), orna(awake_end[s, e]), status
+			printf "%-14s", s
+			for (k = 1; k <= ne; k++) printf " %12s", fmt(median(s SUBSEP engines[k] SUBSEP "wall"))
+			printf "\n"
+		}
+		printf "\nStability at the end of the run (first round). drift: how far the probe moved from its start\n"
+		printf "(cm); sag: its largest drop below the start (cm). Probe: the top box (many_pyramids: the worst\n"
+		printf "of the 400 tops), the joint grid'\''s bottom-centre circle. gap: largest joint anchor separation\n"
+		printf "(cm). tumbler: deepest overlap of a box with a wall (cm) and boxes deeper than 1 cm (lodged).\n"
+		printf "escaped: bodies outside their container. sleep: first step a body slept (-1: none).\n"
+		printf "%-14s %-12s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", "scene", "engine", "drift_cm", "sag_cm", "gap_cm",
+			"wall_cm", "lodged", "escaped", "sleep", "awake", "hash"
+		for (i = 1; i <= ns; i++) {
+			s = order[i]
+			for (k = 1; k <= ne; k++) {
+				e = engines[k]
+				if (!((s, e) in first)) continue
+				printf "%-14s %-12s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", s, e, orna(drift[s, e]), orna(sag[s, e]),
+					orna(gap[s, e]), orna(overlap[s, e]), orna(lodged[s, e]), orna(esc[s, e]), orna(sleep[s, e]),
+					orna(awake_end[s, e]), orna(hash[s, e])
 			}
 		}
 	}' "$1"
@@ -101,30 +131,50 @@ mkdir -p "$(dirname "$out")"
 : > "$out"
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-echo "tumble benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "tumble benchmarks: Box2D v3.1's scenes, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "CPU: ${cpu:-unknown} ($(nproc 2>/dev/null || echo '?') cores visible), load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-echo "NOTE: numbers come from one noisy shared machine; ms are the thread's CPU time per step,"
-echo "      single-threaded, dt = 1/60 s. tumble: 8 substeps; Box2D 2.4: 8 velocity / 3 position"
-echo "      iterations; Chipmunk 7: 10 iterations, spatial hash. Ratios move by ~10-20% run to run."
+echo "Thread CPU ms per step, single-threaded, dt = 1/60 s. tumble_fast: 4 substeps, 30 Hz contacts (v3's"
+echo "settings); tumble: 8 substeps, 60 Hz (its defaults); v3_*: Box2D v3 at its defaults (4 substeps,"
+echo "30 Hz); box2d: Box2D 2.4, 8 velocity / 3 position iterations; chipmunk: Chipmunk 7, 10 iterations."
+echo "$rounds interleaved rounds (Box2D 2.4 and Chipmunk: $peer_rounds); medians. The machine is shared: check"
+echo "the load average; callgrind (tests/bench/callgrind.sh) is the steady measure."
 for pkg in libbox2d-dev libchipmunk-dev; do
 	v=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) && echo "      $pkg $v (Debian's release build)"
 done
 echo
 
+# engine label, binary, options
+runs=()
+[ -x "$bin/bench_tumble" ] && runs+=("tumble_fast|$bin/bench_tumble|--fast" "tumble|$bin/bench_tumble|")
+for exe in "$bin"/bench_v3_*; do
+	[ -x "$exe" ] && runs+=("$(basename "$exe" | sed 's/^bench_//')|$exe|")
+done
+peers=()
+for engine in box2d chipmunk; do
+	if [ -x "$bin/bench_$engine" ]; then peers+=("$engine|$bin/bench_$engine|"); else echo "bench: bench_$engine not built: skipping"; fi
+done
+if [ ! -x "$bin/bench_tumble" ]; then
+	echo "bench: $bin/bench_tumble not built"
+	exit 1
+fi
+
 status=0
-for engine in tumble box2d chipmunk; do
-	exe=$bin/bench_$engine
-	if [ ! -x "$exe" ]; then
-		echo "bench: $exe not built: skipping $engine"
-		[ "$engine" = tumble ] && status=1
-		continue
-	fi
-	echo "== $engine"
-	# Chipmunk's debug build prints a banner on stdout: keep only the result lines.
-	if ! "$exe" "$@" | grep --line-buffered '^scene=' | tee -a "$out"; then
-		echo "bench: $engine failed"
-		status=1
-	fi
+IFS=, read -r -a scene_list <<< "$scenes"
+for ((round = 1; round <= rounds; round++)); do
+	for scene in "${scene_list[@]}"; do
+		list=("${runs[@]}")
+		[ "$round" -le "$peer_rounds" ] && list+=("${peers[@]}")
+		for r in "${list[@]}"; do
+			IFS='|' read -r label exe opts <<< "$r"
+			# Chipmunk's debug build prints a banner on stdout: keep only the result lines.
+			# shellcheck disable=SC2086
+			if ! "$exe" $opts --scene "$scene" "$@" | grep --line-buffered '^scene=' | sed "s/\$/ round=$round/" |
+				tee -a "$out" | cut -c1-160; then
+				echo "bench: $label failed on $scene"
+				status=1
+			fi
+		done
+	done
 done
 
 tables "$out" || status=1

@@ -341,6 +341,13 @@ static void test_create_rejects_bad_defs(void **state)
 	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
 	assert_int_equal(why, TB_ERR_NEGATIVE);
 	bd.linear_damping = 0.0f;
+	bd.sleep_threshold = -0.1f;
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_NEGATIVE);
+	bd.sleep_threshold = NAN;
+	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
+	assert_int_equal(why, TB_ERR_INVALID_NUMBER);
+	bd.sleep_threshold = 0.05f;
 	bd.type = (tb_body_type)7;
 	assert_true(TB_IS_NULL(tb_create_body(w, &bd, &why)));
 	assert_int_equal(why, TB_ERR_INVALID_ARGUMENT);
@@ -497,6 +504,33 @@ static void test_kinematic_carries_box(void **state)
 	p = tb_body_get_position(w, d);
 	assert_near(p.y, 1.75f, 0.03f);
 	assert_near(tb_body_get_linear_velocity(w, d).y, 1.0f, 0.05f);
+	tb_destroy_world(w);
+}
+
+/* A body drifting at 7 cm/s sleeps after time_to_sleep when its threshold is
+ * 10 cm/s (as v3's ragdolls have), and never with the default 5 cm/s. */
+static void test_sleep_threshold(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
+	tb_body_def bd = tb_default_body_def();
+	assert_near(bd.sleep_threshold, 0.05f, 0.0f);
+	bd.type = TB_DYNAMIC_BODY;
+	bd.linear_velocity = tb_v2(0.07f, 0.0f);
+	tb_body_id slow = tb_create_body(w, &bd, NULL);
+	tu_box(w, slow, 0.5f, 0.5f, 1.0f);
+	bd.position = tb_v2(0.0f, 5.0f);
+	bd.sleep_threshold = 0.1f;
+	tb_body_id lazy = tb_create_body(w, &bd, NULL);
+	tu_box(w, lazy, 0.5f, 0.5f, 1.0f);
+	tu_step(w, 25);
+	assert_true(tb_body_is_awake(w, slow));
+	assert_true(tb_body_is_awake(w, lazy));
+	tu_step(w, 10);
+	assert_true(tb_body_is_awake(w, slow));
+	assert_false(tb_body_is_awake(w, lazy));
+	tu_step(w, 120);
+	assert_true(tb_body_is_awake(w, slow));
 	tb_destroy_world(w);
 }
 
@@ -1088,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_dynamic_falls),
 		cmocka_unit_test(test_kinematic_body),
 		cmocka_unit_test(test_kinematic_carries_box),
+		cmocka_unit_test(test_sleep_threshold),
 		cmocka_unit_test(test_fixed_rotation),
 		cmocka_unit_test(test_damping),
 		cmocka_unit_test(test_gravity_scale),
