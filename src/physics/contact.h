@@ -37,7 +37,8 @@ bool tb_create_contact(tb_world *w, int32_t shape_a, int32_t shape_b);
 void tb_destroy_contact(tb_world *w, int32_t contact, bool wake_bodies);
 void tb_destroy_body_contacts(tb_world *w, int32_t body, bool wake);
 void tb_destroy_shape_contacts(tb_world *w, int32_t shape, bool wake);
-void tb_collide_contacts(tb_world *w); /* narrow phase for every active contact, begin/end events */
+/* Narrow phase for every active contact, begin/end events; dt: the coming step's. */
+void tb_collide_contacts(tb_world *w, float dt);
 /* Outside the step the event waits in the pending list for the next step. */
 void tb_push_end_event(tb_world *w, int32_t shape_a, int32_t shape_b, bool pending);
 

@@ -43,7 +43,8 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 		 * than the cap and never notice. */
 		int32_t na = cc->state_a >= 0 ? w->bodies.data[ba].contact_count : 1;
 		int32_t nb = cc->state_b >= 0 ? w->bodies.data[bb].contact_count : 1;
-		cc->push_max = ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb));
+		bool shared = ma > 0.1f * mb && mb > 0.1f * ma;
+		cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb)) : ctx->contact_push_max;
 		cc->friction = c->friction;
 		cc->restitution = c->restitution;
 		cc->normal = m->normal;
@@ -139,6 +140,12 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			float s = tb_dot(tb_add(dp, tb_sub(rb, ra)), n) + rot_term + cp->base_separation;
 
 			float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+			/* Relaxing, a point clearly apart is left alone: the next substep's
+			 * solve limits the approach anyway, and stopping the bodies here, at
+			 * the end of a step, would stop them a step before they meet (a
+			 * speculative point found a step ahead, see contact.c) and leave
+			 * nothing for restitution to reverse. */
+			bool idle = !use_bias && !(s < TB_LINEAR_SLOP);
 			if (s > 0.0f) {
 				/* speculative: allow closing exactly the gap this substep */
 				bias = s * inv_h;
@@ -155,6 +162,7 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
 			float vn = tb_dot(tb_sub(dvb, dva), n);
 			float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
+			if (idle) impulse = 0.0f;
 			float new_impulse = tb_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = new_impulse - cp->normal_impulse;
 			cp->normal_impulse = new_impulse;

@@ -336,8 +336,10 @@ TB_FORCE_INLINE void solve_block(tb_contact_block *blk, tb_body_state *states, c
 			bias = f4_select(speculative, zero, bias);
 		}
 		tb_f4 relative_velocity = f4_load(bp->relative_velocity);
+		tb_f4 near = one;
 		if (!wp->use_bias) {
-			tb_f4 bounce = f4_and(f4_and(can_bounce, f4_lt(s, wp->slop)), f4_lt(relative_velocity, wp->neg_threshold));
+			near = f4_lt(s, wp->slop);
+			tb_f4 bounce = f4_and(f4_and(can_bounce, near), f4_lt(relative_velocity, wp->neg_threshold));
 			bias = f4_select(bounce, bias, f4_min(bias, f4_mul(restitution, relative_velocity)));
 		}
 
@@ -347,6 +349,8 @@ TB_FORCE_INLINE void solve_block(tb_contact_block *blk, tb_body_state *states, c
 		tb_f4 old_impulse = f4_load(bp->normal_impulse);
 		tb_f4 impulse = f4_sub(f4_mul(f4_mul(f4_neg(f4_load(bp->normal_mass)), mass_scale), f4_add(vn, bias)),
 		                       f4_mul(impulse_scale, old_impulse));
+		/* relaxing, points clearly apart are idle (see tb_solve_contact_list) */
+		if (!wp->use_bias) impulse = f4_select(near, zero, impulse);
 		tb_f4 new_impulse = f4_max(f4_add(old_impulse, impulse), zero);
 		impulse = f4_sub(new_impulse, old_impulse);
 		f4_store(bp->normal_impulse, new_impulse);

@@ -10,6 +10,7 @@
 #include "tumble/collision.h"
 #include "core.h"
 #include "distance.h"
+#include "manifold.h"
 
 #include <float.h>
 
@@ -40,24 +41,23 @@ static tb_manifold empty_manifold(void)
 }
 
 /* Drops points beyond the speculative distance and makes world anchors. `shift`
- * is where the local frame's origin sits in A's shape frame. With keep_far, a
- * point beyond it stays when the other is within: two polygons meeting corner
- * first (a thin box thrown at a wall) keep the far end of the incident face
- * as a speculative point, so the turn the corner's impulse starts cannot carry
- * that end through the face within the step (as in Box2D v3, whose polygon
- * clip keeps both points). */
+ * is where the local frame's origin sits in A's shape frame; `spec` is the
+ * pair's speculative distance. With keep_far, a point beyond it stays when the
+ * other is within: two polygons meeting corner first (a thin box thrown at a
+ * wall) keep the far end of the incident face as a speculative point, so the
+ * turn the corner's impulse starts cannot carry that end through the face
+ * within the step (as in Box2D v3, whose polygon clip keeps both points). */
 static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift,
-                                    bool keep_far)
+                                    float spec, bool keep_far)
 {
 	tb_manifold m = empty_manifold();
 	m.normal = tb_rotate(xfa.q, lm->normal);
 	tb_vec2 dp = tb_sub(xfa.p, xfb.p);
 	bool near = false;
-	for (int i = 0; i < lm->count; ++i) near = near || lm->pts[i].separation <= TB_SPECULATIVE_DISTANCE;
+	for (int i = 0; i < lm->count; ++i) near = near || lm->pts[i].separation <= spec;
 	for (int i = 0; i < lm->count; ++i) {
 		const local_point *lp = lm->pts + i;
-		bool keep = lp->separation <= TB_SPECULATIVE_DISTANCE ||
-		            (keep_far && near && lp->separation == lp->separation);
+		bool keep = lp->separation <= spec || (keep_far && near && lp->separation == lp->separation);
 		if (!keep) continue;
 		tb_manifold_point *mp = m.points + m.point_count;
 		mp->anchor_a = tb_rotate(xfa.q, tb_add(lp->p, shift));
@@ -70,9 +70,9 @@ static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, 
 	return m;
 }
 
-static tb_manifold to_world(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift)
+static tb_manifold to_world(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift, float spec)
 {
-	return to_world_keeping(lm, xfa, xfb, shift, false);
+	return to_world_keeping(lm, xfa, xfb, shift, spec, false);
 }
 
 /* The same manifold seen from the other shape: the caller passed (b, a). */
@@ -89,11 +89,11 @@ static tb_manifold flip_manifold(tb_manifold m)
 
 /* One contact: from core point pa (on A) along the unit normal n to B's core,
  * dist away; the point goes midway between the rounded surfaces. */
-static local_manifold contact_along(tb_vec2 pa, tb_vec2 n, float dist, float ra, float rb, uint16_t id)
+static local_manifold contact_along(tb_vec2 pa, tb_vec2 n, float dist, float ra, float rb, uint16_t id, float spec)
 {
 	local_manifold m = empty_local;
 	float sep = dist - ra - rb;
-	if (sep > TB_SPECULATIVE_DISTANCE) return m;
+	if (sep > spec) return m;
 	tb_vec2 ca = tb_mul_add(pa, ra, n);
 	tb_vec2 cb = tb_mul_add(pa, dist - rb, n);
 	m.normal = n;
@@ -110,12 +110,13 @@ static local_manifold contact_along(tb_vec2 pa, tb_vec2 n, float dist, float ra,
 
 /* One contact between the closest core points pa (on A) and pb (on B). The
  * fallback normal is used when the cores (nearly) touch. */
-static local_manifold point_contact(tb_vec2 pa, tb_vec2 pb, float ra, float rb, tb_vec2 fallback, uint16_t id)
+static local_manifold point_contact(tb_vec2 pa, tb_vec2 pb, float ra, float rb, tb_vec2 fallback, uint16_t id,
+                                    float spec)
 {
 	float dist;
 	tb_vec2 n = tb_get_length_and_normalize(&dist, tb_sub(pb, pa));
 	if (dist < TB_DIRECTION_EPSILON) n = fallback;
-	return contact_along(pa, n, dist, ra, rb, id);
+	return contact_along(pa, n, dist, ra, rb, id, spec);
 }
 
 static tb_vec2 closest_on_segment(tb_vec2 a, tb_vec2 b, tb_vec2 p)
@@ -129,49 +130,49 @@ static tb_vec2 closest_on_segment(tb_vec2 a, tb_vec2 b, tb_vec2 p)
 
 /* ---- circles ---- */
 
-tb_manifold tb_collide_circles(const tb_circle *a, tb_transform xfa, const tb_circle *b, tb_transform xfb)
+static tb_manifold collide_circles(const tb_circle *a, tb_transform xfa, const tb_circle *b, tb_transform xfb, float spec)
 {
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 pb = tb_transform_point(xf, b->center);
 	/* coincident centres: any direction is as good as another, take A's up */
-	local_manifold lm = point_contact(a->center, pb, a->radius, b->radius, tb_v2(0.0f, 1.0f), 0);
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	local_manifold lm = point_contact(a->center, pb, a->radius, b->radius, tb_v2(0.0f, 1.0f), 0, spec);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
-static local_manifold segment_circle_local(tb_vec2 p1, tb_vec2 p2, float ra, tb_vec2 c, float rb)
+static local_manifold segment_circle_local(tb_vec2 p1, tb_vec2 p2, float ra, tb_vec2 c, float rb, float spec)
 {
 	tb_vec2 e = tb_sub(p2, p1);
 	tb_vec2 n = tb_normalize(tb_left_perp(e));
-	if (n.x == 0.0f && n.y == 0.0f) return point_contact(p1, c, ra, rb, tb_v2(0.0f, 1.0f), 0);
+	if (n.x == 0.0f && n.y == 0.0f) return point_contact(p1, c, ra, rb, tb_v2(0.0f, 1.0f), 0, spec);
 	float t = tb_dot(tb_sub(c, p1), e);
-	if (t <= 0.0f) return point_contact(p1, c, ra, rb, n, 0);
-	if (t >= tb_dot(e, e)) return point_contact(p2, c, ra, rb, n, 0);
+	if (t <= 0.0f) return point_contact(p1, c, ra, rb, n, 0, spec);
+	if (t >= tb_dot(e, e)) return point_contact(p2, c, ra, rb, n, 0, spec);
 	/* beside the segment the normal is its perpendicular, exactly */
 	float s = tb_dot(tb_sub(c, p1), n);
 	if (s < 0.0f) {
 		n = tb_neg(n);
 		s = -s;
 	}
-	return contact_along(tb_mul_sub(c, s, n), n, s, ra, rb, 0);
+	return contact_along(tb_mul_sub(c, s, n), n, s, ra, rb, 0, spec);
 }
 
-tb_manifold tb_collide_capsule_and_circle(const tb_capsule *a, tb_transform xfa, const tb_circle *b, tb_transform xfb)
+static tb_manifold collide_capsule_and_circle(const tb_capsule *a, tb_transform xfa, const tb_circle *b, tb_transform xfb, float spec)
 {
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 c = tb_transform_point(xf, b->center);
-	local_manifold lm = segment_circle_local(a->center1, a->center2, a->radius, c, b->radius);
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	local_manifold lm = segment_circle_local(a->center1, a->center2, a->radius, c, b->radius, spec);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
-tb_manifold tb_collide_segment_and_circle(const tb_segment *a, tb_transform xfa, const tb_circle *b, tb_transform xfb)
+static tb_manifold collide_segment_and_circle(const tb_segment *a, tb_transform xfa, const tb_circle *b, tb_transform xfb, float spec)
 {
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 c = tb_transform_point(xf, b->center);
-	local_manifold lm = segment_circle_local(a->point1, a->point2, 0.0f, c, b->radius);
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	local_manifold lm = segment_circle_local(a->point1, a->point2, 0.0f, c, b->radius, spec);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
-tb_manifold tb_collide_polygon_and_circle(const tb_polygon *a, tb_transform xfa, const tb_circle *b, tb_transform xfb)
+static tb_manifold collide_polygon_and_circle(const tb_polygon *a, tb_transform xfa, const tb_circle *b, tb_transform xfb, float spec)
 {
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 c = tb_transform_point(xf, b->center);
@@ -186,7 +187,7 @@ tb_manifold tb_collide_polygon_and_circle(const tb_polygon *a, tb_transform xfa,
 			index = i;
 		}
 	}
-	if (sep - radius > TB_SPECULATIVE_DISTANCE) return empty_manifold();
+	if (sep - radius > spec) return empty_manifold();
 
 	tb_vec2 v1 = a->vertices[index];
 	tb_vec2 v2 = a->vertices[index + 1 < a->count ? index + 1 : 0];
@@ -195,9 +196,9 @@ tb_manifold tb_collide_polygon_and_circle(const tb_polygon *a, tb_transform xfa,
 	/* Outside the face's slab the closest core point is a vertex. Only trust
 	 * that when the centre is clearly outside, so the vertex normal exists. */
 	if (sep > FLT_EPSILON && tb_dot(tb_sub(c, v1), tb_sub(v2, v1)) < 0.0f) {
-		lm = point_contact(v1, c, ra, rb, n, 0);
+		lm = point_contact(v1, c, ra, rb, n, 0, spec);
 	} else if (sep > FLT_EPSILON && tb_dot(tb_sub(c, v2), tb_sub(v1, v2)) < 0.0f) {
-		lm = point_contact(v2, c, ra, rb, n, 0);
+		lm = point_contact(v2, c, ra, rb, n, 0, spec);
 	} else {
 		lm = empty_local;
 		tb_vec2 ca = tb_mul_add(c, ra - sep, n);
@@ -208,7 +209,7 @@ tb_manifold tb_collide_polygon_and_circle(const tb_polygon *a, tb_transform xfa,
 		lm.pts[0].id = 0;
 		lm.count = 1;
 	}
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
 /* ---- polygons ---- */
@@ -284,16 +285,16 @@ static int argmin_dot(const tb_vec2 *normals, int count, tb_vec2 d)
 }
 
 /* Both polygons in one frame (A's, shifted). */
-static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polygon *b)
+static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polygon *b, float spec)
 {
 	float ra = a->radius, rb = b->radius;
 	float radius = ra + rb;
 	int edge_a = 0, edge_b = 0;
 	float sep_a = find_max_separation(&edge_a, a, b);
 	/* broad-phase neighbours that are apart are common: skip the second test */
-	if (sep_a > TB_SPECULATIVE_DISTANCE + radius) return empty_local;
+	if (sep_a > spec + radius) return empty_local;
 	float sep_b = find_max_separation(&edge_b, b, a);
-	if (sep_b > TB_SPECULATIVE_DISTANCE + radius) return empty_local;
+	if (sep_b > spec + radius) return empty_local;
 
 	/* Prefer A's face unless B's is clearly better: a tie must not make the
 	 * reference face (and so the feature ids) flicker from step to step. */
@@ -317,7 +318,7 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 		if (end1 && end2) {
 			int ia = sd.fraction1 == 0.0f ? i11 : i12;
 			int ib = sd.fraction2 == 0.0f ? i21 : i22;
-			return point_contact(a->vertices[ia], b->vertices[ib], ra, rb, ref_normal, TB_MAKE_ID(ia, ib));
+			return point_contact(a->vertices[ia], b->vertices[ib], ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
 		}
 	}
 
@@ -341,13 +342,13 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 		tb_segment_distance_result sd = tb_segment_distance(v11, v12, v21, v22);
 		int ia = sd.fraction1 < 0.5f ? i11 : i12;
 		int ib = sd.fraction2 < 0.5f ? i21 : i22;
-		return point_contact(sd.closest1, sd.closest2, ra, rb, ref_normal, TB_MAKE_ID(ia, ib));
+		return point_contact(sd.closest1, sd.closest2, ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
 	}
 	return m;
 }
 
 static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
-                                           tb_transform xfb)
+                                           tb_transform xfb, float spec)
 {
 	/* capsules (two-vertex polygons) keep only near points: a standing
 	 * capsule's far end is its whole length away */
@@ -371,26 +372,26 @@ static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa
 		lb.vertices[i] = tb_transform_point(xf, b->vertices[i]);
 		lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
 	}
-	local_manifold lm = collide_polygons_local(&la, &lb);
-	return to_world_keeping(&lm, xfa, xfb, origin, keep_far);
+	local_manifold lm = collide_polygons_local(&la, &lb, spec);
+	return to_world_keeping(&lm, xfa, xfb, origin, spec, keep_far);
 }
 
-tb_manifold tb_collide_polygons(const tb_polygon *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb)
+static tb_manifold collide_polygons(const tb_polygon *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb, float spec)
 {
-	return collide_polygons_frames(a, xfa, b, xfb);
+	return collide_polygons_frames(a, xfa, b, xfb, spec);
 }
 
-tb_manifold tb_collide_polygon_and_capsule(const tb_polygon *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb)
+static tb_manifold collide_polygon_and_capsule(const tb_polygon *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb, float spec)
 {
 	tb_polygon pb;
 	if (!tb_make_capsule_polygon(b->center1, b->center2, b->radius, &pb)) {
 		tb_circle c = {b->center1, b->radius};
-		return tb_collide_polygon_and_circle(a, xfa, &c, xfb);
+		return collide_polygon_and_circle(a, xfa, &c, xfb, spec);
 	}
-	return collide_polygons_frames(a, xfa, &pb, xfb);
+	return collide_polygons_frames(a, xfa, &pb, xfb, spec);
 }
 
-tb_manifold tb_collide_capsules(const tb_capsule *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb)
+static tb_manifold collide_capsules(const tb_capsule *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb, float spec)
 {
 	tb_polygon pa, pb;
 	bool ok_a = tb_make_capsule_polygon(a->center1, a->center2, a->radius, &pa);
@@ -399,31 +400,31 @@ tb_manifold tb_collide_capsules(const tb_capsule *a, tb_transform xfa, const tb_
 		tb_circle ca = {a->center1, a->radius};
 		if (!ok_b) {
 			tb_circle cb = {b->center1, b->radius};
-			return tb_collide_circles(&ca, xfa, &cb, xfb);
+			return collide_circles(&ca, xfa, &cb, xfb, spec);
 		}
-		return flip_manifold(tb_collide_capsule_and_circle(b, xfb, &ca, xfa));
+		return flip_manifold(collide_capsule_and_circle(b, xfb, &ca, xfa, spec));
 	}
 	if (!ok_b) {
 		tb_circle cb = {b->center1, b->radius};
-		return tb_collide_capsule_and_circle(a, xfa, &cb, xfb);
+		return collide_capsule_and_circle(a, xfa, &cb, xfb, spec);
 	}
-	return collide_polygons_frames(&pa, xfa, &pb, xfb);
+	return collide_polygons_frames(&pa, xfa, &pb, xfb, spec);
 }
 
-tb_manifold tb_collide_segment_and_capsule(const tb_segment *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb)
+static tb_manifold collide_segment_and_capsule(const tb_segment *a, tb_transform xfa, const tb_capsule *b, tb_transform xfb, float spec)
 {
 	tb_capsule ca = {a->point1, a->point2, 0.0f};
-	return tb_collide_capsules(&ca, xfa, b, xfb);
+	return collide_capsules(&ca, xfa, b, xfb, spec);
 }
 
-tb_manifold tb_collide_segment_and_polygon(const tb_segment *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb)
+static tb_manifold collide_segment_and_polygon(const tb_segment *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb, float spec)
 {
 	tb_polygon pa;
 	if (!tb_make_capsule_polygon(a->point1, a->point2, 0.0f, &pa)) {
 		tb_circle c = {a->point1, 0.0f};
-		return flip_manifold(tb_collide_polygon_and_circle(b, xfb, &c, xfa));
+		return flip_manifold(collide_polygon_and_circle(b, xfb, &c, xfa, spec));
 	}
-	return collide_polygons_frames(&pa, xfa, b, xfb);
+	return collide_polygons_frames(&pa, xfa, b, xfb, spec);
 }
 
 /* ---- chain segments ---- */
@@ -490,8 +491,8 @@ static normal_class classify_normal(const chain_info *c, tb_vec2 n)
 	return tb_cross(c->normal2, n) > sin_tol ? NORMAL_SKIP : NORMAL_ADMIT;
 }
 
-tb_manifold tb_collide_chain_segment_and_circle(const tb_chain_segment *a, tb_transform xfa, const tb_circle *b,
-                                                tb_transform xfb)
+static tb_manifold collide_chain_segment_and_circle(const tb_chain_segment *a, tb_transform xfa, const tb_circle *b,
+                                                tb_transform xfb, float spec)
 {
 	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
 	tb_vec2 c = tb_transform_point(xf, b->center);
@@ -517,12 +518,12 @@ tb_manifold tb_collide_chain_segment_and_circle(const tb_chain_segment *a, tb_tr
 	} else {
 		pa = closest_on_segment(p1, p2, c);
 	}
-	local_manifold lm = point_contact(pa, c, 0.0f, b->radius, n, 0);
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	local_manifold lm = point_contact(pa, c, 0.0f, b->radius, n, 0, spec);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
 /* polygon b is already in the link's frame */
-static local_manifold chain_polygon_local(const chain_info *c, const tb_polygon *b)
+static local_manifold chain_polygon_local(const chain_info *c, const tb_polygon *b, float spec)
 {
 	int count = b->count;
 	const tb_vec2 *vb = b->vertices;
@@ -541,7 +542,7 @@ static local_manifold chain_polygon_local(const chain_info *c, const tb_polygon 
 
 	tb_vec2 seg[2] = {p1, p2};
 	tb_gjk_result g = tb_gjk(seg, 2, vb, count);
-	if (g.distance > rb + TB_SPECULATIVE_DISTANCE) return empty_local;
+	if (g.distance > rb + spec) return empty_local;
 
 	/* neighbour normals as seen for the incident test: a flat or concave
 	 * neighbour can never be more anti-parallel than this link */
@@ -560,7 +561,7 @@ static local_manifold chain_polygon_local(const chain_info *c, const tb_polygon 
 			normal_class cls = classify_normal(c, n);
 			if (cls == NORMAL_SKIP) return empty_local;
 			if (cls == NORMAL_ADMIT) {
-				return point_contact(pa, pb, 0.0f, rb, n, TB_MAKE_ID(g.index_a[0], g.index_b[0]));
+				return point_contact(pa, pb, 0.0f, rb, n, TB_MAKE_ID(g.index_a[0], g.index_b[0]), spec);
 			}
 			incident_index = g.index_b[0];
 		} else {
@@ -683,7 +684,7 @@ static local_manifold chain_polygon_local(const chain_info *c, const tb_polygon 
 }
 
 static tb_manifold collide_chain_polygon_frames(const tb_chain_segment *a, tb_transform xfa, const tb_polygon *b,
-                                                tb_transform xfb)
+                                                tb_transform xfb, float spec)
 {
 	chain_info c;
 	if (!chain_info_make(a, &c)) return empty_manifold();
@@ -696,25 +697,25 @@ static tb_manifold collide_chain_polygon_frames(const tb_chain_segment *a, tb_tr
 		lb.vertices[i] = tb_transform_point(xf, b->vertices[i]);
 		lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
 	}
-	local_manifold lm = chain_polygon_local(&c, &lb);
-	return to_world(&lm, xfa, xfb, tb_vec2_zero);
+	local_manifold lm = chain_polygon_local(&c, &lb, spec);
+	return to_world(&lm, xfa, xfb, tb_vec2_zero, spec);
 }
 
-tb_manifold tb_collide_chain_segment_and_polygon(const tb_chain_segment *a, tb_transform xfa, const tb_polygon *b,
-                                                 tb_transform xfb)
+static tb_manifold collide_chain_segment_and_polygon(const tb_chain_segment *a, tb_transform xfa, const tb_polygon *b,
+                                                 tb_transform xfb, float spec)
 {
-	return collide_chain_polygon_frames(a, xfa, b, xfb);
+	return collide_chain_polygon_frames(a, xfa, b, xfb, spec);
 }
 
-tb_manifold tb_collide_chain_segment_and_capsule(const tb_chain_segment *a, tb_transform xfa, const tb_capsule *b,
-                                                 tb_transform xfb)
+static tb_manifold collide_chain_segment_and_capsule(const tb_chain_segment *a, tb_transform xfa, const tb_capsule *b,
+                                                 tb_transform xfb, float spec)
 {
 	tb_polygon pb;
 	if (!tb_make_capsule_polygon(b->center1, b->center2, b->radius, &pb)) {
 		tb_circle c = {b->center1, b->radius};
-		return tb_collide_chain_segment_and_circle(a, xfa, &c, xfb);
+		return collide_chain_segment_and_circle(a, xfa, &c, xfb, spec);
 	}
-	return collide_chain_polygon_frames(a, xfa, &pb, xfb);
+	return collide_chain_polygon_frames(a, xfa, &pb, xfb, spec);
 }
 
 /* ---- dispatch ---- */
@@ -722,38 +723,38 @@ tb_manifold tb_collide_chain_segment_and_capsule(const tb_chain_segment *a, tb_t
 /* Colliders by (A type, B type) for A's type at or after B's in the enum;
  * other orders are answered by swapping and flipping. */
 static tb_manifold collide_ordered(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb,
-                                   bool *handled)
+                                   bool *handled, float spec)
 {
 	*handled = true;
 	switch (a->type) {
 	case TB_SHAPE_CIRCLE:
-		if (b->type == TB_SHAPE_CIRCLE) return tb_collide_circles(&a->circle, xfa, &b->circle, xfb);
+		if (b->type == TB_SHAPE_CIRCLE) return collide_circles(&a->circle, xfa, &b->circle, xfb, spec);
 		break;
 	case TB_SHAPE_CAPSULE:
-		if (b->type == TB_SHAPE_CIRCLE) return tb_collide_capsule_and_circle(&a->capsule, xfa, &b->circle, xfb);
-		if (b->type == TB_SHAPE_CAPSULE) return tb_collide_capsules(&a->capsule, xfa, &b->capsule, xfb);
+		if (b->type == TB_SHAPE_CIRCLE) return collide_capsule_and_circle(&a->capsule, xfa, &b->circle, xfb, spec);
+		if (b->type == TB_SHAPE_CAPSULE) return collide_capsules(&a->capsule, xfa, &b->capsule, xfb, spec);
 		break;
 	case TB_SHAPE_SEGMENT:
-		if (b->type == TB_SHAPE_CIRCLE) return tb_collide_segment_and_circle(&a->segment, xfa, &b->circle, xfb);
-		if (b->type == TB_SHAPE_CAPSULE) return tb_collide_segment_and_capsule(&a->segment, xfa, &b->capsule, xfb);
+		if (b->type == TB_SHAPE_CIRCLE) return collide_segment_and_circle(&a->segment, xfa, &b->circle, xfb, spec);
+		if (b->type == TB_SHAPE_CAPSULE) return collide_segment_and_capsule(&a->segment, xfa, &b->capsule, xfb, spec);
 		if (b->type == TB_SHAPE_SEGMENT) return empty_manifold(); /* two massless lines */
-		if (b->type == TB_SHAPE_POLYGON) return tb_collide_segment_and_polygon(&a->segment, xfa, &b->polygon, xfb);
+		if (b->type == TB_SHAPE_POLYGON) return collide_segment_and_polygon(&a->segment, xfa, &b->polygon, xfb, spec);
 		break;
 	case TB_SHAPE_POLYGON:
-		if (b->type == TB_SHAPE_CIRCLE) return tb_collide_polygon_and_circle(&a->polygon, xfa, &b->circle, xfb);
-		if (b->type == TB_SHAPE_CAPSULE) return tb_collide_polygon_and_capsule(&a->polygon, xfa, &b->capsule, xfb);
+		if (b->type == TB_SHAPE_CIRCLE) return collide_polygon_and_circle(&a->polygon, xfa, &b->circle, xfb, spec);
+		if (b->type == TB_SHAPE_CAPSULE) return collide_polygon_and_capsule(&a->polygon, xfa, &b->capsule, xfb, spec);
 		if (b->type == TB_SHAPE_SEGMENT) {
-			return flip_manifold(tb_collide_segment_and_polygon(&b->segment, xfb, &a->polygon, xfa));
+			return flip_manifold(collide_segment_and_polygon(&b->segment, xfb, &a->polygon, xfa, spec));
 		}
-		if (b->type == TB_SHAPE_POLYGON) return tb_collide_polygons(&a->polygon, xfa, &b->polygon, xfb);
+		if (b->type == TB_SHAPE_POLYGON) return collide_polygons(&a->polygon, xfa, &b->polygon, xfb, spec);
 		break;
 	case TB_SHAPE_CHAIN_SEGMENT:
 		if (b->type == TB_SHAPE_CIRCLE)
-			return tb_collide_chain_segment_and_circle(&a->chain_segment, xfa, &b->circle, xfb);
+			return collide_chain_segment_and_circle(&a->chain_segment, xfa, &b->circle, xfb, spec);
 		if (b->type == TB_SHAPE_CAPSULE)
-			return tb_collide_chain_segment_and_capsule(&a->chain_segment, xfa, &b->capsule, xfb);
+			return collide_chain_segment_and_capsule(&a->chain_segment, xfa, &b->capsule, xfb, spec);
 		if (b->type == TB_SHAPE_POLYGON)
-			return tb_collide_chain_segment_and_polygon(&a->chain_segment, xfa, &b->polygon, xfb);
+			return collide_chain_segment_and_polygon(&a->chain_segment, xfa, &b->polygon, xfb, spec);
 		/* chain against segment or chain: both static lines, no contact */
 		return empty_manifold();
 	default: break;
@@ -762,12 +763,38 @@ static tb_manifold collide_ordered(const tb_geometry *a, tb_transform xfa, const
 	return empty_manifold();
 }
 
-tb_manifold tb_collide(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb)
+tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb,
+                                   float speculative)
 {
 	if ((unsigned)a->type >= TB_SHAPE_TYPE_COUNT || (unsigned)b->type >= TB_SHAPE_TYPE_COUNT) return empty_manifold();
 	bool handled;
-	tb_manifold m = collide_ordered(a, xfa, b, xfb, &handled);
+	tb_manifold m = collide_ordered(a, xfa, b, xfb, &handled, speculative);
 	if (handled) return m;
-	m = collide_ordered(b, xfb, a, xfa, &handled);
+	m = collide_ordered(b, xfb, a, xfa, &handled, speculative);
 	return handled ? flip_manifold(m) : empty_manifold();
 }
+
+tb_manifold tb_collide(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb)
+{
+	return tb_collide_speculative(a, xfa, b, xfb, TB_SPECULATIVE_DISTANCE);
+}
+
+/* ---- the pairwise colliders at the standard speculative distance ---- */
+
+#define TB_PAIR_COLLIDER(name, ta, tb)                                                                             \
+	tb_manifold tb_collide_##name(const ta *a, tb_transform xfa, const tb *b, tb_transform xfb)                    \
+	{                                                                                                           \
+		return collide_##name(a, xfa, b, xfb, TB_SPECULATIVE_DISTANCE);                                         \
+	}
+TB_PAIR_COLLIDER(circles, tb_circle, tb_circle)
+TB_PAIR_COLLIDER(capsule_and_circle, tb_capsule, tb_circle)
+TB_PAIR_COLLIDER(capsules, tb_capsule, tb_capsule)
+TB_PAIR_COLLIDER(polygon_and_circle, tb_polygon, tb_circle)
+TB_PAIR_COLLIDER(polygon_and_capsule, tb_polygon, tb_capsule)
+TB_PAIR_COLLIDER(polygons, tb_polygon, tb_polygon)
+TB_PAIR_COLLIDER(segment_and_circle, tb_segment, tb_circle)
+TB_PAIR_COLLIDER(segment_and_capsule, tb_segment, tb_capsule)
+TB_PAIR_COLLIDER(segment_and_polygon, tb_segment, tb_polygon)
+TB_PAIR_COLLIDER(chain_segment_and_circle, tb_chain_segment, tb_circle)
+TB_PAIR_COLLIDER(chain_segment_and_capsule, tb_chain_segment, tb_capsule)
+TB_PAIR_COLLIDER(chain_segment_and_polygon, tb_chain_segment, tb_polygon)

@@ -87,7 +87,8 @@ static void gather_constraints(tb_world *w)
 	int32_t words = w->active_contact_bits.count;
 	for (int32_t ci = next_bit(bits, words, 0); ci >= 0; ci = next_bit(bits, words, ci + 1)) {
 		const tb_contact *c = w->contacts.data + ci;
-		if ((c->flags & TB_CONTACT_TOUCHING) == 0 || c->manifold.point_count == 0) continue;
+		/* touching, or speculative points a kinematic body's motion brought in */
+		if (c->manifold.point_count == 0) continue;
 		w->constraints.data[w->constraints.count++].contact = ci;
 	}
 	w->active_joints.count = 0;

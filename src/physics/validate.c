@@ -154,7 +154,9 @@ static bool validate_contact(const tb_world *w, int32_t ci)
 	/* the chain colliders take the chain first */
 	CHECK(b->geom.type != TB_SHAPE_CHAIN_SEGMENT);
 	CHECK(0 <= c->manifold.point_count && c->manifold.point_count <= 2);
-	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == (c->manifold.point_count > 0));
+	bool near = false;
+	for (int i = 0; i < c->manifold.point_count; ++i) near |= c->manifold.points[i].separation <= TB_SPECULATIVE_DISTANCE;
+	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == near);
 	CHECK(tb_pair_set_find(&w->broad_phase.pairs, c->shape_a, c->shape_b) == ci);
 	return true;
 }

@@ -208,7 +208,7 @@ void tb_world_step(tb_world *w, float dt)
 
 	/* 2. manifolds for every contact whose boxes overlap (narrow phase) */
 	t = tb_time_ms();
-	tb_collide_contacts(w);
+	tb_collide_contacts(w, dt);
 	w->profile.collide = (float)(tb_time_ms() - t);
 
 	/* 3. soft-step solver, continuous collision, islands and sleep */

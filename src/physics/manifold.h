@@ -1,0 +1,13 @@
+/* tumble physics: what manifold.c offers the engine beyond collision.h
+ * (engine-private). */
+#ifndef TB_MANIFOLD_H
+#define TB_MANIFOLD_H
+
+#include "core.h"
+
+/* tb_collide keeping the points closer than `speculative` (at least
+ * TB_SPECULATIVE_DISTANCE) instead of closer than TB_SPECULATIVE_DISTANCE. */
+tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb,
+                                   float speculative);
+
+#endif
