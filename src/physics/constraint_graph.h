@@ -2,8 +2,8 @@
  *
  * Contacts that share no awake body can be solved at the same time, so the
  * constraints are split each step into colours within which no two touch the
- * same awake body. The wide solver then runs four constraints of one colour at
- * once. Static and sleeping bodies are never written by the solver, so they do
+ * same awake body. The wide solver then runs up to eight constraints of one
+ * colour at once. Static and sleeping bodies are never written by the solver, so they do
  * not count: a hundred boxes on the ground can all share one colour. */
 #ifndef TB_CONSTRAINT_GRAPH_H
 #define TB_CONSTRAINT_GRAPH_H
@@ -33,7 +33,10 @@ typedef struct tb_constraint_graph {
 
 /* The most blocks `constraints` constraints can need: a partly filled block at
  * most per colour. */
-static inline int32_t tb_graph_block_bound(int32_t constraints) { return constraints / 4 + TB_GRAPH_COLOR_COUNT; }
+static inline int32_t tb_graph_block_bound(int32_t constraints)
+{
+	return constraints / TB_BLOCK_LANES + TB_GRAPH_COLOR_COUNT;
+}
 
 /* Colours w->constraints (after tb_prepare_contacts set their state indices)
  * for `awake_count` body states. Deterministic: greedy in slot order. The

@@ -33,34 +33,60 @@ typedef struct tb_contact_constraint {
 
 TB_ARRAY_DECLARE(tb_contact_constraint_array, tb_contact_constraint)
 
-/* One contact point of four constraints. */
+/* The lanes of a block: eight, the AVX2 width. The SSE2 path runs a block as
+ * two vectors of four, the scalar path lane by lane; all three give the same
+ * bits (contact_solver_lanes.h). */
+#define TB_BLOCK_LANES 8
+
+/* One contact point of a block's constraints. */
 typedef struct tb_block_point {
-	float anchor_ax[4], anchor_ay[4], anchor_bx[4], anchor_by[4];
-	float base_separation[4];
-	float relative_velocity[4];
-	float normal_impulse[4], tangent_impulse[4], max_normal_impulse[4];
-	float normal_mass[4], tangent_mass[4];
+	float anchor_ax[TB_BLOCK_LANES], anchor_ay[TB_BLOCK_LANES], anchor_bx[TB_BLOCK_LANES], anchor_by[TB_BLOCK_LANES];
+	float base_separation[TB_BLOCK_LANES];
+	float relative_velocity[TB_BLOCK_LANES];
+	float normal_impulse[TB_BLOCK_LANES], tangent_impulse[TB_BLOCK_LANES], max_normal_impulse[TB_BLOCK_LANES];
+	float normal_mass[TB_BLOCK_LANES], tangent_mass[TB_BLOCK_LANES];
 } tb_block_point;
 
-/* Four constraints of one colour, structure of arrays, loaded with aligned
- * SIMD loads: the block array's allocator aligns it (core.h). An unused lane
- * (the tail of a colour) is a constraint with no mass between two immovable
- * bodies: it computes zeros and is never written back. A one-point manifold's
- * second point is the same: no mass, no impulse. */
+/* Up to eight constraints of one colour, structure of arrays, loaded with
+ * aligned SIMD loads: the block array's allocator aligns it (core.h). An unused
+ * lane (the tail of a colour) is a constraint with no mass between two
+ * immovable bodies: it computes zeros and is never written back. A one-point
+ * manifold's second point is the same: no mass, no impulse. */
 typedef struct tb_contact_block {
-	_Alignas(16) int32_t state_a[4];
-	int32_t state_b[4];
-	int32_t constraint[4];     /* into the constraint array, -1 for an unused lane */
-	float normal_x[4], normal_y[4];
-	float inv_mass_a[4], inv_i_a[4], inv_mass_b[4], inv_i_b[4];
-	float friction[4], restitution[4], push_max[4];
-	float bias_rate[4], mass_scale[4], impulse_scale[4];
+	_Alignas(32) int32_t state_a[TB_BLOCK_LANES];
+	int32_t state_b[TB_BLOCK_LANES];
+	int32_t constraint[TB_BLOCK_LANES]; /* into the constraint array, -1 for an unused lane */
+	float normal_x[TB_BLOCK_LANES], normal_y[TB_BLOCK_LANES];
+	float inv_mass_a[TB_BLOCK_LANES], inv_i_a[TB_BLOCK_LANES], inv_mass_b[TB_BLOCK_LANES], inv_i_b[TB_BLOCK_LANES];
+	float friction[TB_BLOCK_LANES], restitution[TB_BLOCK_LANES], push_max[TB_BLOCK_LANES];
+	float bias_rate[TB_BLOCK_LANES], mass_scale[TB_BLOCK_LANES], impulse_scale[TB_BLOCK_LANES];
 	tb_block_point points[2];
+	int32_t lane_count; /* lanes in use, the first ones */
 } tb_contact_block;
 
 _Static_assert(TB_ALIGNMENT % _Alignof(tb_contact_block) == 0, "the allocator aligns contact blocks");
 
 TB_ARRAY_DECLARE(tb_contact_block_array, tb_contact_block)
+
+/* One SIMD path of the block solver: warm start and solve of `count` blocks. */
+typedef struct tb_contact_kernels {
+	void (*warm_start)(tb_contact_block *blocks, int32_t count, tb_body_state *states);
+	void (*solve)(tb_contact_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx,
+	              bool use_bias);
+} tb_contact_kernels;
+
+/* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2 or _AVX2), NULL when this
+ * build or CPU has not got it. */
+const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path);
+/* Each path's kernels, from its own file: contact_solver_scalar.c, the SSE2
+ * (or portable four-lane) path in contact_solver_wide.c, and
+ * contact_solver_avx2.c, which gives NULL unless it was built for AVX2. */
+const tb_contact_kernels *tb_contact_kernels_scalar(void);
+const tb_contact_kernels *tb_contact_kernels_sse2(void);
+const tb_contact_kernels *tb_contact_kernels_avx2(void);
+/* The path AUTO means on this machine: TB_SOLVER_PATH in the environment if it
+ * names one this CPU has (scalar, sse2, avx2), else the widest it has. */
+tb_solver_path tb_default_solver_path(void);
 
 /* ---- contact_solver.c ---- */
 /* Fills w->constraints (their contacts gathered by the solver) for the step. */
@@ -74,16 +100,14 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 void tb_store_impulses(tb_world *w);
 
 /* ---- contact_solver_wide.c ---- */
-/* One block from up to four constraints (indices[0 .. count), no two sharing
+/* One block from up to eight constraints (indices[0 .. count), no two sharing
  * an awake body); the rest of the lanes stay unused. */
 void tb_prepare_contact_block(tb_contact_block *block, const tb_contact_constraint *constraints,
                               const int32_t *indices, int32_t count);
-void tb_warm_start_contact_block(tb_contact_block *block, tb_body_state *states);
-void tb_solve_contact_block(tb_contact_block *block, tb_body_state *states, const tb_step_context *ctx,
-                            bool use_bias);
 /* The block's impulses back into its constraints. */
 void tb_store_contact_block(const tb_contact_block *block, tb_contact_constraint *constraints);
-/* The step's drivers: every colour's blocks, the overflow through the scalar solver. */
+/* The step's drivers: every colour's blocks through the world's path, the
+ * overflow through the scalar solver. */
 void tb_prepare_contacts_wide(tb_world *w); /* after tb_prepare_contacts and tb_color_constraints */
 void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
 void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);

@@ -20,9 +20,11 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
 
 /* A tripwire: a new field in the world record is either scratch the step
  * rebuilds or something that decides the future, which copy_scalars, the
- * arrays above and snapshot_format.c must then carry. */
+ * arrays above and snapshot_format.c must then carry. (The contact solver's
+ * path is neither: every path computes the same bits, and a world keeps its
+ * own across a restore.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1640, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1656, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 

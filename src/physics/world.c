@@ -57,6 +57,8 @@ tb_world *tb_create_world(const tb_world_def *def)
 	w->allocator = allocator;
 	w->def = d;
 	w->lineage = (uint64_t)atomic_fetch_add(&last_lineage, 1) + 1;
+	w->solver_path = tb_default_solver_path();
+	w->kernels = tb_contact_kernels_for(w->solver_path);
 	tb_broad_phase_init(&w->broad_phase, &w->allocator);
 	return w;
 }
@@ -144,6 +146,20 @@ tb_status tb_world_set_def(tb_world *w, const tb_world_def *def)
 }
 
 bool tb_world_is_locked(const tb_world *w) { return w->locked; }
+
+tb_status tb_world_set_solver_path(tb_world *w, tb_solver_path path)
+{
+	if (w == NULL || (unsigned)path >= TB_SOLVER_PATH_COUNT) return TB_ERR_INVALID_ARGUMENT;
+	if (w->locked) return TB_ERR_LOCKED;
+	if (path == TB_SOLVER_PATH_AUTO) path = tb_default_solver_path();
+	const tb_contact_kernels *kernels = tb_contact_kernels_for(path);
+	if (kernels == NULL) return TB_ERR_INVALID_ARGUMENT;
+	w->solver_path = path;
+	w->kernels = kernels;
+	return TB_OK;
+}
+
+tb_solver_path tb_world_get_solver_path(const tb_world *w) { return w ? w->solver_path : TB_SOLVER_PATH_AUTO; }
 
 uint32_t tb_world_get_step_issues(const tb_world *w) { return w->step_issues; }
 

@@ -80,6 +80,9 @@ struct tb_world {
 	tb_contact_end_event_array pending_end_events;
 	tb_sensor_event_array pending_sensor_end_events;
 
+	tb_solver_path solver_path;          /* never AUTO */
+	const tb_contact_kernels *kernels;   /* the path's block solver */
+
 	tb_profile profile;
 	int32_t island_count;
 	int32_t step_count;

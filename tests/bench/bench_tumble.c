@@ -2,6 +2,7 @@
  *
  *   bench_tumble [ARGS]          tumble's defaults: 8 substeps, 60 Hz contacts (engine "tumble")
  *   bench_tumble --fast [ARGS]   Box2D v3's settings: 4 substeps, 30 Hz contacts (engine "tumble_fast")
+ *   bench_tumble --solver PATH   the contact solver's path: scalar, sse2 or avx2 (default: the CPU's widest)
  *
  * Everything else is the world's defaults (continuous on, warm starting on,
  * joints at 60 Hz, push-out 3 m/s), as a user gets them; they are v3's too. */
@@ -14,6 +15,7 @@ static int s_body_count, s_body_capacity;
 static tb_joint_id *s_joints;
 static int s_joint_count, s_joint_capacity;
 static int s_fast;
+static const char *s_solver;
 
 static void *grow(void *p, int *capacity, int needed, size_t size)
 {
@@ -51,6 +53,7 @@ static void create_world(const bench_settings *s)
 		fprintf(stderr, "bench_tumble: tb_create_world failed\n");
 		exit(1);
 	}
+	if (s_solver != NULL) check(tb_world_set_solver_path(s_world, tb_solver_path_from_name(s_solver)), s_solver);
 	s_body_count = s_joint_count = 0;
 }
 
@@ -203,12 +206,18 @@ static int awake_count(void) { return tb_world_get_counters(s_world).awake_body_
 
 static unsigned long long hash(void) { return (unsigned long long)tb_world_hash(s_world); }
 
+static const char *note(void) { return tb_solver_path_name(tb_world_get_solver_path(s_world)); }
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--fast") == 0) {
 			s_fast = 1;
 			argv[i] = NULL;
+		} else if (strcmp(argv[i], "--solver") == 0 && i + 1 < argc) {
+			s_solver = argv[i + 1];
+			argv[i] = argv[i + 1] = NULL;
+			i += 1;
 		}
 	}
 	bench_ops ops;
@@ -232,6 +241,7 @@ int main(int argc, char **argv)
 	ops.angle = angle;
 	ops.awake_count = awake_count;
 	ops.hash = hash;
+	ops.note = note;
 	int status = bench_main(argc, argv, &ops);
 	free(s_bodies);
 	free(s_joints);

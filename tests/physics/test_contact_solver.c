@@ -1,36 +1,25 @@
-/* The wide contact solver (four constraints of a colour in SIMD lanes) and
- * the scalar one must compute the same maths rounding for rounding: the
- * engine's results may not depend on which constraints found a colour. Here
- * the same constraints go through one wide block and through the scalar
- * path, warm start, solve, relax and again, and every velocity and impulse is
- * compared bit for bit; so is the plain four-float fallback the wide solver
- * uses where SSE2 is missing (compiled here from the same source with
- * TB_NO_SIMD). */
+/* The block solver's paths (eight constraints of a colour in AVX2 lanes, two
+ * vectors of four in SSE2, one lane at a time in plain C, and the plain
+ * four-float fallback of machines without SSE2) and the scalar list solver
+ * of the overflow must compute the same maths rounding for rounding: the
+ * engine's results may depend neither on which constraints found a colour
+ * nor on the CPU. Here the same constraints go through one block on every
+ * path and through the scalar list, warm start, solve, relax and again, and
+ * every velocity and impulse is compared bit for bit. */
 #include "test_util.h"
 
 #include <string.h>
 
 #include "world.h"
 
-/* The wide solver again, built on its portable path under other names. */
-#define TB_NO_SIMD 1
-#define tb_prepare_contact_block portable_prepare_contact_block
-#define tb_warm_start_contact_block portable_warm_start_contact_block
-#define tb_solve_contact_block portable_solve_contact_block
-#define tb_store_contact_block portable_store_contact_block
-#define tb_prepare_contacts_wide portable_prepare_contacts_wide
-#define tb_warm_start_contacts_wide portable_warm_start_contacts_wide
-#define tb_solve_contacts_wide portable_solve_contacts_wide
-#define tb_store_impulses_wide portable_store_impulses_wide
-#include "contact_solver_wide.c"
-#undef tb_prepare_contact_block
-#undef tb_warm_start_contact_block
-#undef tb_solve_contact_block
-#undef tb_store_contact_block
-#undef tb_prepare_contacts_wide
-#undef tb_warm_start_contacts_wide
-#undef tb_solve_contacts_wide
-#undef tb_store_impulses_wide
+/* The portable four-lane path (plain C, what machines without SSE2 run),
+ * built here from the same sources under its own names. */
+#define LANES 4
+#define KERNEL(name) name##_portable4
+#include "contact_solver_portable.h"
+#include "contact_solver_lanes.h"
+#undef LANES
+#undef KERNEL
 
 static uint64_t rng_state;
 
@@ -41,14 +30,16 @@ static float rnd(float lo, float hi)
 	return lo + (hi - lo) * u;
 }
 
-/* Up to four constraints between distinct bodies (constraint i joins states
+enum { MAX_LANES = TB_BLOCK_LANES, MAX_STATES = 2 * TB_BLOCK_LANES };
+
+/* Up to eight constraints between distinct bodies (constraint i joins states
  * 2i and 2i + 1, or the ground), with the mix a step meets: one and two
  * points, speculative gaps and overlaps, bounces, friction, static partners. */
-static void make_case(tb_contact_constraint cc[4], int count, tb_body_state states[8], const tb_step_context *ctx,
-                      int variant)
+static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_state states[MAX_STATES],
+                      const tb_step_context *ctx, int variant)
 {
-	memset(cc, 0, 4 * sizeof *cc);
-	for (int s = 0; s < 8; ++s) {
+	memset(cc, 0, MAX_LANES * sizeof *cc);
+	for (int s = 0; s < MAX_STATES; ++s) {
 		tb_body_state *st = states + s;
 		st->linear_velocity = tb_v2(rnd(-3.0f, 3.0f), rnd(-3.0f, 3.0f));
 		st->angular_velocity = rnd(-4.0f, 4.0f);
@@ -113,45 +104,38 @@ static void assert_same_impulses(const tb_contact_constraint *x, const tb_contac
 	}
 }
 
-typedef void prepare_fn(tb_contact_block *, const tb_contact_constraint *, const int32_t *, int32_t);
-typedef void warm_fn(tb_contact_block *, tb_body_state *);
-typedef void solve_fn(tb_contact_block *, tb_body_state *, const tb_step_context *, bool);
-typedef void store_fn(const tb_contact_block *, tb_contact_constraint *);
-
-typedef struct wide_solver { prepare_fn *prepare; warm_fn *warm_start; solve_fn *solve; store_fn *store; } wide_solver;
-
 /* Two substeps of warm start, solve with bias, relax without (the step's
  * pattern), integrating positions in between, through one path. */
 static void run_scalar(tb_contact_constraint *cc, int count, tb_body_state *states, tb_step_context *ctx)
 {
-	int32_t list[4] = {0, 1, 2, 3};
+	int32_t list[MAX_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
 	for (int sub = 0; sub < 2; ++sub) {
 		ctx->substep_index = sub;
 		tb_warm_start_contact_list(cc, list, count, states);
 		tb_solve_contact_list(cc, list, count, states, ctx, true, (sub & 1) != 0);
-		for (int s = 0; s < 8; ++s) states[s].dp = tb_mul_add(states[s].dp, ctx->h, states[s].linear_velocity);
+		for (int s = 0; s < MAX_STATES; ++s) states[s].dp = tb_mul_add(states[s].dp, ctx->h, states[s].linear_velocity);
 		tb_solve_contact_list(cc, list, count, states, ctx, false, (sub & 1) != 0);
 	}
 }
 
-static void run_wide(const wide_solver *ws, tb_contact_constraint *cc, int count, tb_body_state *states,
-                     tb_step_context *ctx)
+static void run_block(const tb_contact_kernels *k, tb_contact_constraint *cc, int count, tb_body_state *states,
+                      tb_step_context *ctx)
 {
-	int32_t list[4] = {0, 1, 2, 3};
-	tb_contact_block block;
-	assert_int_equal((uintptr_t)&block % 16, 0);
-	ws->prepare(&block, cc, list, count);
+	int32_t list[MAX_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
+	static tb_contact_block block; /* 32-byte aligned by its type */
+	assert_int_equal((uintptr_t)&block % 32, 0);
+	tb_prepare_contact_block(&block, cc, list, count);
 	for (int sub = 0; sub < 2; ++sub) {
 		ctx->substep_index = sub;
-		ws->warm_start(&block, states);
-		ws->solve(&block, states, ctx, true);
-		for (int s = 0; s < 8; ++s) states[s].dp = tb_mul_add(states[s].dp, ctx->h, states[s].linear_velocity);
-		ws->solve(&block, states, ctx, false);
+		k->warm_start(&block, 1, states);
+		k->solve(&block, 1, states, ctx, true);
+		for (int s = 0; s < MAX_STATES; ++s) states[s].dp = tb_mul_add(states[s].dp, ctx->h, states[s].linear_velocity);
+		k->solve(&block, 1, states, ctx, false);
 	}
-	ws->store(&block, cc);
+	tb_store_contact_block(&block, cc);
 }
 
-static void compare_paths(const wide_solver *ws, bool position_correction, bool restitution_threshold_high)
+static void compare_paths(const tb_contact_kernels *k, bool position_correction, bool restitution_threshold_high)
 {
 	tb_step_context ctx;
 	memset(&ctx, 0, sizeof ctx);
@@ -164,41 +148,56 @@ static void compare_paths(const wide_solver *ws, bool position_correction, bool 
 	ctx.restitution_threshold = restitution_threshold_high ? 10.0f : 1.0f;
 	ctx.enable_position_correction = position_correction;
 	ctx.enable_warm_starting = true;
-	for (int variant = 0; variant < 200; ++variant) {
-		int count = 1 + variant % 4;
-		tb_contact_constraint scalar_cc[4], wide_cc[4];
-		tb_body_state scalar_states[8], wide_states[8];
+	for (int variant = 0; variant < 400; ++variant) {
+		int count = 1 + variant % MAX_LANES;
+		tb_contact_constraint scalar_cc[MAX_LANES], wide_cc[MAX_LANES];
+		tb_body_state scalar_states[MAX_STATES], wide_states[MAX_STATES];
 		make_case(scalar_cc, count, scalar_states, &ctx, variant);
 		memcpy(wide_cc, scalar_cc, sizeof scalar_cc);
 		memcpy(wide_states, scalar_states, sizeof scalar_states);
 		run_scalar(scalar_cc, count, scalar_states, &ctx);
-		run_wide(ws, wide_cc, count, wide_states, &ctx);
+		run_block(k, wide_cc, count, wide_states, &ctx);
 		assert_same_bits(scalar_states, wide_states, sizeof scalar_states, "body states", variant, 0);
 		assert_same_impulses(scalar_cc, wide_cc, count, variant, 0);
 	}
 }
 
-static const wide_solver simd = {tb_prepare_contact_block, tb_warm_start_contact_block, tb_solve_contact_block,
-                                 tb_store_contact_block};
-static const wide_solver portable = {portable_prepare_contact_block, portable_warm_start_contact_block,
-                                     portable_solve_contact_block, portable_store_contact_block};
+static void compare_all(const tb_contact_kernels *k)
+{
+	assert_non_null(k);
+	rng_state = 1;
+	compare_paths(k, true, false);
+	compare_paths(k, false, false);
+	compare_paths(k, true, true);
+}
 
-static void test_wide_block_matches_scalar(void **state)
+static void test_sse2_block_matches_scalar(void **state)
 {
 	(void)state;
-	rng_state = 1;
-	compare_paths(&simd, true, false);
-	compare_paths(&simd, false, false);
-	compare_paths(&simd, true, true);
+	compare_all(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
+}
+
+static void test_avx2_block_matches_scalar(void **state)
+{
+	(void)state;
+	const tb_contact_kernels *k = tb_contact_kernels_for(TB_SOLVER_PATH_AVX2);
+	if (k == NULL) {
+		print_message("# this CPU (or build) has no AVX2: the AVX2 path is not offered and not tested\n");
+		skip();
+	}
+	compare_all(k);
+}
+
+static void test_scalar_block_matches_scalar(void **state)
+{
+	(void)state;
+	compare_all(tb_contact_kernels_for(TB_SOLVER_PATH_SCALAR));
 }
 
 static void test_portable_block_matches_scalar(void **state)
 {
 	(void)state;
-	rng_state = 1;
-	compare_paths(&portable, true, false);
-	compare_paths(&portable, false, false);
-	compare_paths(&portable, true, true);
+	compare_all(&kernels_portable4);
 }
 
 /* The comparison can fail: one body starting one bit faster in the scalar
@@ -215,23 +214,53 @@ static void test_comparison_sees_a_difference(void **state)
 	ctx.static_softness = tb_make_soft(120.0f, 10.0f, ctx.h);
 	ctx.restitution_threshold = 1.0f;
 	ctx.enable_position_correction = true;
-	tb_contact_constraint scalar_cc[4], wide_cc[4];
-	tb_body_state scalar_states[8], wide_states[8];
-	make_case(scalar_cc, 4, scalar_states, &ctx, 1);
+	tb_contact_constraint scalar_cc[MAX_LANES], wide_cc[MAX_LANES];
+	tb_body_state scalar_states[MAX_STATES], wide_states[MAX_STATES];
+	make_case(scalar_cc, MAX_LANES, scalar_states, &ctx, 1);
 	memcpy(wide_cc, scalar_cc, sizeof scalar_cc);
 	memcpy(wide_states, scalar_states, sizeof scalar_states);
 	scalar_states[5].linear_velocity.x = nextafterf(scalar_states[5].linear_velocity.x, 100.0f);
-	run_scalar(scalar_cc, 4, scalar_states, &ctx);
-	run_wide(&simd, wide_cc, 4, wide_states, &ctx);
+	run_scalar(scalar_cc, MAX_LANES, scalar_states, &ctx);
+	run_block(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2), wide_cc, MAX_LANES, wide_states, &ctx);
 	assert_true(memcmp(scalar_states, wide_states, sizeof scalar_states) != 0);
+}
+
+/* The world setting: every path this machine has can be chosen, AUTO picks the
+ * widest (or what TB_SOLVER_PATH names), and a path the CPU lacks is refused. */
+static void test_solver_path_setting(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_solver_path p = tb_world_get_solver_path(w);
+	assert_true(p == TB_SOLVER_PATH_SCALAR || p == TB_SOLVER_PATH_SSE2 || p == TB_SOLVER_PATH_AVX2);
+	if (getenv("TB_SOLVER_PATH") == NULL)
+		assert_int_equal(p, tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2 : TB_SOLVER_PATH_SSE2);
+	for (int q = TB_SOLVER_PATH_SCALAR; q < TB_SOLVER_PATH_COUNT; ++q) {
+		tb_status st = tb_world_set_solver_path(w, (tb_solver_path)q);
+		if (tb_contact_kernels_for((tb_solver_path)q) != NULL) {
+			assert_int_equal(st, TB_OK);
+			assert_int_equal(tb_world_get_solver_path(w), q);
+		} else {
+			assert_int_equal(st, TB_ERR_INVALID_ARGUMENT);
+		}
+		assert_int_equal(tb_solver_path_from_name(tb_solver_path_name((tb_solver_path)q)), q);
+	}
+	assert_int_equal(tb_world_set_solver_path(w, TB_SOLVER_PATH_AUTO), TB_OK);
+	assert_int_equal(tb_world_get_solver_path(w), tb_default_solver_path());
+	assert_int_equal(tb_world_set_solver_path(w, TB_SOLVER_PATH_COUNT), TB_ERR_INVALID_ARGUMENT);
+	assert_int_equal(tb_solver_path_from_name("neon"), TB_SOLVER_PATH_COUNT);
+	tb_destroy_world(w);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wide_block_matches_scalar),
+		cmocka_unit_test(test_sse2_block_matches_scalar),
+		cmocka_unit_test(test_avx2_block_matches_scalar),
+		cmocka_unit_test(test_scalar_block_matches_scalar),
 		cmocka_unit_test(test_portable_block_matches_scalar),
 		cmocka_unit_test(test_comparison_sees_a_difference),
+		cmocka_unit_test(test_solver_path_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,192 @@
+/* tumble physics: the wide contact solver's maths, written once for every lane
+ * width (engine-private, included by the kernel files only).
+ *
+ * A kernel file defines, then includes this header:
+ *   LANES              how many lanes one vector holds (1, 4 or 8)
+ *   wv                 the vector type, masks included
+ *   wv_load(p), wv_store(p, a), wv_splat(s), wv_zero()
+ *   wv_add, wv_sub, wv_mul, wv_min, wv_max   (min and max as tb_minf/tb_maxf:
+ *                      a < b ? a : b, a > b ? a : b; the second operand on ties)
+ *   wv_neg(a), wv_lt(a, b), wv_gt(a, b), wv_and(m, n), wv_select(m, a, b) (m ? b : a)
+ *   KERNEL(wide_body)  a struct of eight wv: vx, vy, angular_velocity, flags,
+ *                      dpx, dpy, qc, qs (the lanes of LANES body states)
+ *   gather_bodies(KERNEL(wide_body) *, states, const int32_t index[LANES])
+ *   scatter_bodies(states, const int32_t index[LANES], const KERNEL(wide_body) *)
+ *   KERNEL(name)       the name of this width's copy of `name`
+ * and gets KERNEL(warm_start_blocks) and KERNEL(solve_blocks), which run every
+ * block of a range LANES lanes at a time.
+ *
+ * Only adds, multiplies, compares and min/max, each rounding as the scalar
+ * solver in contact_solver.c does (no fused multiply-add: -ffp-contract=off,
+ * and the AVX2 file is built without -mfma), and no lane ever reads another:
+ * the constraints of one colour share no body, so every width computes every
+ * number bit for bit as the scalar solver would. Keep the two in step;
+ * tests/physics/test_contact_solver.c holds them to it. */
+
+typedef struct KERNEL(params) {
+	wv inv_h, slop, neg_threshold, zero, one;
+	bool use_bias, correct;
+} KERNEL(params);
+
+/* One vector's worth of a block: lanes [lane, lane + LANES). */
+static inline void KERNEL(warm_start)(tb_contact_block *blk, int lane, tb_body_state *states)
+{
+	KERNEL(wide_body) a, b;
+	gather_bodies(&a, states, blk->state_a + lane);
+	gather_bodies(&b, states, blk->state_b + lane);
+	wv nx = wv_load(blk->normal_x + lane), ny = wv_load(blk->normal_y + lane);
+	wv tx = ny, ty = wv_neg(nx);
+	wv ma = wv_load(blk->inv_mass_a + lane), ia = wv_load(blk->inv_i_a + lane);
+	wv mb = wv_load(blk->inv_mass_b + lane), ib = wv_load(blk->inv_i_b + lane);
+	for (int j = 0; j < 2; ++j) {
+		const tb_block_point *bp = blk->points + j;
+		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
+		wv rbx = wv_load(bp->anchor_bx + lane), rby = wv_load(bp->anchor_by + lane);
+		wv ni = wv_load(bp->normal_impulse + lane), ti = wv_load(bp->tangent_impulse + lane);
+		wv px = wv_add(wv_mul(ni, nx), wv_mul(ti, tx));
+		wv py = wv_add(wv_mul(ni, ny), wv_mul(ti, ty));
+		a.angular_velocity = wv_sub(a.angular_velocity, wv_mul(ia, wv_sub(wv_mul(rax, py), wv_mul(ray, px))));
+		a.vx = wv_sub(a.vx, wv_mul(ma, px));
+		a.vy = wv_sub(a.vy, wv_mul(ma, py));
+		b.angular_velocity = wv_add(b.angular_velocity, wv_mul(ib, wv_sub(wv_mul(rbx, py), wv_mul(rby, px))));
+		b.vx = wv_add(b.vx, wv_mul(mb, px));
+		b.vy = wv_add(b.vy, wv_mul(mb, py));
+	}
+	scatter_bodies(states, blk->state_a + lane, &a);
+	scatter_bodies(states, blk->state_b + lane, &b);
+}
+
+static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state *states, const KERNEL(params) *wp)
+{
+	KERNEL(wide_body) a, b;
+	gather_bodies(&a, states, blk->state_a + lane);
+	gather_bodies(&b, states, blk->state_b + lane);
+	wv zero = wp->zero, one = wp->one;
+	wv nx = wv_load(blk->normal_x + lane), ny = wv_load(blk->normal_y + lane);
+	wv ma = wv_load(blk->inv_mass_a + lane), ia = wv_load(blk->inv_i_a + lane);
+	wv mb = wv_load(blk->inv_mass_b + lane), ib = wv_load(blk->inv_i_b + lane);
+	wv dpx = wv_sub(b.dpx, a.dpx), dpy = wv_sub(b.dpy, a.dpy);
+
+	/* soft bias terms are the same for both points */
+	wv bias_rate = zero, soft_mass = one, soft_impulse = zero, neg_push = zero;
+	bool soft = wp->use_bias && wp->correct;
+	if (soft) {
+		bias_rate = wv_load(blk->bias_rate + lane);
+		soft_mass = wv_load(blk->mass_scale + lane);
+		soft_impulse = wv_load(blk->impulse_scale + lane);
+		neg_push = wv_neg(wv_load(blk->push_max + lane));
+	}
+	wv restitution = wv_load(blk->restitution + lane);
+	wv can_bounce = wp->use_bias ? zero : wv_gt(restitution, zero);
+
+	for (int j = 0; j < 2; ++j) {
+		tb_block_point *bp = blk->points + j;
+		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
+		wv rbx = wv_load(bp->anchor_bx + lane), rby = wv_load(bp->anchor_by + lane);
+		/* current separation: see tb_solve_contact_list for the clamped rotation term */
+		wv prdx = wv_sub(wv_sub(wv_mul(b.qc, rbx), wv_mul(b.qs, rby)), wv_sub(wv_mul(a.qc, rax), wv_mul(a.qs, ray)));
+		wv prdy = wv_sub(wv_add(wv_mul(b.qs, rbx), wv_mul(b.qc, rby)), wv_add(wv_mul(a.qs, rax), wv_mul(a.qc, ray)));
+		wv drx = wv_sub(rbx, rax), dry = wv_sub(rby, ray);
+		wv rot_term = wv_min(wv_add(wv_mul(wv_sub(prdx, drx), nx), wv_mul(wv_sub(prdy, dry), ny)), zero);
+		wv s = wv_add(wv_add(wv_add(wv_mul(wv_add(dpx, drx), nx), wv_mul(wv_add(dpy, dry), ny)), rot_term),
+		              wv_load(bp->base_separation + lane));
+
+		wv speculative = wv_gt(s, zero);
+		wv bias = wv_mul(s, wp->inv_h), mass_scale = one, impulse_scale = zero;
+		if (soft) {
+			bias = wv_select(speculative, wv_max(wv_mul(bias_rate, s), neg_push), bias);
+			mass_scale = wv_select(speculative, soft_mass, one);
+			impulse_scale = wv_select(speculative, soft_impulse, zero);
+		} else {
+			bias = wv_select(speculative, zero, bias);
+		}
+		wv relative_velocity = wv_load(bp->relative_velocity + lane);
+		wv near = one;
+		if (!wp->use_bias) {
+			near = wv_lt(s, wp->slop);
+			wv bounce = wv_and(wv_and(can_bounce, near), wv_lt(relative_velocity, wp->neg_threshold));
+			bias = wv_select(bounce, bias, wv_min(bias, wv_mul(restitution, relative_velocity)));
+		}
+
+		wv dvax = wv_sub(a.vx, wv_mul(a.angular_velocity, ray)), dvay = wv_add(a.vy, wv_mul(a.angular_velocity, rax));
+		wv dvbx = wv_sub(b.vx, wv_mul(b.angular_velocity, rby)), dvby = wv_add(b.vy, wv_mul(b.angular_velocity, rbx));
+		wv vn = wv_add(wv_mul(wv_sub(dvbx, dvax), nx), wv_mul(wv_sub(dvby, dvay), ny));
+		wv old_impulse = wv_load(bp->normal_impulse + lane);
+		wv impulse = wv_sub(wv_mul(wv_mul(wv_neg(wv_load(bp->normal_mass + lane)), mass_scale), wv_add(vn, bias)),
+		                    wv_mul(impulse_scale, old_impulse));
+		/* relaxing, points clearly apart are idle (see tb_solve_contact_list) */
+		if (!wp->use_bias) impulse = wv_select(near, zero, impulse);
+		wv new_impulse = wv_max(wv_add(old_impulse, impulse), zero);
+		impulse = wv_sub(new_impulse, old_impulse);
+		wv_store(bp->normal_impulse + lane, new_impulse);
+		wv_store(bp->max_normal_impulse + lane, wv_max(wv_load(bp->max_normal_impulse + lane), impulse));
+
+		wv px = wv_mul(impulse, nx), py = wv_mul(impulse, ny);
+		a.vx = wv_sub(a.vx, wv_mul(ma, px));
+		a.vy = wv_sub(a.vy, wv_mul(ma, py));
+		a.angular_velocity = wv_sub(a.angular_velocity, wv_mul(ia, wv_sub(wv_mul(rax, py), wv_mul(ray, px))));
+		b.vx = wv_add(b.vx, wv_mul(mb, px));
+		b.vy = wv_add(b.vy, wv_mul(mb, py));
+		b.angular_velocity = wv_add(b.angular_velocity, wv_mul(ib, wv_sub(wv_mul(rbx, py), wv_mul(rby, px))));
+	}
+
+	wv tx = ny, ty = wv_neg(nx);
+	wv friction = wv_load(blk->friction + lane);
+	for (int j = 0; j < 2; ++j) {
+		tb_block_point *bp = blk->points + j;
+		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
+		wv rbx = wv_load(bp->anchor_bx + lane), rby = wv_load(bp->anchor_by + lane);
+		wv dvax = wv_sub(a.vx, wv_mul(a.angular_velocity, ray)), dvay = wv_add(a.vy, wv_mul(a.angular_velocity, rax));
+		wv dvbx = wv_sub(b.vx, wv_mul(b.angular_velocity, rby)), dvby = wv_add(b.vy, wv_mul(b.angular_velocity, rbx));
+		wv vt = wv_add(wv_mul(wv_sub(dvbx, dvax), tx), wv_mul(wv_sub(dvby, dvay), ty));
+		wv impulse = wv_mul(wv_neg(wv_load(bp->tangent_mass + lane)), vt);
+		wv max_friction = wv_mul(friction, wv_load(bp->normal_impulse + lane));
+		wv old_impulse = wv_load(bp->tangent_impulse + lane);
+		wv new_impulse = wv_add(old_impulse, impulse);
+		/* tb_clampf: below -max takes -max, above max takes max */
+		new_impulse = wv_select(wv_lt(new_impulse, wv_neg(max_friction)),
+		                        wv_select(wv_gt(new_impulse, max_friction), new_impulse, max_friction),
+		                        wv_neg(max_friction));
+		impulse = wv_sub(new_impulse, old_impulse);
+		wv_store(bp->tangent_impulse + lane, new_impulse);
+
+		wv px = wv_mul(impulse, tx), py = wv_mul(impulse, ty);
+		a.vx = wv_sub(a.vx, wv_mul(ma, px));
+		a.vy = wv_sub(a.vy, wv_mul(ma, py));
+		a.angular_velocity = wv_sub(a.angular_velocity, wv_mul(ia, wv_sub(wv_mul(rax, py), wv_mul(ray, px))));
+		b.vx = wv_add(b.vx, wv_mul(mb, px));
+		b.vy = wv_add(b.vy, wv_mul(mb, py));
+		b.angular_velocity = wv_add(b.angular_velocity, wv_mul(ib, wv_sub(wv_mul(rbx, py), wv_mul(rby, px))));
+	}
+
+	scatter_bodies(states, blk->state_a + lane, &a);
+	scatter_bodies(states, blk->state_b + lane, &b);
+}
+
+/* A block's lanes in vectors, skipping the vectors past its last used lane. */
+static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, tb_body_state *states)
+{
+	for (int32_t k = 0; k < count; ++k) {
+		tb_contact_block *blk = blocks + k;
+		for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(warm_start)(blk, lane, states);
+	}
+}
+
+static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_body_state *states,
+                                 const tb_step_context *ctx, bool use_bias)
+{
+	KERNEL(params) wp;
+	wp.inv_h = wv_splat(ctx->inv_h);
+	wp.slop = wv_splat(TB_LINEAR_SLOP);
+	wp.neg_threshold = wv_splat(-ctx->restitution_threshold);
+	wp.zero = wv_zero();
+	wp.one = wv_splat(1.0f);
+	wp.use_bias = use_bias;
+	wp.correct = ctx->enable_position_correction;
+	for (int32_t k = 0; k < count; ++k) {
+		tb_contact_block *blk = blocks + k;
+		for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, lane, states, &wp);
+	}
+}
+
+static const tb_contact_kernels KERNEL(kernels) = {KERNEL(warm_start_blocks), KERNEL(solve_blocks)};
