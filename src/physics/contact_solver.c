@@ -140,12 +140,6 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			float s = tb_dot(tb_add(dp, tb_sub(rb, ra)), n) + rot_term + cp->base_separation;
 
 			float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-			/* Relaxing, a point clearly apart is left alone: the next substep's
-			 * solve limits the approach anyway, and stopping the bodies here, at
-			 * the end of a step, would stop them a step before they meet (a
-			 * speculative point found a step ahead, see contact.c) and leave
-			 * nothing for restitution to reverse. */
-			bool idle = !use_bias && !(s < TB_LINEAR_SLOP);
 			if (s > 0.0f) {
 				/* speculative: allow closing exactly the gap this substep */
 				bias = s * inv_h;
@@ -162,7 +156,6 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
 			float vn = tb_dot(tb_sub(dvb, dva), n);
 			float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
-			if (idle) impulse = 0.0f;
 			float new_impulse = tb_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = new_impulse - cp->normal_impulse;
 			cp->normal_impulse = new_impulse;

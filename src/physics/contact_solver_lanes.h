@@ -101,9 +101,8 @@ static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state 
 			bias = wv_select(speculative, zero, bias);
 		}
 		wv relative_velocity = wv_load(bp->relative_velocity + lane);
-		wv near = one;
 		if (!wp->use_bias) {
-			near = wv_lt(s, wp->slop);
+			wv near = wv_lt(s, wp->slop);
 			wv bounce = wv_and(wv_and(can_bounce, near), wv_lt(relative_velocity, wp->neg_threshold));
 			bias = wv_select(bounce, bias, wv_min(bias, wv_mul(restitution, relative_velocity)));
 		}
@@ -114,8 +113,6 @@ static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state 
 		wv old_impulse = wv_load(bp->normal_impulse + lane);
 		wv impulse = wv_sub(wv_mul(wv_mul(wv_neg(wv_load(bp->normal_mass + lane)), mass_scale), wv_add(vn, bias)),
 		                    wv_mul(impulse_scale, old_impulse));
-		/* relaxing, points clearly apart are idle (see tb_solve_contact_list) */
-		if (!wp->use_bias) impulse = wv_select(near, zero, impulse);
 		wv new_impulse = wv_max(wv_add(old_impulse, impulse), zero);
 		impulse = wv_sub(new_impulse, old_impulse);
 		wv_store(bp->normal_impulse + lane, new_impulse);
