@@ -15,6 +15,12 @@
 
 #define REPEATS 21
 
+/* The scene, as the bench has always built it: 1 m boxes side by side in rows
+ * of base - r, on a ground box whose top is y = 0; 30 steps awake. */
+#define PYRAMID_BOX_HALF 0.5f
+#define PYRAMID_GROUND_HALF_HEIGHT 1.0f
+#define PYRAMID_AWAKE_STEPS 30
+
 static double now_ms(void) { return bench_clock_ms(CLOCK_MONOTONIC); }
 
 static int compare_doubles(const void *a, const void *b)
@@ -43,18 +49,18 @@ static tb_world *pyramid(int base)
 	must(w != NULL, "tb_create_world");
 	tb_body_def bd = tb_default_body_def();
 	tb_shape_def sd = tb_default_shape_def();
-	sd.density = BENCH_DENSITY;
-	sd.friction = BENCH_FRICTION;
-	bd.position = tb_v2(0.0f, -BENCH_GROUND_HALF_HEIGHT);
+	sd.density = 1.0f;
+	sd.friction = 0.6f;
+	bd.position = tb_v2(0.0f, -PYRAMID_GROUND_HALF_HEIGHT);
 	tb_body_id ground = tb_create_body(w, &bd, NULL);
-	tb_polygon floor = tb_make_box(bench_ground_half_width(BENCH_LARGE_PYRAMID, base), BENCH_GROUND_HALF_HEIGHT);
+	tb_polygon floor = tb_make_box((float)base * PYRAMID_BOX_HALF + 10.0f, PYRAMID_GROUND_HALF_HEIGHT);
 	must(!TB_IS_NULL(tb_create_polygon_shape(w, ground, &sd, &floor, NULL)), "ground");
-	tb_polygon box = tb_make_box(BENCH_BOX_HALF, BENCH_BOX_HALF);
+	tb_polygon box = tb_make_box(PYRAMID_BOX_HALF, PYRAMID_BOX_HALF);
 	bd.type = TB_DYNAMIC_BODY;
 	for (int r = 0; r < base; ++r) {
 		for (int k = 0; k < base - r; ++k) {
-			bench_vec p = bench_pyramid_box(base, 0.0f, r, k);
-			bd.position = tb_v2(p.x, p.y);
+			float x = ((float)k - 0.5f * (float)(base - r - 1)) * 2.0f * PYRAMID_BOX_HALF;
+			bd.position = tb_v2(x, PYRAMID_BOX_HALF + (float)r * 2.0f * PYRAMID_BOX_HALF);
 			tb_body_id b = tb_create_body(w, &bd, NULL);
 			must(!TB_IS_NULL(b) && !TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &box, NULL)), "box");
 		}
@@ -70,7 +76,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	tb_world *w = pyramid(base);
-	for (int i = 0; i < BENCH_AWAKE_STEPS; ++i) tb_world_step(w, BENCH_DT);
+	for (int i = 0; i < PYRAMID_AWAKE_STEPS; ++i) tb_world_step(w, BENCH_DT);
 	tb_counters c = tb_world_get_counters(w);
 
 	/* snapshot: the first, then repeats (each freed before the next) */
