@@ -213,7 +213,9 @@ typedef struct tb_manifold {
 } tb_manifold;
 
 /* Manifold for any pair. Points are reported while the separation is below
- * TB_SPECULATIVE_DISTANCE (speculative points have separation > 0).
+ * TB_SPECULATIVE_DISTANCE (speculative points have separation > 0); two
+ * polygons (three or more vertices each) with one point within it also keep
+ * the other end of the incident face, however far, as a speculative point.
  * Any order: a chain segment given as B is swapped internally (normal still A to B);
  * chain vs chain gives no points. */
 tb_manifold tb_collide(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb);
