@@ -54,6 +54,18 @@ typedef struct tb_world_limits {
 	size_t max_bytes;      /* the world's own memory; past it, allocations fail as out of memory */
 } tb_world_limits;
 
+/* How two shapes' friction (or restitution) make the contact's. */
+typedef enum tb_mix_rule {
+	TB_MIX_GEOMETRIC = 0, /* sqrt(a * b) */
+	TB_MIX_MAX,
+	TB_MIX_MIN,
+	TB_MIX_AVERAGE,       /* (a + b) / 2 */
+	TB_MIX_MULTIPLY,      /* a * b */
+	TB_MIX_RULE_COUNT
+} tb_mix_rule;
+
+float tb_mix(tb_mix_rule rule, float a, float b);
+
 /* Every setting of the world. All but the last three can be changed between
  * steps; alloc, alloc_ud and limits are fixed at creation (tb_world_set_def
  * keeps the world's own). */
@@ -74,6 +86,8 @@ typedef struct tb_world_def {
 	bool enable_sleep;            /* default true */
 	bool enable_continuous;       /* time of impact for fast bodies, default true */
 	bool enable_motion;           /* false freezes integration (the book's V key), default true */
+	tb_mix_rule friction_mix;     /* default geometric */
+	tb_mix_rule restitution_mix;  /* default max */
 	/* Every allocation of the world goes through alloc (NULL: the C library),
 	 * so a host that counts or caps its script's memory caps the world's too.
 	 * The world must be destroyed while alloc and alloc_ud are still valid. */
@@ -289,6 +303,9 @@ bool tb_body_is_fixed_rotation(const tb_world *world, tb_body_id id);
 tb_status tb_body_set_fixed_rotation(tb_world *world, tb_body_id id, bool fixed);
 bool tb_body_is_sleep_enabled(const tb_world *world, tb_body_id id);
 tb_status tb_body_enable_sleep(tb_world *world, tb_body_id id, bool enable);
+/* m/s, finite and >= 0 (0: the body never counts as still and never sleeps). */
+float tb_body_get_sleep_threshold(const tb_world *world, tb_body_id id);
+tb_status tb_body_set_sleep_threshold(tb_world *world, tb_body_id id, float threshold);
 void *tb_body_get_user_data(const tb_world *world, tb_body_id id);
 tb_status tb_body_set_user_data(tb_world *world, tb_body_id id, void *data);
 
@@ -318,6 +335,16 @@ typedef struct tb_shape_def {
 	float density;       /* kg/m^2, default 1 */
 	float friction;      /* default 0.6 */
 	float restitution;   /* default 0 */
+	/* Rolling resistance, a coefficient (Box2D v3's): a contact resists the
+	 * relative spin of its shapes with a torque up to c * R * N, c the larger of
+	 * the two shapes', R the larger rounding radius (circle, capsule, rounded
+	 * polygon) and N the normal force. A disc rolling on flat ground slows by
+	 * (2/3) c g. Default 0. */
+	float rolling_resistance;
+	/* m/s: the surface moves along itself at this speed, clockwise around the
+	 * shape (the top of a box carries things towards +x): a conveyor belt.
+	 * The two shapes' speeds add. Default 0. */
+	float tangent_speed;
 	tb_filter filter;
 	bool is_sensor;      /* detects overlap, no response */
 	bool enable_sensor_events;  /* this shape is reported when it enters sensors, default true */
@@ -346,7 +373,7 @@ typedef struct tb_chain_def {
 	const tb_vec2 *points; /* count points, local to the body */
 	int count;             /* >= 2 (>= 3 for a loop) */
 	bool loop;
-	float friction, restitution;
+	float friction, restitution, rolling_resistance, tangent_speed; /* as a shape's */
 	tb_filter filter;
 	bool enable_sensor_events;
 	void *user_data;       /* given to every link */
@@ -378,6 +405,10 @@ float tb_shape_get_friction(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_friction(tb_world *world, tb_shape_id id, float friction);
 float tb_shape_get_restitution(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_restitution(tb_world *world, tb_shape_id id, float restitution);
+float tb_shape_get_rolling_resistance(const tb_world *world, tb_shape_id id);
+tb_status tb_shape_set_rolling_resistance(tb_world *world, tb_shape_id id, float rolling_resistance); /* finite, >= 0 */
+float tb_shape_get_tangent_speed(const tb_world *world, tb_shape_id id);
+tb_status tb_shape_set_tangent_speed(tb_world *world, tb_shape_id id, float speed); /* finite, |speed| <= 1e6 */
 bool tb_shape_is_sensor(const tb_world *world, tb_shape_id id);
 /* Turning a shape into a sensor (or back) drops its contacts. */
 tb_status tb_shape_set_sensor(tb_world *world, tb_shape_id id, bool sensor);

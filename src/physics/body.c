@@ -903,6 +903,25 @@ tb_status tb_body_enable_sleep(tb_world *w, tb_body_id id, bool enable)
 	return TB_OK;
 }
 
+float tb_body_get_sleep_threshold(const tb_world *w, tb_body_id id)
+{
+	const tb_body *b = tb_body_lookup(w, id);
+	return b ? b->sleep_threshold : 0.0f;
+}
+
+tb_status tb_body_set_sleep_threshold(tb_world *w, tb_body_id id, float threshold)
+{
+	tb_body *b;
+	tb_body_sim *s;
+	tb_status st = lookup_mut(w, id, &b, &s);
+	if (st == TB_OK) st = check_damping(threshold);
+	if (st != TB_OK) return st;
+	b->sleep_threshold = threshold;
+	/* its stillness is measured afresh against the new threshold */
+	b->sleep_time = 0.0f;
+	return TB_OK;
+}
+
 void *tb_body_get_user_data(const tb_world *w, tb_body_id id)
 {
 	const tb_body *b = tb_body_lookup(w, id);

@@ -67,5 +67,6 @@ void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator
 	tb_int_array_destroy(allocator, &g->constraint_colors);
 	tb_int_array_destroy(allocator, &g->order);
 	tb_contact_block_array_destroy(allocator, &g->blocks);
+	tb_block_surface_array_destroy(allocator, &g->surfaces);
 	memset(g, 0, sizeof *g);
 }

@@ -26,9 +26,10 @@ typedef struct tb_constraint_graph {
 	tb_int_array order;            /* constraint indices by colour, overflow last, slot order within */
 	/* colour c holds order[color_start[c] .. color_start[c + 1]); the overflow colour is last */
 	int32_t color_start[TB_GRAPH_COLOR_COUNT + 2];
-	/* the wide solver's blocks of four: colour c owns blocks[block_start[c] .. block_start[c + 1]) */
+	/* the wide solver's blocks of eight: colour c owns blocks[block_start[c] .. block_start[c + 1]) */
 	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
 	tb_contact_block_array blocks;
+	tb_block_surface_array surfaces; /* the blocks' surfaces, for the blocks that have any */
 } tb_constraint_graph;
 
 /* The most blocks `constraints` constraints can need: a partly filled block at

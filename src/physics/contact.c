@@ -18,6 +18,7 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	       tb_int_array_reserve(a, &w->graph.constraint_colors, slots) &&
 	       tb_int_array_reserve(a, &w->graph.order, slots) &&
 	       tb_contact_block_array_reserve(a, &w->graph.blocks, slots > 0 ? tb_graph_block_bound(slots) : 0) &&
+	       tb_block_surface_array_reserve(a, &w->graph.surfaces, slots > 0 ? tb_graph_block_bound(slots) : 0) &&
 	       tb_contact_begin_event_array_reserve(a, &w->begin_events, slots) &&
 	       tb_contact_end_event_array_reserve(a, &w->end_events, 2 * slots) &&
 	       tb_contact_hit_event_array_reserve(a, &w->hit_events, slots) &&
@@ -77,8 +78,7 @@ bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	c->in_use = true;
 	c->shape_a = sa;
 	c->shape_b = sb;
-	c->friction = sqrtf(a->friction * b->friction);
-	c->restitution = tb_maxf(a->restitution, b->restitution);
+	tb_update_contact_material(w, ci);
 	if (a->enable_contact_events || b->enable_contact_events) c->flags |= TB_CONTACT_EVENTS;
 	if (a->enable_hit_events || b->enable_hit_events) c->flags |= TB_CONTACT_HIT_EVENTS;
 	c->edges[0].body = a->body;
@@ -89,6 +89,41 @@ bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	w->active_contact_bits.count = tb_bit_words(w->contacts.count);
 	tb_sync_contact_active(w, ci);
 	return true;
+}
+
+float tb_mix(tb_mix_rule rule, float a, float b)
+{
+	switch (rule) {
+	case TB_MIX_MAX: return tb_maxf(a, b);
+	case TB_MIX_MIN: return tb_minf(a, b);
+	case TB_MIX_AVERAGE: return 0.5f * (a + b);
+	case TB_MIX_MULTIPLY: return a * b;
+	default: return sqrtf(a * b);
+	}
+}
+
+/* The rounding radius rolling resistance acts at: a box rolls on its corners,
+ * so only round shapes resist rolling. */
+static float rolling_radius(const tb_shape *s)
+{
+	switch (s->geom.type) {
+	case TB_SHAPE_CIRCLE: return s->geom.circle.radius;
+	case TB_SHAPE_CAPSULE: return s->geom.capsule.radius;
+	case TB_SHAPE_POLYGON: return s->geom.polygon.radius;
+	default: return 0.0f;
+	}
+}
+
+void tb_update_contact_material(tb_world *w, int32_t ci)
+{
+	tb_contact *c = w->contacts.data + ci;
+	const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
+	c->friction = tb_mix(w->def.friction_mix, a->friction, b->friction);
+	c->restitution = tb_mix(w->def.restitution_mix, a->restitution, b->restitution);
+	float rr = tb_maxf(a->rolling_resistance, b->rolling_resistance);
+	c->rolling_resistance = rr > 0.0f ? rr * tb_maxf(rolling_radius(a), rolling_radius(b)) : 0.0f;
+	/* + 0: a -0 speed is +0, so the solvers may subtract it unconditionally */
+	c->tangent_speed = a->tangent_speed + b->tangent_speed + 0.0f;
 }
 
 void tb_push_end_event(tb_world *w, int32_t sa, int32_t sb, bool pending)
@@ -297,6 +332,7 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		if (c->flags & TB_CONTACT_EVENTS) push_begin_event(w, c);
 	} else if (!touching && was) {
 		c->flags &= ~(uint32_t)TB_CONTACT_TOUCHING;
+		c->rolling_impulse = 0.0f;
 		if (c->flags & TB_CONTACT_EVENTS) tb_push_end_event(w, c->shape_a, c->shape_b, false);
 	}
 }

@@ -20,7 +20,9 @@ typedef struct tb_contact {
 	tb_manifold manifold;
 	tb_contact_edge edges[2];
 	int32_t shape_a, shape_b;  /* a chain segment is always shape_a */
-	float friction, restitution;
+	/* the shapes' surfaces mixed (tb_update_contact_material) */
+	float friction, restitution, rolling_resistance, tangent_speed;
+	float rolling_impulse;     /* accumulated, for warm starting like the manifold's impulses */
 	uint32_t flags;
 	bool in_use;
 } tb_contact;
@@ -39,6 +41,8 @@ void tb_destroy_body_contacts(tb_world *w, int32_t body, bool wake);
 void tb_destroy_shape_contacts(tb_world *w, int32_t shape, bool wake);
 /* Narrow phase for every active contact, begin/end events; dt: the coming step's. */
 void tb_collide_contacts(tb_world *w, float dt);
+/* Mixes the two shapes' surfaces by the world's rules into the contact. */
+void tb_update_contact_material(tb_world *w, int32_t contact);
 /* Outside the step the event waits in the pending list for the next step. */
 void tb_push_end_event(tb_world *w, int32_t shape_a, int32_t shape_b, bool pending);
 

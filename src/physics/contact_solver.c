@@ -47,6 +47,10 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 		cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb)) : ctx->contact_push_max;
 		cc->friction = c->friction;
 		cc->restitution = c->restitution;
+		cc->tangent_speed = c->tangent_speed;
+		cc->rolling_resistance = c->rolling_resistance;
+		cc->rolling_mass = ia + ib > 0.0f ? 1.0f / (ia + ib) : 0.0f;
+		cc->rolling_impulse = c->rolling_resistance > 0.0f ? warm * c->rolling_impulse : 0.0f;
 		cc->normal = m->normal;
 		cc->point_count = m->point_count;
 		tb_vec2 n = m->normal, t = tb_right_perp(n);
@@ -97,6 +101,10 @@ void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_
 			va = tb_mul_sub(va, cc->inv_mass_a, P);
 			wb += cc->inv_i_b * tb_cross(cp->anchor_b, P);
 			vb = tb_mul_add(vb, cc->inv_mass_b, P);
+		}
+		if (cc->rolling_resistance > 0.0f) {
+			wa -= cc->inv_i_a * cc->rolling_impulse;
+			wb += cc->inv_i_b * cc->rolling_impulse;
 		}
 		a->linear_velocity = va;
 		a->angular_velocity = wa;
@@ -174,7 +182,8 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			tb_constraint_point *cp = cc->points + i;
 			tb_vec2 ra = cp->anchor_a, rb = cp->anchor_b;
 			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
-			float vt = tb_dot(tb_sub(dvb, dva), t);
+			/* a conveyor's surface moves: friction drives the points to its speed */
+			float vt = tb_dot(tb_sub(dvb, dva), t) - cc->tangent_speed;
 			float impulse = -cp->tangent_mass * vt;
 			float max_friction = friction * cp->normal_impulse;
 			float new_impulse = tb_clampf(cp->tangent_impulse + impulse, -max_friction, max_friction);
@@ -185,6 +194,19 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 			wa -= ia * tb_cross(ra, P);
 			vb = tb_mul_add(vb, mb, P);
 			wb += ib * tb_cross(rb, P);
+		}
+
+		if (cc->rolling_resistance > 0.0f) {
+			/* a torque against the relative spin, up to resistance times the normal force */
+			float total_normal = 0.0f;
+			for (int i = 0; i < cc->point_count; ++i) total_normal += cc->points[i].normal_impulse;
+			float max_rolling = cc->rolling_resistance * total_normal;
+			float old_impulse = cc->rolling_impulse;
+			float new_impulse = tb_clampf(old_impulse - cc->rolling_mass * (wb - wa), -max_rolling, max_rolling);
+			float impulse = new_impulse - old_impulse;
+			cc->rolling_impulse = new_impulse;
+			wa -= ia * impulse;
+			wb += ib * impulse;
 		}
 
 		a->linear_velocity = va;
@@ -202,6 +224,7 @@ void tb_store_impulses(tb_world *w)
 		const tb_contact_constraint *cc = w->constraints.data + k;
 		tb_contact *c = w->contacts.data + cc->contact;
 		tb_manifold *m = &c->manifold;
+		c->rolling_impulse = cc->rolling_impulse;
 		float best_speed = 0.0f;
 		int best = -1;
 		for (int i = 0; i < cc->point_count; ++i) {

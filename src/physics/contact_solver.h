@@ -29,6 +29,11 @@ typedef struct tb_contact_constraint {
 	float push_max;                  /* cap on the push-out speed, m/s */
 	tb_softness softness;
 	tb_constraint_point points[2];
+	/* surfaces: the speed friction drives the tangent velocity to, and rolling
+	 * resistance on the relative spin (a torque up to rolling_resistance times
+	 * the normal force; 0 for nearly every contact) */
+	float tangent_speed;
+	float rolling_resistance, rolling_mass, rolling_impulse;
 } tb_contact_constraint;
 
 TB_ARRAY_DECLARE(tb_contact_constraint_array, tb_contact_constraint)
@@ -62,17 +67,32 @@ typedef struct tb_contact_block {
 	float bias_rate[TB_BLOCK_LANES], mass_scale[TB_BLOCK_LANES], impulse_scale[TB_BLOCK_LANES];
 	tb_block_point points[2];
 	int32_t lane_count; /* lanes in use, the first ones */
+	int32_t surface;    /* its lanes' surfaces in the graph's `surfaces`, or -1 */
 } tb_contact_block;
 
+/* Conveyors and rolling resistance are rare, so their lanes live apart from
+ * the blocks, only for the blocks that have them (a lane without them holds
+ * zeros): plain piles keep their blocks as they were and a step without any
+ * surface does not look for them. */
+typedef struct tb_block_surface {
+	_Alignas(32) float tangent_speed[TB_BLOCK_LANES];
+	float rolling_resistance[TB_BLOCK_LANES], rolling_mass[TB_BLOCK_LANES], rolling_impulse[TB_BLOCK_LANES];
+} tb_block_surface;
+
 _Static_assert(TB_ALIGNMENT % _Alignof(tb_contact_block) == 0, "the allocator aligns contact blocks");
+_Static_assert(TB_ALIGNMENT % _Alignof(tb_block_surface) == 0, "the allocator aligns block surfaces");
 
 TB_ARRAY_DECLARE(tb_contact_block_array, tb_contact_block)
+TB_ARRAY_DECLARE(tb_block_surface_array, tb_block_surface)
 
-/* One SIMD path of the block solver: warm start and solve of `count` blocks. */
+/* One SIMD path of the block solver: warm start and solve of `count` blocks.
+ * surfaces: the records the blocks' `surface` indices name, or NULL when no
+ * block of the step has one (then no block's index is even read). */
 typedef struct tb_contact_kernels {
-	void (*warm_start)(tb_contact_block *blocks, int32_t count, tb_body_state *states);
-	void (*solve)(tb_contact_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx,
-	              bool use_bias);
+	void (*warm_start)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
+	                   tb_body_state *states);
+	void (*solve)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces, tb_body_state *states,
+	              const tb_step_context *ctx, bool use_bias);
 } tb_contact_kernels;
 
 /* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2 or _AVX2), NULL when this
@@ -101,11 +121,14 @@ void tb_store_impulses(tb_world *w);
 
 /* ---- contact_solver_wide.c ---- */
 /* One block from up to eight constraints (indices[0 .. count), no two sharing
- * an awake body); the rest of the lanes stay unused. */
-void tb_prepare_contact_block(tb_contact_block *block, const tb_contact_constraint *constraints,
-                              const int32_t *indices, int32_t count);
-/* The block's impulses back into its constraints. */
-void tb_store_contact_block(const tb_contact_block *block, tb_contact_constraint *constraints);
+ * an awake body); the rest of the lanes stay unused. Their surfaces go to
+ * *surface, which is written only when a lane has one; returns whether one
+ * did (the caller then keeps the record and sets block->surface). */
+bool tb_prepare_contact_block(tb_contact_block *block, tb_block_surface *surface,
+                              const tb_contact_constraint *constraints, const int32_t *indices, int32_t count);
+/* The block's impulses back into its constraints (surface: its record or NULL). */
+void tb_store_contact_block(const tb_contact_block *block, const tb_block_surface *surface,
+                            tb_contact_constraint *constraints);
 /* The step's drivers: every colour's blocks through the world's path, the
  * overflow through the scalar solver. */
 void tb_prepare_contacts_wide(tb_world *w); /* after tb_prepare_contacts and tb_color_constraints */

@@ -28,8 +28,12 @@ typedef struct KERNEL(params) {
 	bool use_bias, correct;
 } KERNEL(params);
 
-/* One vector's worth of a block: lanes [lane, lane + LANES). */
-static inline void KERNEL(warm_start)(tb_contact_block *blk, int lane, tb_body_state *states)
+/* One vector's worth of a block: lanes [lane, lane + LANES). `surface` is the
+ * block's conveyor and rolling resistance record, or NULL: each caller passes
+ * NULL or not at every call, so the plain block solver is compiled apart from
+ * the surface one. */
+static inline void KERNEL(warm_start)(tb_contact_block *blk, const tb_block_surface *surface, int lane,
+                                      tb_body_state *states)
 {
 	KERNEL(wide_body) a, b;
 	gather_bodies(&a, states, blk->state_a + lane);
@@ -52,11 +56,19 @@ static inline void KERNEL(warm_start)(tb_contact_block *blk, int lane, tb_body_s
 		b.vx = wv_add(b.vx, wv_mul(mb, px));
 		b.vy = wv_add(b.vy, wv_mul(mb, py));
 	}
+	if (surface != NULL) {
+		/* only the lanes with rolling resistance, as the scalar solver's branch */
+		wv rolling = wv_gt(wv_load(surface->rolling_resistance + lane), wv_zero());
+		wv ri = wv_load(surface->rolling_impulse + lane);
+		a.angular_velocity = wv_select(rolling, a.angular_velocity, wv_sub(a.angular_velocity, wv_mul(ia, ri)));
+		b.angular_velocity = wv_select(rolling, b.angular_velocity, wv_add(b.angular_velocity, wv_mul(ib, ri)));
+	}
 	scatter_bodies(states, blk->state_a + lane, &a);
 	scatter_bodies(states, blk->state_b + lane, &b);
 }
 
-static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state *states, const KERNEL(params) *wp)
+static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surface, int lane, tb_body_state *states,
+                                 const KERNEL(params) *wp)
 {
 	KERNEL(wide_body) a, b;
 	gather_bodies(&a, states, blk->state_a + lane);
@@ -129,6 +141,9 @@ static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state 
 
 	wv tx = ny, ty = wv_neg(nx);
 	wv friction = wv_load(blk->friction + lane);
+	/* a conveyor's surface moves: see tb_solve_contact_list (a zero speed is
+	 * +0, which subtracts exactly, but a plain block skips even that) */
+	wv tangent_speed = surface != NULL ? wv_load(surface->tangent_speed + lane) : zero;
 	for (int j = 0; j < 2; ++j) {
 		tb_block_point *bp = blk->points + j;
 		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
@@ -136,6 +151,7 @@ static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state 
 		wv dvax = wv_sub(a.vx, wv_mul(a.angular_velocity, ray)), dvay = wv_add(a.vy, wv_mul(a.angular_velocity, rax));
 		wv dvbx = wv_sub(b.vx, wv_mul(b.angular_velocity, rby)), dvby = wv_add(b.vy, wv_mul(b.angular_velocity, rbx));
 		wv vt = wv_add(wv_mul(wv_sub(dvbx, dvax), tx), wv_mul(wv_sub(dvby, dvay), ty));
+		if (surface != NULL) vt = wv_sub(vt, tangent_speed);
 		wv impulse = wv_mul(wv_neg(wv_load(bp->tangent_mass + lane)), vt);
 		wv max_friction = wv_mul(friction, wv_load(bp->normal_impulse + lane));
 		wv old_impulse = wv_load(bp->tangent_impulse + lane);
@@ -156,21 +172,47 @@ static inline void KERNEL(solve)(tb_contact_block *blk, int lane, tb_body_state 
 		b.angular_velocity = wv_add(b.angular_velocity, wv_mul(ib, wv_sub(wv_mul(rbx, py), wv_mul(rby, px))));
 	}
 
+	if (surface != NULL) {
+		/* rolling resistance, only in the lanes that have it (the scalar solver's branch) */
+		wv resistance = wv_load(surface->rolling_resistance + lane);
+		wv rolling = wv_gt(resistance, zero);
+		wv total_normal = wv_add(wv_load(blk->points[0].normal_impulse + lane),
+		                         wv_load(blk->points[1].normal_impulse + lane));
+		wv max_rolling = wv_mul(resistance, total_normal);
+		wv old_impulse = wv_load(surface->rolling_impulse + lane);
+		wv new_impulse = wv_sub(old_impulse, wv_mul(wv_load(surface->rolling_mass + lane),
+		                                            wv_sub(b.angular_velocity, a.angular_velocity)));
+		new_impulse = wv_select(wv_lt(new_impulse, wv_neg(max_rolling)),
+		                        wv_select(wv_gt(new_impulse, max_rolling), new_impulse, max_rolling),
+		                        wv_neg(max_rolling));
+		wv impulse = wv_sub(new_impulse, old_impulse);
+		wv_store(surface->rolling_impulse + lane, wv_select(rolling, old_impulse, new_impulse));
+		a.angular_velocity = wv_select(rolling, a.angular_velocity, wv_sub(a.angular_velocity, wv_mul(ia, impulse)));
+		b.angular_velocity = wv_select(rolling, b.angular_velocity, wv_add(b.angular_velocity, wv_mul(ib, impulse)));
+	}
+
 	scatter_bodies(states, blk->state_a + lane, &a);
 	scatter_bodies(states, blk->state_b + lane, &b);
 }
 
-/* A block's lanes in vectors, skipping the vectors past its last used lane. */
-static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, tb_body_state *states)
+/* A block's lanes in vectors, skipping the vectors past its last used lane. A
+ * step without surfaces (surfaces NULL) does not look at the blocks' indices. */
+static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
+                                      tb_body_state *states)
 {
 	for (int32_t k = 0; k < count; ++k) {
 		tb_contact_block *blk = blocks + k;
-		for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(warm_start)(blk, lane, states);
+		if (surfaces == NULL || blk->surface < 0) {
+			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(warm_start)(blk, NULL, lane, states);
+		} else {
+			const tb_block_surface *s = surfaces + blk->surface;
+			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(warm_start)(blk, s, lane, states);
+		}
 	}
 }
 
-static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_body_state *states,
-                                 const tb_step_context *ctx, bool use_bias)
+static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces,
+                                 tb_body_state *states, const tb_step_context *ctx, bool use_bias)
 {
 	KERNEL(params) wp;
 	wp.inv_h = wv_splat(ctx->inv_h);
@@ -182,7 +224,12 @@ static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_bod
 	wp.correct = ctx->enable_position_correction;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_contact_block *blk = blocks + k;
-		for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, lane, states, &wp);
+		if (surfaces == NULL || blk->surface < 0) {
+			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, NULL, lane, states, &wp);
+		} else {
+			tb_block_surface *s = surfaces + blk->surface;
+			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, s, lane, states, &wp);
+		}
 	}
 }
 

@@ -158,12 +158,14 @@ tb_solver_path tb_default_solver_path(void)
 
 /* ---------------------------------------------------------------- blocks */
 
-void tb_prepare_contact_block(tb_contact_block *blk, const tb_contact_constraint *constraints,
-                              const int32_t *indices, int32_t count)
+bool tb_prepare_contact_block(tb_contact_block *blk, tb_block_surface *surface,
+                              const tb_contact_constraint *constraints, const int32_t *indices, int32_t count)
 {
-	TB_ASSERT(((uintptr_t)blk & 31u) == 0 && count <= TB_BLOCK_LANES);
+	TB_ASSERT(((uintptr_t)blk & 31u) == 0 && ((uintptr_t)surface & 31u) == 0 && count <= TB_BLOCK_LANES);
 	memset(blk, 0, sizeof *blk);
 	blk->lane_count = count;
+	blk->surface = TB_NULL_INDEX;
+	bool has_surface = false;
 	for (int i = 0; i < TB_BLOCK_LANES; ++i) {
 		if (i >= count) {
 			blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
@@ -201,13 +203,25 @@ void tb_prepare_contact_block(tb_contact_block *blk, const tb_contact_constraint
 			bp->normal_mass[i] = cp->normal_mass;
 			bp->tangent_mass[i] = cp->tangent_mass;
 		}
+		if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
+			/* the record is written only for a block that keeps it */
+			if (!has_surface) memset(surface, 0, sizeof *surface);
+			has_surface = true;
+			surface->tangent_speed[i] = cc->tangent_speed;
+			surface->rolling_resistance[i] = cc->rolling_resistance;
+			surface->rolling_mass[i] = cc->rolling_mass;
+			surface->rolling_impulse[i] = cc->rolling_impulse;
+		}
 	}
+	return has_surface;
 }
 
-void tb_store_contact_block(const tb_contact_block *blk, tb_contact_constraint *constraints)
+void tb_store_contact_block(const tb_contact_block *blk, const tb_block_surface *surface,
+                            tb_contact_constraint *constraints)
 {
 	for (int i = 0; i < blk->lane_count; ++i) {
 		tb_contact_constraint *cc = constraints + blk->constraint[i];
+		if (surface != NULL) cc->rolling_impulse = surface->rolling_impulse[i];
 		for (int j = 0; j < cc->point_count; ++j) {
 			const tb_block_point *bp = blk->points + j;
 			tb_constraint_point *cp = cc->points + j;
@@ -233,14 +247,25 @@ void tb_prepare_contacts_wide(tb_world *w)
 	TB_ASSERT(block_count <= g->blocks.capacity);
 	g->blocks.count = block_count;
 
+	/* reserved with the blocks, one record at most per block */
+	int32_t surface_count = 0;
 	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
 		int32_t first = g->color_start[c], end = g->color_start[c + 1];
 		for (int32_t bi = g->block_start[c]; bi < g->block_start[c + 1]; ++bi) {
 			int32_t slot = first + TB_BLOCK_LANES * (bi - g->block_start[c]);
-			tb_prepare_contact_block(g->blocks.data + bi, w->constraints.data, g->order.data + slot,
-			                         tb_mini(TB_BLOCK_LANES, end - slot));
+			/* the next free record is filled and kept only if a lane needs it */
+			if (tb_prepare_contact_block(g->blocks.data + bi, g->surfaces.data + surface_count, w->constraints.data,
+			                             g->order.data + slot, tb_mini(TB_BLOCK_LANES, end - slot)))
+				g->blocks.data[bi].surface = surface_count++;
 		}
 	}
+	g->surfaces.count = surface_count;
+}
+
+/* The step's surface records, NULL in a step without any. */
+static tb_block_surface *step_surfaces(tb_constraint_graph *g)
+{
+	return g->surfaces.count > 0 ? g->surfaces.data : NULL;
 }
 
 static const int32_t *overflow_list(const tb_constraint_graph *g, int32_t *count)
@@ -255,7 +280,7 @@ void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
 	int32_t overflow_count;
 	const int32_t *overflow = overflow_list(g, &overflow_count);
 	tb_warm_start_contact_list(w->constraints.data, overflow, overflow_count, ctx->states);
-	w->kernels->warm_start(g->blocks.data, g->block_start[TB_GRAPH_COLOR_COUNT], ctx->states);
+	w->kernels->warm_start(g->blocks.data, g->block_start[TB_GRAPH_COLOR_COUNT], step_surfaces(g), ctx->states);
 }
 
 void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
@@ -267,10 +292,11 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 	const int32_t *overflow = overflow_list(g, &overflow_count);
 	if (!backward)
 		tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, false);
+	tb_block_surface *surfaces = step_surfaces(g);
 	for (int cc = 0; cc < TB_GRAPH_COLOR_COUNT; ++cc) {
 		int c = backward ? TB_GRAPH_COLOR_COUNT - 1 - cc : cc;
 		int32_t first = g->block_start[c], count = g->block_start[c + 1] - first;
-		if (count > 0) w->kernels->solve(g->blocks.data + first, count, ctx->states, ctx, use_bias);
+		if (count > 0) w->kernels->solve(g->blocks.data + first, count, surfaces, ctx->states, ctx, use_bias);
 	}
 	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
 }
@@ -279,5 +305,8 @@ void tb_store_impulses_wide(tb_world *w)
 {
 	tb_constraint_graph *g = &w->graph;
 	int32_t block_count = g->block_start[TB_GRAPH_COLOR_COUNT];
-	for (int32_t k = 0; k < block_count; ++k) tb_store_contact_block(g->blocks.data + k, w->constraints.data);
+	for (int32_t k = 0; k < block_count; ++k) {
+		const tb_contact_block *blk = g->blocks.data + k;
+		tb_store_contact_block(blk, blk->surface >= 0 ? g->surfaces.data + blk->surface : NULL, w->constraints.data);
+	}
 }

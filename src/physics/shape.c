@@ -8,6 +8,8 @@ tb_shape_def tb_default_shape_def(void)
 	d.density = 1.0f;
 	d.friction = 0.6f;
 	d.restitution = 0.0f;
+	d.rolling_resistance = 0.0f;
+	d.tangent_speed = 0.0f;
 	d.filter.category_bits = 1;
 	d.filter.mask_bits = UINT64_MAX;
 	d.enable_sensor_events = true;
@@ -160,10 +162,23 @@ static tb_status check_shape_mass(const tb_geometry *g, float density, tb_mass_d
 	return TB_OK;
 }
 
-static bool valid_material(float density, float friction, float restitution)
+/* A shape's surface: why it is refused, or TB_OK. */
+static tb_status check_surface(float friction, float restitution, float rolling_resistance, float tangent_speed)
 {
-	return isfinite(density) && density >= 0.0f && isfinite(friction) && friction >= 0.0f && isfinite(restitution) &&
-	       restitution >= 0.0f;
+	if (!isfinite(friction) || !isfinite(restitution) || !isfinite(rolling_resistance) || !isfinite(tangent_speed) ||
+	    fabsf(tangent_speed) > TB_HUGE)
+		return TB_ERR_INVALID_NUMBER;
+	if (friction < 0.0f || restitution < 0.0f || rolling_resistance < 0.0f) return TB_ERR_NEGATIVE;
+	return TB_OK;
+}
+
+static tb_status check_material(float density, float friction, float restitution, float rolling_resistance,
+                                float tangent_speed)
+{
+	if (!isfinite(density)) return TB_ERR_INVALID_NUMBER;
+	tb_status st = check_surface(friction, restitution, rolling_resistance, tangent_speed);
+	if (st == TB_OK && density < 0.0f) st = TB_ERR_NEGATIVE;
+	return st;
 }
 
 /* The caller reserved the slot (reserve_shape_slots). */
@@ -216,9 +231,10 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 		*status = TB_ERR_INVALID_ARGUMENT;
 		return tb_null_shape_id;
 	}
-	if (!valid_material(def->density, def->friction, def->restitution)) {
-		*status = (isfinite(def->density) && isfinite(def->friction) && isfinite(def->restitution))
-		              ? TB_ERR_NEGATIVE : TB_ERR_INVALID_NUMBER;
+	tb_status ms = check_material(def->density, def->friction, def->restitution, def->rolling_resistance,
+	                              def->tangent_speed);
+	if (ms != TB_OK) {
+		*status = ms;
 		return tb_null_shape_id;
 	}
 	int32_t bi = body.index1 - 1;
@@ -240,6 +256,8 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	s->enable_sensor_events = def->enable_sensor_events;
 	s->enable_contact_events = def->enable_contact_events;
 	s->enable_hit_events = def->enable_hit_events;
+	s->rolling_resistance = def->rolling_resistance;
+	s->tangent_speed = def->tangent_speed;
 	if (def->is_sensor) tb_sensor_create(w, si);
 	if (b->enabled && s->enabled) tb_create_shape_proxy(w, si);
 	/* the new shape is last in the list, where the check added it */
@@ -305,8 +323,9 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 	if (def == NULL || def->points == NULL) { *status = TB_ERR_INVALID_ARGUMENT; return -1; }
 	int n = def->count;
 	if (n < 2 || (def->loop && n < 3)) { *status = TB_ERR_TOO_FEW_VERTICES; return -1; }
-	if (!valid_material(0.0f, def->friction, def->restitution)) {
-		*status = (isfinite(def->friction) && isfinite(def->restitution)) ? TB_ERR_NEGATIVE : TB_ERR_INVALID_NUMBER;
+	tb_status ms = check_surface(def->friction, def->restitution, def->rolling_resistance, def->tangent_speed);
+	if (ms != TB_OK) {
+		*status = ms;
 		return -1;
 	}
 	for (int i = 0; i < n; ++i) {
@@ -348,6 +367,8 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 		                       def->user_data);
 		w->shapes.data[si].chain_id = chain_id;
 		w->shapes.data[si].enable_sensor_events = def->enable_sensor_events;
+		w->shapes.data[si].rolling_resistance = def->rolling_resistance;
+		w->shapes.data[si].tangent_speed = def->tangent_speed;
 		if (b->enabled) tb_create_shape_proxy(w, si);
 		if (out && i < capacity) out[i] = tb_make_shape_id(w, si);
 	}
@@ -488,18 +509,20 @@ tb_status tb_shape_set_density(tb_world *w, tb_shape_id id, float density, bool 
 	return TB_OK;
 }
 
-/* Contacts cache the mixed material, so a change is pushed into them. */
-static void update_contact_materials(tb_world *w, int32_t si)
+/* Contacts cache the mixed material, so a change is pushed into them; `wake`
+ * wakes what touches the shape (a belt that starts must move what sleeps on
+ * it, even when the belt is static). */
+static void update_contact_materials(tb_world *w, int32_t si, bool wake)
 {
 	tb_body_edge_iter it = tb_body_contacts(w, w->shapes.data[si].body);
 	tb_body_edge e;
 	while (tb_next_body_edge(w, &it, &e)) {
-		tb_contact *c = w->contacts.data + e.contact;
+		const tb_contact *c = w->contacts.data + e.contact;
 		if (c->shape_a != si && c->shape_b != si) continue;
-		const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
-		c->friction = sqrtf(a->friction * b->friction);
-		c->restitution = tb_maxf(a->restitution, b->restitution);
+		tb_update_contact_material(w, e.contact);
+		if (wake && (c->flags & TB_CONTACT_TOUCHING)) tb_wake_body(w, e.other);
 	}
+	if (wake) tb_wake_body(w, w->shapes.data[si].body);
 }
 
 float tb_shape_get_friction(const tb_world *w, tb_shape_id id)
@@ -515,7 +538,7 @@ tb_status tb_shape_set_friction(tb_world *w, tb_shape_id id, float friction)
 	if (!isfinite(friction)) return TB_ERR_INVALID_NUMBER;
 	if (friction < 0.0f) return TB_ERR_NEGATIVE;
 	s->friction = friction;
-	update_contact_materials(w, id.index1 - 1);
+	update_contact_materials(w, id.index1 - 1, false);
 	return TB_OK;
 }
 
@@ -532,7 +555,40 @@ tb_status tb_shape_set_restitution(tb_world *w, tb_shape_id id, float restitutio
 	if (!isfinite(restitution)) return TB_ERR_INVALID_NUMBER;
 	if (restitution < 0.0f) return TB_ERR_NEGATIVE;
 	s->restitution = restitution;
-	update_contact_materials(w, id.index1 - 1);
+	update_contact_materials(w, id.index1 - 1, false);
+	return TB_OK;
+}
+
+float tb_shape_get_rolling_resistance(const tb_world *w, tb_shape_id id)
+{
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->rolling_resistance : 0.0f;
+}
+
+tb_status tb_shape_set_rolling_resistance(tb_world *w, tb_shape_id id, float rolling_resistance)
+{
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
+	if (!isfinite(rolling_resistance)) return TB_ERR_INVALID_NUMBER;
+	if (rolling_resistance < 0.0f) return TB_ERR_NEGATIVE;
+	s->rolling_resistance = rolling_resistance;
+	update_contact_materials(w, id.index1 - 1, false);
+	return TB_OK;
+}
+
+float tb_shape_get_tangent_speed(const tb_world *w, tb_shape_id id)
+{
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->tangent_speed : 0.0f;
+}
+
+tb_status tb_shape_set_tangent_speed(tb_world *w, tb_shape_id id, float speed)
+{
+	tb_shape *s = tb_shape_lookup(w, id);
+	if (s == NULL) return TB_ERR_STALE_HANDLE;
+	if (!isfinite(speed) || fabsf(speed) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
+	s->tangent_speed = speed;
+	update_contact_materials(w, id.index1 - 1, true);
 	return TB_OK;
 }
 

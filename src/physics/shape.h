@@ -14,7 +14,7 @@ typedef struct tb_shape {
 	tb_aabb aabb;       /* world box including the speculative margin */
 	tb_aabb fat_aabb;   /* the box stored in the broad-phase tree */
 	tb_field field;
-	float density, friction, restitution;
+	float density, friction, restitution, rolling_resistance, tangent_speed;
 	int32_t body;
 	int32_t next_in_body, prev_in_body;
 	int32_t proxy;      /* tree proxy or TB_NULL_INDEX when not in the broad phase */

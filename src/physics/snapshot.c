@@ -24,7 +24,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * path is neither: every path computes the same bits, and a world keeps its
  * own across a restore.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1656, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1680, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 

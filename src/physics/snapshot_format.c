@@ -87,6 +87,7 @@ static const field shape_fields[] = {
 	FIELD(tb_shape, field.falloff, F_I32), VEC2(tb_shape, field.center), FIELD(tb_shape, field.drag, F_F32),
 	FIELD(tb_shape, field.use_acceleration, F_BOOL),
 	FIELD(tb_shape, density, F_F32), FIELD(tb_shape, friction, F_F32), FIELD(tb_shape, restitution, F_F32),
+	FIELD(tb_shape, rolling_resistance, F_F32), FIELD(tb_shape, tangent_speed, F_F32),
 	FIELD(tb_shape, body, F_I32), FIELD(tb_shape, next_in_body, F_I32), FIELD(tb_shape, prev_in_body, F_I32),
 	FIELD(tb_shape, proxy, F_I32), FIELD(tb_shape, tree, F_I32), FIELD(tb_shape, chain_id, F_I32),
 	FIELD(tb_shape, sensor_index, F_I32), FIELD(tb_shape, generation, F_U32),
@@ -102,6 +103,8 @@ static const field contact_fields[] = {
 	FIELD(tb_contact, edges[1].prev_key, F_I32), FIELD(tb_contact, edges[1].next_key, F_I32),
 	FIELD(tb_contact, shape_a, F_I32), FIELD(tb_contact, shape_b, F_I32),
 	FIELD(tb_contact, friction, F_F32), FIELD(tb_contact, restitution, F_F32),
+	FIELD(tb_contact, rolling_resistance, F_F32), FIELD(tb_contact, tangent_speed, F_F32),
+	FIELD(tb_contact, rolling_impulse, F_F32),
 	FIELD(tb_contact, flags, F_U32), FIELD(tb_contact, in_use, F_BOOL),
 };
 
@@ -181,7 +184,8 @@ static const field def_fields[] = {
 	FIELD(tb_world_def, max_linear_speed, F_F32), FIELD(tb_world_def, time_to_sleep, F_F32),
 	FIELD(tb_world_def, enable_warm_starting, F_BOOL), FIELD(tb_world_def, enable_position_correction, F_BOOL),
 	FIELD(tb_world_def, enable_sleep, F_BOOL), FIELD(tb_world_def, enable_continuous, F_BOOL),
-	FIELD(tb_world_def, enable_motion, F_BOOL), SKIP(tb_world_def, alloc), SKIP(tb_world_def, alloc_ud),
+	FIELD(tb_world_def, enable_motion, F_BOOL), FIELD(tb_world_def, friction_mix, F_I32),
+	FIELD(tb_world_def, restitution_mix, F_I32), SKIP(tb_world_def, alloc), SKIP(tb_world_def, alloc_ud),
 	SKIP(tb_world_def, limits),
 };
 
@@ -800,11 +804,16 @@ static bool check_values(tb_snapshot *snap)
 	for (int32_t i = 0; i < img->bodies.count; ++i) img->sims.data[i].state_index = TB_NULL_INDEX;
 	for (int32_t i = 0; i < img->shapes.count; ++i) {
 		const tb_shape *s = img->shapes.data + i;
+		/* a generation counts a slot's reuses: past 2^28 the string is damaged
+		 * (sensor overlaps keep 29 bits of it, which a restore's shift must not
+		 * carry past the top while the shape's own generation does not) */
+		if (s->generation > (1u << 28)) return false;
 		if (!s->in_use) continue;
 		if (tb_validate_geometry(&s->geom) != TB_OK) return false;
 		if ((int)s->field.kind < TB_FIELD_NONE || (int)s->field.kind > TB_FIELD_DRAG) return false;
 		if ((int)s->field.falloff < TB_FALLOFF_NONE || (int)s->field.falloff > TB_FALLOFF_INVERSE_SQUARE) return false;
 		if (s->field.drag < 0.0f) return false;
+		if (s->rolling_resistance < 0.0f) return false;
 	}
 	for (int32_t i = 0; i < img->joints.count; ++i) {
 		tb_joint *j = img->joints.data + i;

@@ -204,7 +204,8 @@ static bool validate_reserves(const tb_world *w)
 	CHECK(w->broad_phase.pairs.capacity >= 2 * tb_id_pool_count(&w->contact_pool));
 	CHECK(w->constraints.capacity >= contacts && w->graph.constraint_colors.capacity >= contacts &&
 	      w->graph.order.capacity >= contacts);
-	CHECK(contacts == 0 || w->graph.blocks.capacity >= tb_graph_block_bound(contacts));
+	CHECK(contacts == 0 || (w->graph.blocks.capacity >= tb_graph_block_bound(contacts) &&
+	                        w->graph.surfaces.capacity >= tb_graph_block_bound(contacts)));
 	CHECK(w->begin_events.capacity >= contacts && w->end_events.capacity >= 2 * contacts &&
 	      w->hit_events.capacity >= contacts && w->pending_end_events.capacity >= contacts);
 	CHECK(w->pending_end_events.count <= w->pending_end_events.capacity);
@@ -216,6 +217,7 @@ static bool validate_reserves(const tb_world *w)
 	      w->field_stamp.capacity >= (bodies > 0 ? bodies + 1 : 0));
 	CHECK(w->active_joints.capacity >= joints && w->joint_rows.capacity >= joints);
 	CHECK(((uintptr_t)w->graph.blocks.data % TB_ALIGNMENT) == 0);
+	CHECK(((uintptr_t)w->graph.surfaces.data % TB_ALIGNMENT) == 0);
 	return true;
 }
 

@@ -25,6 +25,8 @@ tb_world_def tb_default_world_def(void)
 	d.enable_sleep = true;
 	d.enable_continuous = true;
 	d.enable_motion = true;
+	d.friction_mix = TB_MIX_GEOMETRIC;
+	d.restitution_mix = TB_MIX_MAX;
 	return d;
 }
 
@@ -40,6 +42,9 @@ tb_status tb_validate_world_def(const tb_world_def *d)
 	    !valid_nonneg(d->time_to_sleep))
 		return TB_ERR_NEGATIVE;
 	if (!(isfinite(d->max_linear_speed) && d->max_linear_speed > 0.0f)) return TB_ERR_NON_POSITIVE;
+	if ((int)d->friction_mix < 0 || d->friction_mix >= TB_MIX_RULE_COUNT || (int)d->restitution_mix < 0 ||
+	    d->restitution_mix >= TB_MIX_RULE_COUNT)
+		return TB_ERR_INVALID_ARGUMENT;
 	const tb_world_limits *l = &d->limits;
 	if (l->max_bodies < 0 || l->max_shapes < 0 || l->max_joints < 0 || l->max_contacts < 0) return TB_ERR_NEGATIVE;
 	return TB_OK;
@@ -130,12 +135,18 @@ tb_status tb_world_set_def(tb_world *w, const tb_world_def *def)
 	bool wake = def->gravity.x != w->def.gravity.x || def->gravity.y != w->def.gravity.y ||
 	            (def->enable_sleep == false && w->def.enable_sleep) ||
 	            (def->enable_motion && !w->def.enable_motion);
+	bool remix = def->friction_mix != w->def.friction_mix || def->restitution_mix != w->def.restitution_mix;
 	tb_world_def next = *def;
 	/* fixed at creation */
 	next.alloc = w->def.alloc;
 	next.alloc_ud = w->def.alloc_ud;
 	next.limits = w->def.limits;
 	w->def = next;
+	if (remix) {
+		for (int32_t i = 0; i < w->contacts.count; ++i) {
+			if (w->contacts.data[i].in_use) tb_update_contact_material(w, i);
+		}
+	}
 	if (wake) {
 		for (int32_t i = 0; i < w->bodies.count; ++i) {
 			tb_body *b = w->bodies.data + i;

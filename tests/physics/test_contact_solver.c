@@ -80,6 +80,15 @@ static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_st
 			float kt = c->inv_mass_a + c->inv_mass_b + c->inv_i_a * rta * rta + c->inv_i_b * rtb * rtb;
 			cp->tangent_mass = 1.0f / kt;
 		}
+		/* surfaces in a third of the cases, in some lanes only: conveyors, rolling
+		 * resistance, both, and a lane without either beside them */
+		if (variant % 3 == 1 && i % 2 == 0) c->tangent_speed = rnd(-2.0f, 2.0f);
+		if (variant % 3 == 1 && i % 3 != 2) {
+			c->rolling_resistance = rnd(0.0f, 0.3f);
+			float k = c->inv_i_a + c->inv_i_b;
+			c->rolling_mass = k > 0.0f ? 1.0f / k : 0.0f;
+			c->rolling_impulse = rnd(-0.01f, 0.01f);
+		}
 	}
 }
 
@@ -101,6 +110,8 @@ static void assert_same_impulses(const tb_contact_constraint *x, const tb_contac
 			assert_same_bits(&a->max_normal_impulse, &b->max_normal_impulse, sizeof(float), "max impulses", variant,
 			                 pass);
 		}
+		assert_same_bits(&x[i].rolling_impulse, &y[i].rolling_impulse, sizeof(float), "rolling impulses", variant,
+		                 pass);
 	}
 }
 
@@ -123,16 +134,29 @@ static void run_block(const tb_contact_kernels *k, tb_contact_constraint *cc, in
 {
 	int32_t list[MAX_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
 	static tb_contact_block block; /* 32-byte aligned by its type */
+	static tb_block_surface surface_lanes;
 	assert_int_equal((uintptr_t)&block % 32, 0);
-	tb_prepare_contact_block(&block, cc, list, count);
+	assert_int_equal((uintptr_t)&surface_lanes % 32, 0);
+	/* a block keeps a surface record exactly when one of its lanes has a surface */
+	bool has_surface = tb_prepare_contact_block(&block, &surface_lanes, cc, list, count);
+	bool expect_surface = false;
+	for (int i = 0; i < count; ++i) expect_surface |= cc[i].tangent_speed != 0.0f || cc[i].rolling_resistance > 0.0f;
+	assert_int_equal(has_surface, expect_surface);
+	assert_int_equal(block.surface, TB_NULL_INDEX);
+	/* as the step's driver: the record's index, and no records at all in a plain step */
+	tb_block_surface *surfaces = NULL;
+	if (has_surface) {
+		block.surface = 0;
+		surfaces = &surface_lanes;
+	}
 	for (int sub = 0; sub < 2; ++sub) {
 		ctx->substep_index = sub;
-		k->warm_start(&block, 1, states);
-		k->solve(&block, 1, states, ctx, true);
+		k->warm_start(&block, 1, surfaces, states);
+		k->solve(&block, 1, surfaces, states, ctx, true);
 		for (int s = 0; s < MAX_STATES; ++s) states[s].dp = tb_mul_add(states[s].dp, ctx->h, states[s].linear_velocity);
-		k->solve(&block, 1, states, ctx, false);
+		k->solve(&block, 1, surfaces, states, ctx, false);
 	}
-	tb_store_contact_block(&block, cc);
+	tb_store_contact_block(&block, has_surface ? &surface_lanes : NULL, cc);
 }
 
 static void compare_paths(const tb_contact_kernels *k, bool position_correction, bool restitution_threshold_high)
