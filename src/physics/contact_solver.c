@@ -49,8 +49,12 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 		cc->restitution = c->restitution;
 		cc->tangent_speed = c->tangent_speed;
 		cc->rolling_resistance = c->rolling_resistance;
-		cc->rolling_mass = ia + ib > 0.0f ? 1.0f / (ia + ib) : 0.0f;
-		cc->rolling_impulse = c->rolling_resistance > 0.0f ? warm * c->rolling_impulse : 0.0f;
+		cc->rolling_mass = 0.0f;
+		cc->rolling_impulse = 0.0f;
+		if (c->rolling_resistance > 0.0f) {
+			cc->rolling_mass = ia + ib > 0.0f ? 1.0f / (ia + ib) : 0.0f;
+			cc->rolling_impulse = warm * c->rolling_impulse;
+		}
 		cc->normal = m->normal;
 		cc->point_count = m->point_count;
 		tb_vec2 n = m->normal, t = tb_right_perp(n);
