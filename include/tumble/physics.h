@@ -345,6 +345,13 @@ typedef struct tb_shape_def {
 	 * shape (the top of a box carries things towards +x): a conveyor belt.
 	 * The two shapes' speeds add. Default 0. */
 	float tangent_speed;
+	/* A one-way platform: zero (the default) for none, else the direction that
+	 * is "up", in the body's frame. A shape meeting the platform decides when
+	 * their contact first touches: it is held if it came from the up side (the
+	 * contact normal, from the platform, within 78 degrees of up), otherwise
+	 * it passes through until the two are apart again. Fast bodies are swept
+	 * the same way. Costs nothing for contacts of other shapes. */
+	tb_vec2 one_way;
 	tb_filter filter;
 	bool is_sensor;      /* detects overlap, no response */
 	bool enable_sensor_events;  /* this shape is reported when it enters sensors, default true */
@@ -407,6 +414,10 @@ float tb_shape_get_restitution(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_restitution(tb_world *world, tb_shape_id id, float restitution);
 float tb_shape_get_rolling_resistance(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_rolling_resistance(tb_world *world, tb_shape_id id, float rolling_resistance); /* finite, >= 0 */
+/* Zero turns it off; any other direction is normalized. Contacts the shape
+ * has decide again when they next touch. */
+tb_status tb_shape_set_one_way(tb_world *world, tb_shape_id id, tb_vec2 up);
+tb_vec2 tb_shape_get_one_way(const tb_world *world, tb_shape_id id);
 float tb_shape_get_tangent_speed(const tb_world *world, tb_shape_id id);
 tb_status tb_shape_set_tangent_speed(tb_world *world, tb_shape_id id, float speed); /* finite, |speed| <= 1e6 */
 bool tb_shape_is_sensor(const tb_world *world, tb_shape_id id);
@@ -555,6 +566,17 @@ typedef struct tb_sensor_events {
 	const tb_sensor_event *begin; int begin_count;
 	const tb_sensor_event *end; int end_count;
 } tb_sensor_events;
+
+/* The pre-solve hook: called during tb_world_step, in contact slot order,
+ * for every contact whose shapes are within the speculative distance (the
+ * manifold has points), after the one-way test. Returning false leaves the
+ * contact without points for this step: no response, and it counts as not
+ * touching (end and begin events follow). The world is locked meanwhile:
+ * changes are refused. The time-of-impact sweeps of fast bodies do not ask it
+ * (one_way platforms are swept correctly). NULL (the default) removes it; a
+ * world without one pays nothing. */
+typedef bool tb_presolve_fn(tb_shape_id shape_a, tb_shape_id shape_b, const tb_manifold *manifold, void *context);
+void tb_world_set_presolve(tb_world *world, tb_presolve_fn *fn, void *context);
 
 /* Events of the last step, in a deterministic order. End events are also
  * reported when a shape or body is destroyed while touching (ids then stale). */

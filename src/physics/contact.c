@@ -80,6 +80,7 @@ bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	c->shape_b = sb;
 	tb_update_contact_material(w, ci);
 	if (a->enable_contact_events || b->enable_contact_events) c->flags |= TB_CONTACT_EVENTS;
+	if (tb_shape_is_one_way(a) || tb_shape_is_one_way(b)) c->flags |= TB_CONTACT_ONE_WAY;
 	if (a->enable_hit_events || b->enable_hit_events) c->flags |= TB_CONTACT_HIT_EVENTS;
 	c->edges[0].body = a->body;
 	c->edges[1].body = b->body;
@@ -251,6 +252,42 @@ static bool boxes_within(tb_aabb a, tb_aabb b, float d)
 	       b.lower.y - d <= a.upper.y;
 }
 
+bool tb_one_way_holds(const tb_world *w, const tb_shape *platform, tb_vec2 normal_from_platform)
+{
+	tb_vec2 up = tb_rotate(w->sims.data[platform->body].transform.q, platform->one_way);
+	return tb_dot(normal_from_platform, up) > TB_ONE_WAY_COS;
+}
+
+/* A contact with a one-way platform decides when it first has points whether
+ * the platform holds the other shape, and keeps that decision until the two
+ * are apart again (no points): a body jumping up through the platform passes
+ * all the way even where the normal flips halfway, and one resting on it is
+ * held whatever its sag. held: the contact kept points last step, so it
+ * decided to hold. Returns the points the contact keeps. */
+static int one_way_points(tb_world *w, tb_contact *c, const tb_manifold *m, bool held)
+{
+	if (m->point_count == 0) {
+		c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+		return 0;
+	}
+	if (c->flags & TB_CONTACT_PASSING) return 0;
+	if (held) return m->point_count;
+	const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
+	/* both may be platforms: each must hold the other */
+	bool holds = (!tb_shape_is_one_way(a) || tb_one_way_holds(w, a, m->normal)) &&
+	             (!tb_shape_is_one_way(b) || tb_one_way_holds(w, b, tb_neg(m->normal)));
+	if (holds) return m->point_count;
+	c->flags |= TB_CONTACT_PASSING;
+	return 0;
+}
+
+void tb_world_set_presolve(tb_world *w, tb_presolve_fn *fn, void *context)
+{
+	if (w == NULL || w->locked) return;
+	w->presolve_fn = fn;
+	w->presolve_context = fn != NULL ? context : NULL;
+}
+
 static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous);
 
 void tb_collide_contacts(tb_world *w, float dt)
@@ -310,6 +347,11 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 			}
 		}
 	}
+	if (c->flags & TB_CONTACT_ONE_WAY) m.point_count = one_way_points(w, c, &m, old.point_count > 0);
+	tb_presolve_fn *presolve = w->presolve_fn;
+	if (presolve != NULL && m.point_count > 0 &&
+	    !presolve(tb_make_shape_id(w, c->shape_a), tb_make_shape_id(w, c->shape_b), &m, w->presolve_context))
+		m.point_count = 0;
 	c->manifold = m;
 
 	/* Touching: a point within the standard speculative distance. Points

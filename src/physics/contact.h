@@ -3,7 +3,7 @@
 #ifndef TB_CONTACT_H
 #define TB_CONTACT_H
 
-#include "core.h"
+#include "shape.h"
 
 typedef struct tb_world tb_world;
 
@@ -11,7 +11,14 @@ enum {
 	TB_CONTACT_TOUCHING = 1u << 0,
 	TB_CONTACT_EVENTS = 1u << 1,     /* begin/end wanted by a shape */
 	TB_CONTACT_HIT_EVENTS = 1u << 2,
+	TB_CONTACT_ONE_WAY = 1u << 3,    /* a shape is a one-way platform */
+	TB_CONTACT_PASSING = 1u << 4,    /* decided at first touch: passing through the platform */
 };
+
+/* cos(78 degrees): how far from a platform's "up" a contact normal may lean
+ * and still hold what lands on it (slopes up to 78 degrees hold, a side hit
+ * passes). */
+#define TB_ONE_WAY_COS 0.2f
 
 /* A contact is in two bodies' lists; its key in a list is slot << 1 | edge. */
 typedef struct tb_contact_edge { int32_t body, prev_key, next_key; } tb_contact_edge;
@@ -45,5 +52,8 @@ void tb_collide_contacts(tb_world *w, float dt);
 void tb_update_contact_material(tb_world *w, int32_t contact);
 /* Outside the step the event waits in the pending list for the next step. */
 void tb_push_end_event(tb_world *w, int32_t shape_a, int32_t shape_b, bool pending);
+/* Whether a one-way platform holds what meets it along this normal (world,
+ * pointing away from the platform): within TB_ONE_WAY_COS of its up. */
+bool tb_one_way_holds(const tb_world *w, const tb_shape *platform, tb_vec2 normal_from_platform);
 
 #endif

@@ -162,6 +162,16 @@ static tb_status check_shape_mass(const tb_geometry *g, float density, tb_mass_d
 	return TB_OK;
 }
 
+/* A one-way direction: zero stays zero (off). Huge finite components are
+ * scaled first, so their length does not overflow. */
+static tb_vec2 unit_or_zero(tb_vec2 v)
+{
+	if (v.x == 0.0f && v.y == 0.0f) return tb_vec2_zero;
+	float m = tb_maxf(fabsf(v.x), fabsf(v.y));
+	tb_vec2 u = tb_normalize(tb_mul_sv(1.0f / m, v));
+	return u;
+}
+
 /* A shape's surface: why it is refused, or TB_OK. */
 static tb_status check_surface(float friction, float restitution, float rolling_resistance, float tangent_speed)
 {
@@ -233,6 +243,7 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	}
 	tb_status ms = check_material(def->density, def->friction, def->restitution, def->rolling_resistance,
 	                              def->tangent_speed);
+	if (ms == TB_OK && !tb_is_valid_vec2(def->one_way)) ms = TB_ERR_INVALID_NUMBER;
 	if (ms != TB_OK) {
 		*status = ms;
 		return tb_null_shape_id;
@@ -258,6 +269,7 @@ tb_shape_id tb_create_shape(tb_world *w, tb_body_id body, const tb_shape_def *de
 	s->enable_hit_events = def->enable_hit_events;
 	s->rolling_resistance = def->rolling_resistance;
 	s->tangent_speed = def->tangent_speed;
+	s->one_way = unit_or_zero(def->one_way);
 	if (def->is_sensor) tb_sensor_create(w, si);
 	if (b->enabled && s->enabled) tb_create_shape_proxy(w, si);
 	/* the new shape is last in the list, where the check added it */
@@ -589,6 +601,34 @@ tb_status tb_shape_set_tangent_speed(tb_world *w, tb_shape_id id, float speed)
 	if (!isfinite(speed) || fabsf(speed) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
 	s->tangent_speed = speed;
 	update_contact_materials(w, id.index1 - 1, true);
+	return TB_OK;
+}
+
+tb_vec2 tb_shape_get_one_way(const tb_world *w, tb_shape_id id)
+{
+	const tb_shape *s = tb_shape_lookup(w, id);
+	return s ? s->one_way : tb_vec2_zero;
+}
+
+tb_status tb_shape_set_one_way(tb_world *w, tb_shape_id id, tb_vec2 up)
+{
+	tb_shape *s;
+	tb_status st = lookup_mut(w, id, &s);
+	if (st != TB_OK) return st;
+	if (!tb_is_valid_vec2(up)) return TB_ERR_INVALID_NUMBER;
+	int32_t si = id.index1 - 1;
+	s->one_way = unit_or_zero(up);
+	tb_body_edge_iter it = tb_body_contacts(w, s->body);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		tb_contact *c = w->contacts.data + e.contact;
+		if (c->shape_a != si && c->shape_b != si) continue;
+		c->flags &= ~(uint32_t)(TB_CONTACT_ONE_WAY | TB_CONTACT_PASSING);
+		if (tb_shape_is_one_way(w->shapes.data + c->shape_a) || tb_shape_is_one_way(w->shapes.data + c->shape_b))
+			c->flags |= TB_CONTACT_ONE_WAY;
+		tb_wake_body(w, e.other);
+	}
+	tb_wake_body(w, s->body);
 	return TB_OK;
 }
 

@@ -15,6 +15,7 @@ typedef struct tb_shape {
 	tb_aabb fat_aabb;   /* the box stored in the broad-phase tree */
 	tb_field field;
 	float density, friction, restitution, rolling_resistance, tangent_speed;
+	tb_vec2 one_way;    /* unit "up" in the body's frame, or zero: not a one-way platform */
 	int32_t body;
 	int32_t next_in_body, prev_in_body;
 	int32_t proxy;      /* tree proxy or TB_NULL_INDEX when not in the broad phase */
@@ -32,6 +33,7 @@ TB_ARRAY_DECLARE(tb_shape_array, tb_shape)
  * that tree (tb_dynamic_tree_reserve), so this cannot fail. */
 void tb_create_shape_proxy(tb_world *w, int32_t shape);
 void tb_destroy_shape_proxy(tb_world *w, int32_t shape);
+static inline bool tb_shape_is_one_way(const tb_shape *s) { return s->one_way.x != 0.0f || s->one_way.y != 0.0f; }
 tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin);
 bool tb_should_shapes_collide(tb_filter a, tb_filter b);
 /* Unlinks and frees the shape; never allocates. */

@@ -22,9 +22,11 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * rebuilds or something that decides the future, which copy_scalars, the
  * arrays above and snapshot_format.c must then carry. (The contact solver's
  * path is neither: every path computes the same bits, and a world keeps its
- * own across a restore.) */
+ * own across a restore. Nor is the pre-solve hook: a function and its context
+ * belong to the program, not to a moment of the world, so a world keeps its
+ * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1680, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1696, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 

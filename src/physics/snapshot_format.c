@@ -87,7 +87,7 @@ static const field shape_fields[] = {
 	FIELD(tb_shape, field.falloff, F_I32), VEC2(tb_shape, field.center), FIELD(tb_shape, field.drag, F_F32),
 	FIELD(tb_shape, field.use_acceleration, F_BOOL),
 	FIELD(tb_shape, density, F_F32), FIELD(tb_shape, friction, F_F32), FIELD(tb_shape, restitution, F_F32),
-	FIELD(tb_shape, rolling_resistance, F_F32), FIELD(tb_shape, tangent_speed, F_F32),
+	FIELD(tb_shape, rolling_resistance, F_F32), FIELD(tb_shape, tangent_speed, F_F32), VEC2(tb_shape, one_way),
 	FIELD(tb_shape, body, F_I32), FIELD(tb_shape, next_in_body, F_I32), FIELD(tb_shape, prev_in_body, F_I32),
 	FIELD(tb_shape, proxy, F_I32), FIELD(tb_shape, tree, F_I32), FIELD(tb_shape, chain_id, F_I32),
 	FIELD(tb_shape, sensor_index, F_I32), FIELD(tb_shape, generation, F_U32),
@@ -814,6 +814,9 @@ static bool check_values(tb_snapshot *snap)
 		if ((int)s->field.falloff < TB_FALLOFF_NONE || (int)s->field.falloff > TB_FALLOFF_INVERSE_SQUARE) return false;
 		if (s->field.drag < 0.0f) return false;
 		if (s->rolling_resistance < 0.0f) return false;
+		/* one_way: zero or a unit direction, as the setter leaves it */
+		float up = tb_length(s->one_way);
+		if (up != 0.0f && !(fabsf(up - 1.0f) < 1.0e-3f)) return false;
 	}
 	for (int32_t i = 0; i < img->joints.count; ++i) {
 		tb_joint *j = img->joints.data + i;

@@ -210,6 +210,13 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		cc->have_proxy = true;
 	}
 	tb_shape_proxy op = tb_geometry_proxy(&o->geom);
+	if (tb_shape_is_one_way(o)) {
+		/* a one-way platform stops only what starts apart from it on its up
+		 * side, as its contacts decide when they first touch */
+		tb_transform xf1 = {tb_sub(cc->sweep.c1, tb_rotate(cc->sweep.q1, cc->sweep.local_center)), cc->sweep.q1};
+		tb_distance_output d = tb_shape_distance(&op, os->transform, &cc->proxy, xf1);
+		if (d.distance <= 0.0f || !tb_one_way_holds(w, o, d.normal)) return true;
+	}
 	/* the time of impact stops a slop short of overlap (TB_LINEAR_SLOP inside the
 	 * rounded surfaces); inflating the other shape by two slops leaves a small gap
 	 * instead, so next step meets a rigid speculative contact, not a soft overlap */

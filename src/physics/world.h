@@ -82,6 +82,8 @@ struct tb_world {
 
 	tb_solver_path solver_path;          /* never AUTO */
 	const tb_contact_kernels *kernels;   /* the path's block solver */
+	tb_presolve_fn *presolve_fn;    /* NULL: no hook */
+	void *presolve_context;
 
 	tb_profile profile;
 	int32_t island_count;
