@@ -481,6 +481,8 @@ typedef enum tb_joint_type {
 	TB_JOINT_DISTANCE,
 	TB_JOINT_WELD,
 	TB_JOINT_MOUSE,
+	TB_JOINT_WHEEL,
+	TB_JOINT_MOTOR,
 	TB_JOINT_TYPE_COUNT
 } tb_joint_type;
 
@@ -490,23 +492,33 @@ typedef struct tb_joint_def {
 	tb_body_id body_a, body_b;   /* mouse: body_a is usually a static ground body */
 	tb_vec2 local_anchor_a, local_anchor_b; /* relative to each body's origin */
 	float reference_angle;       /* revolute, prismatic, weld: angle_b - angle_a at rest */
-	tb_vec2 local_axis_a;        /* prismatic: unit axis in body A */
+	tb_vec2 local_axis_a;        /* prismatic, wheel: unit axis in body A */
 	bool collide_connected;      /* default false */
-	/* revolute: radians; prismatic: metres */
+	/* revolute: radians; prismatic, wheel: metres along the axis */
 	bool enable_limit;
 	float lower, upper;
 	bool enable_motor;
-	float motor_speed;           /* rad/s or m/s */
-	float max_motor_torque;      /* N*m (revolute) */
+	float motor_speed;           /* rad/s (revolute, wheel) or m/s (prismatic) */
+	float max_motor_torque;      /* N*m (revolute, wheel, motor) */
 	float max_motor_force;       /* N (prismatic) */
 	/* distance: rigid rod at length unless enable_spring; min/max always enforced */
 	float length, min_length, max_length;
-	bool enable_spring;          /* distance, prismatic, revolute */
+	bool enable_spring;          /* distance, prismatic, revolute, wheel (along the axis) */
 	float hertz, damping_ratio;  /* spring; weld: linear softness (0 = rigid) */
 	float angular_hertz, angular_damping_ratio; /* weld angular softness (0 = rigid) */
 	/* mouse */
 	tb_vec2 target;              /* world */
-	float max_force;             /* N */
+	float max_force;             /* N (mouse, motor) */
+	/* motor: drives B's origin to linear_offset in A's frame and B's angle to
+	 * A's plus angular_offset, with up to max_force and max_motor_torque,
+	 * closing correction_factor (0..1, default 0.3) of the error per substep */
+	tb_vec2 linear_offset;
+	float angular_offset;
+	float correction_factor;
+	/* Every kind: when the constraint force (N) or torque (N*m) of a step
+	 * exceeds these, the joint is destroyed at the end of that step and a
+	 * break event is reported. Default infinity: unbreakable. >= 0, not NaN. */
+	float break_force, break_torque;
 	void *user_data;
 } tb_joint_def;
 
@@ -526,8 +538,8 @@ tb_joint_def tb_joint_get_def(const tb_world *world, tb_joint_id id);
 /* Changes the tunable fields (limits, motor, spring, lengths, target, max force,
  * collide_connected, user_data); type, bodies and anchors must match. Wakes the bodies. */
 tb_status tb_joint_set_def(tb_world *world, tb_joint_id id, const tb_joint_def *def);
-/* revolute: angle_b - angle_a - reference; prismatic: translation along axis;
- * distance: current length. 0 otherwise. */
+/* revolute: angle_b - angle_a - reference; prismatic, wheel: translation along
+ * the axis; distance: current length. 0 otherwise. */
 float tb_joint_get_value(const tb_world *world, tb_joint_id id);
 /* Constraint force (N) and torque (N*m) of the last step on body B. */
 tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id);
@@ -556,6 +568,20 @@ typedef struct tb_contact_hit_event {
 
 typedef struct tb_sensor_event { tb_shape_id sensor, visitor; } tb_sensor_event;
 
+/* A joint that broke: it was destroyed at the end of the step (the id is
+ * stale); its bodies, what broke it and its user data are kept here. */
+typedef struct tb_joint_break_event {
+	tb_joint_id joint;
+	tb_joint_type type;
+	tb_body_id body_a, body_b;
+	float force, torque;     /* of the step it broke in, N and N*m */
+	void *user_data;
+} tb_joint_break_event;
+
+typedef struct tb_joint_events {
+	const tb_joint_break_event *breaks; int break_count;
+} tb_joint_events;
+
 typedef struct tb_contact_events {
 	const tb_contact_begin_event *begin; int begin_count;
 	const tb_contact_end_event *end; int end_count;
@@ -582,6 +608,8 @@ void tb_world_set_presolve(tb_world *world, tb_presolve_fn *fn, void *context);
  * reported when a shape or body is destroyed while touching (ids then stale). */
 tb_contact_events tb_world_get_contact_events(const tb_world *world);
 tb_sensor_events tb_world_get_sensor_events(const tb_world *world);
+/* Joints broken in the last step, in slot order. */
+tb_joint_events tb_world_get_joint_events(const tb_world *world);
 
 /* Touching contacts, for drawing and inspection. */
 typedef struct tb_contact_data {

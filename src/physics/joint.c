@@ -12,7 +12,13 @@ tb_joint_def tb_default_joint_def(tb_joint_type type)
 	def.length = 1.0f;
 	def.min_length = 0.0f;
 	def.max_length = TB_JOINT_HUGE;
-	if (type == TB_JOINT_MOUSE) {
+	def.correction_factor = 0.3f;
+	def.break_force = INFINITY;
+	def.break_torque = INFINITY;
+	if (type == TB_JOINT_MOTOR) {
+		def.max_force = 1000.0f;
+		def.max_motor_torque = 1000.0f;
+	} else if (type == TB_JOINT_MOUSE) {
 		def.hertz = 5.0f;
 		def.damping_ratio = 0.7f;
 		def.max_force = 1000.0f;
@@ -30,12 +36,15 @@ static bool def_numbers_are_finite(const tb_joint_def *d)
 {
 	float scalars[] = {d->reference_angle, d->lower, d->upper, d->motor_speed, d->max_motor_torque,
 	                   d->max_motor_force, d->length, d->min_length, d->max_length, d->hertz,
-	                   d->damping_ratio, d->angular_hertz, d->angular_damping_ratio, d->max_force};
+	                   d->damping_ratio, d->angular_hertz, d->angular_damping_ratio, d->max_force,
+	                   d->angular_offset, d->correction_factor};
 	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); ++i) {
 		if (!tb_is_valid_float(scalars[i])) return false;
 	}
+	/* the break limits may be infinite (unbreakable), never NaN */
+	if (isnan(d->break_force) || isnan(d->break_torque)) return false;
 	return tb_is_valid_vec2(d->local_anchor_a) && tb_is_valid_vec2(d->local_anchor_b) &&
-	       tb_is_valid_vec2(d->local_axis_a) && tb_is_valid_vec2(d->target);
+	       tb_is_valid_vec2(d->local_axis_a) && tb_is_valid_vec2(d->target) && tb_is_valid_vec2(d->linear_offset);
 }
 
 tb_status tb_joint_validate_def(const tb_joint_def *def)
@@ -44,8 +53,8 @@ tb_status tb_joint_validate_def(const tb_joint_def *def)
 	if ((int)def->type < 0 || (int)def->type >= TB_JOINT_TYPE_COUNT) return TB_ERR_INVALID_ARGUMENT;
 	if (!def_numbers_are_finite(def)) return TB_ERR_INVALID_NUMBER;
 	/* finite but absurd anchors overflow every later computation */
-	const tb_vec2 points[3] = {def->local_anchor_a, def->local_anchor_b, def->target};
-	for (int i = 0; i < 3; ++i) {
+	const tb_vec2 points[4] = {def->local_anchor_a, def->local_anchor_b, def->target, def->linear_offset};
+	for (int i = 0; i < 4; ++i) {
 		if (fabsf(points[i].x) > TB_HUGE || fabsf(points[i].y) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
 	}
 
@@ -55,12 +64,16 @@ tb_status tb_joint_validate_def(const tb_joint_def *def)
 	if (def->hertz < 0.0f || def->damping_ratio < 0.0f) return TB_ERR_NEGATIVE;
 	if (def->angular_hertz < 0.0f || def->angular_damping_ratio < 0.0f) return TB_ERR_NEGATIVE;
 	if (def->length < 0.0f || def->min_length < 0.0f || def->max_length < 0.0f) return TB_ERR_NEGATIVE;
+	if (def->break_force < 0.0f || def->break_torque < 0.0f) return TB_ERR_NEGATIVE;
+	if (def->correction_factor < 0.0f || def->correction_factor > 1.0f) return TB_ERR_INVALID_ARGUMENT;
+	if (fabsf(def->angular_offset) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
 
 	switch (def->type) {
 	case TB_JOINT_REVOLUTE:
 		if (def->lower > def->upper) return TB_ERR_INVALID_ARGUMENT;
 		break;
 	case TB_JOINT_PRISMATIC:
+	case TB_JOINT_WHEEL:
 		if (def->lower > def->upper) return TB_ERR_INVALID_ARGUMENT;
 		if (tb_length_sq(def->local_axis_a) < 1.0e-12f) return TB_ERR_DEGENERATE;
 		break;
@@ -138,11 +151,17 @@ tb_joint_id tb_create_joint(tb_world *w, const tb_joint_def *def, tb_status *sta
 	j->body_b = ib;
 	j->state_a = -1;
 	j->state_b = -1;
-	if (def->type == TB_JOINT_PRISMATIC) {
+	if (def->type == TB_JOINT_PRISMATIC || def->type == TB_JOINT_WHEEL) {
 		tb_vec2 axis = tb_normalize(def->local_axis_a);
 		/* validate_def refused a zero axis; this guards one that normalizes to zero */
 		j->def.local_axis_a = tb_length_sq(axis) > 0.0f ? axis : tb_v2(1.0f, 0.0f);
 	}
+	if (def->type == TB_JOINT_MOTOR) {
+		/* the motor's anchors are its offsets */
+		j->def.local_anchor_a = tb_vec2_zero;
+		j->def.local_anchor_b = tb_vec2_zero;
+	}
+	if (tb_joint_is_breakable(def)) w->breakable_joint_count += 1;
 	link_joint_edge(w, ji, 0, ia);
 	link_joint_edge(w, ji, 1, ib);
 	w->active_joint_bits.count = tb_bit_words(w->joints.count);
@@ -162,13 +181,13 @@ tb_joint_id tb_create_joint(tb_world *w, const tb_joint_def *def, tb_status *sta
 	return tb_make_joint_id(w, ji);
 }
 
-void tb_destroy_joint(tb_world *w, tb_joint_id id)
+/* Unlinks and frees a live joint; never allocates, and may run inside the step. */
+static void destroy_joint(tb_world *w, int32_t ji)
 {
-	tb_joint *j = tb_joint_lookup(w, id);
-	if (j == NULL || w->locked) return;
-	int32_t ji = id.index1 - 1;
+	tb_joint *j = w->joints.data + ji;
 	int32_t ia = j->body_a, ib = j->body_b;
 	bool reconnect = !j->def.collide_connected;
+	if (tb_joint_is_breakable(&j->def)) w->breakable_joint_count -= 1;
 	unlink_joint_edge(w, ji, 0, ia);
 	unlink_joint_edge(w, ji, 1, ib);
 	j->in_use = false;
@@ -186,7 +205,39 @@ void tb_destroy_joint(tb_world *w, tb_joint_id id)
 	}
 }
 
+void tb_destroy_joint(tb_world *w, tb_joint_id id)
+{
+	tb_joint *j = tb_joint_lookup(w, id);
+	if (j == NULL || w->locked) return;
+	destroy_joint(w, id.index1 - 1);
+}
+
 bool tb_joint_is_valid(const tb_world *w, tb_joint_id id) { return tb_joint_lookup(w, id) != NULL; }
+
+/* The step's last act: joints past their limits go, each reported. The event
+ * array was reserved with the joint slots, and destroying never allocates. */
+void tb_break_joints(tb_world *w)
+{
+	if (w->breakable_joint_count == 0) return;
+	for (int32_t k = 0; k < w->active_joints.count; ++k) {
+		int32_t ji = w->active_joints.data[k];
+		tb_joint *j = w->joints.data + ji;
+		if (!tb_joint_is_breakable(&j->def)) continue;
+		float force = tb_length(tb_joint_force(w, j)), torque = fabsf(tb_joint_torque(j));
+		if (!(force > j->def.break_force || torque > j->def.break_torque)) continue;
+		TB_ASSERT(w->joint_break_events.count < w->joint_break_events.capacity);
+		tb_joint_break_event *e = w->joint_break_events.data + w->joint_break_events.count++;
+		e->joint = tb_make_joint_id(w, ji);
+		e->type = j->def.type;
+		e->body_a = j->def.body_a;
+		e->body_b = j->def.body_b;
+		e->force = force;
+		e->torque = torque;
+		e->user_data = j->def.user_data;
+		destroy_joint(w, ji);
+	}
+}
+
 
 /* ---------------------------------------------------------------- prepare */
 
@@ -220,6 +271,8 @@ void tb_joint_prepare(tb_joint *joint, const tb_step_context *ctx)
 	case TB_JOINT_DISTANCE: tb_distance_prepare(joint, ctx); break;
 	case TB_JOINT_WELD: tb_weld_prepare(joint, ctx); break;
 	case TB_JOINT_MOUSE: tb_mouse_prepare(joint, ctx, sb); break;
+	case TB_JOINT_WHEEL: tb_wheel_prepare(joint, ctx, qa); break;
+	case TB_JOINT_MOTOR: tb_motor_prepare(joint, ctx, sa, sb); break;
 	default: TB_ASSERT(false); break;
 	}
 }
@@ -259,6 +312,8 @@ void tb_joint_warm_start(tb_joint *joint, tb_step_context *ctx)
 	case TB_JOINT_DISTANCE: tb_distance_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_WELD: tb_weld_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_MOUSE: tb_mouse_warm_start(joint, js.b); break;
+	case TB_JOINT_WHEEL: tb_wheel_warm_start(joint, js.a, js.b); break;
+	case TB_JOINT_MOTOR: tb_motor_warm_start(joint, js.a, js.b); break;
 	default: TB_ASSERT(false); break;
 	}
 }
@@ -273,6 +328,8 @@ void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
 	case TB_JOINT_DISTANCE: tb_distance_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_WELD: tb_weld_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_MOUSE: tb_mouse_solve(joint, js.b, ctx); break;
+	case TB_JOINT_WHEEL: tb_wheel_solve(joint, js.a, js.b, ctx, use_bias); break;
+	case TB_JOINT_MOTOR: tb_motor_solve(joint, js.a, js.b, ctx); break;
 	default: TB_ASSERT(false); break;
 	}
 }
@@ -347,9 +404,11 @@ static tb_vec2 tb_joint_body_center(const tb_world *world, int32_t slot)
 
 static tb_vec2 tb_joint_anchor_a(const tb_world *world, const tb_joint *joint)
 {
-	/* the mouse joint's "anchor on A" is the point it pulls towards */
+	/* the mouse joint's "anchor on A" is the point it pulls towards, the
+	 * motor's the point of A it drives B's origin to */
 	if (joint->def.type == TB_JOINT_MOUSE) return joint->def.target;
-	return tb_transform_point(tb_joint_body_transform(world, joint->body_a), joint->def.local_anchor_a);
+	tb_vec2 local = joint->def.type == TB_JOINT_MOTOR ? joint->def.linear_offset : joint->def.local_anchor_a;
+	return tb_transform_point(tb_joint_body_transform(world, joint->body_a), local);
 }
 
 static tb_vec2 tb_joint_anchor_b(const tb_world *world, const tb_joint *joint)
@@ -439,6 +498,13 @@ tb_status tb_joint_set_def(tb_world *world, tb_joint_id id, const tb_joint_def *
 		if (spring_changed) d->impulse = 0.0f;
 		break;
 	}
+	case TB_JOINT_WHEEL: {
+		tb_wheel_joint *wj = &joint->wheel;
+		if (limit_off) wj->lower_impulse = wj->upper_impulse = 0.0f;
+		if (motor_off) wj->motor_impulse = 0.0f;
+		if (spring_changed) wj->spring_impulse = 0.0f;
+		break;
+	}
 	default:
 		break;
 	}
@@ -447,6 +513,7 @@ tb_status tb_joint_set_def(tb_world *world, tb_joint_id id, const tb_joint_def *
 	tb_joint_def next = *def;
 	next.reference_angle = cur->reference_angle;
 	next.local_axis_a = cur->local_axis_a;
+	world->breakable_joint_count += (int32_t)tb_joint_is_breakable(&next) - (int32_t)tb_joint_is_breakable(cur);
 	joint->def = next;
 
 	tb_wake_body(world, joint->body_a);
@@ -463,7 +530,8 @@ float tb_joint_get_value(const tb_world *world, tb_joint_id id)
 	switch (joint->def.type) {
 	case TB_JOINT_REVOLUTE:
 		return tb_unwind_angle(tb_relative_angle(xb.q, xa.q) - joint->def.reference_angle);
-	case TB_JOINT_PRISMATIC: {
+	case TB_JOINT_PRISMATIC:
+	case TB_JOINT_WHEEL: {
 		tb_vec2 axis = tb_rotate(xa.q, joint->def.local_axis_a);
 		tb_vec2 d = tb_sub(tb_joint_anchor_b(world, joint), tb_joint_anchor_a(world, joint));
 		return tb_dot(axis, d);
@@ -477,21 +545,27 @@ float tb_joint_get_value(const tb_world *world, tb_joint_id id)
 
 /* Force on body B over the last step: the per-substep accumulated impulses of the
  * last substep divided by the substep (that impulse was applied every substep). */
-tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id)
+tb_vec2 tb_joint_force(const tb_world *world, const tb_joint *joint)
 {
-	const tb_joint *joint = tb_joint_lookup(world, id);
-	if (joint == NULL) return tb_vec2_zero;
 	float inv_h = joint->last_inv_h;
 	switch (joint->def.type) {
 	case TB_JOINT_REVOLUTE:
 	case TB_JOINT_WELD:
 	case TB_JOINT_MOUSE:
+	case TB_JOINT_MOTOR:
 		return tb_mul_sv(inv_h, joint->pt.linear_impulse);
 	case TB_JOINT_PRISMATIC: {
 		const tb_prismatic_joint *pj = &joint->prismatic;
 		tb_vec2 axis = tb_rotate(tb_joint_body_transform(world, joint->body_a).q, joint->def.local_axis_a);
 		float axial = pj->spring_impulse + pj->motor_impulse + pj->lower_impulse - pj->upper_impulse;
 		tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(pj->perpendicular_impulse, tb_left_perp(axis)));
+		return tb_mul_sv(inv_h, p);
+	}
+	case TB_JOINT_WHEEL: {
+		const tb_wheel_joint *wj = &joint->wheel;
+		tb_vec2 axis = tb_rotate(tb_joint_body_transform(world, joint->body_a).q, joint->def.local_axis_a);
+		float axial = wj->spring_impulse + wj->lower_impulse - wj->upper_impulse;
+		tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(wj->perp_impulse, tb_left_perp(axis)));
 		return tb_mul_sv(inv_h, p);
 	}
 	case TB_JOINT_DISTANCE: {
@@ -505,21 +579,33 @@ tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id)
 	}
 }
 
-float tb_joint_get_constraint_torque(const tb_world *world, tb_joint_id id)
+float tb_joint_torque(const tb_joint *joint)
 {
-	const tb_joint *joint = tb_joint_lookup(world, id);
-	if (joint == NULL) return 0.0f;
+	float inv_h = joint->last_inv_h;
 	switch (joint->def.type) {
 	case TB_JOINT_REVOLUTE: {
 		const tb_revolute_joint *r = &joint->revolute;
-		return joint->last_inv_h * (r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse);
+		return inv_h * (r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse);
 	}
-	case TB_JOINT_PRISMATIC: return joint->last_inv_h * joint->prismatic.angular_impulse;
-	case TB_JOINT_WELD: return joint->last_inv_h * joint->weld.angular_impulse;
-	case TB_JOINT_MOUSE: return joint->last_inv_h * joint->mouse.angular_impulse;
-	default:
-		return 0.0f;
+	case TB_JOINT_PRISMATIC: return inv_h * joint->prismatic.angular_impulse;
+	case TB_JOINT_WELD: return inv_h * joint->weld.angular_impulse;
+	case TB_JOINT_MOUSE: return inv_h * joint->mouse.angular_impulse;
+	case TB_JOINT_WHEEL: return inv_h * joint->wheel.motor_impulse;
+	case TB_JOINT_MOTOR: return inv_h * joint->motor.angular_impulse;
+	default: return 0.0f;
 	}
+}
+
+tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id)
+{
+	const tb_joint *joint = tb_joint_lookup(world, id);
+	return joint ? tb_joint_force(world, joint) : tb_vec2_zero;
+}
+
+float tb_joint_get_constraint_torque(const tb_world *world, tb_joint_id id)
+{
+	const tb_joint *joint = tb_joint_lookup(world, id);
+	return joint ? tb_joint_torque(joint) : 0.0f;
 }
 
 void *tb_joint_get_user_data(const tb_world *world, tb_joint_id id)

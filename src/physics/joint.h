@@ -86,6 +86,26 @@ typedef struct tb_mouse_joint {
 	float angular_impulse;
 } tb_mouse_joint;
 
+/* Wheel: B's anchor stays on A's axis (a line through A's anchor); along the
+ * axis a spring (the suspension) and limits, and a motor on the relative spin.
+ * B turns freely. */
+typedef struct tb_wheel_joint {
+	tb_vec2 axis;              /* A's axis in world axes, at step start */
+	float perp_mass, axial_mass, motor_mass;
+	tb_softness spring_softness;
+	float perp_impulse, spring_impulse, motor_impulse, lower_impulse, upper_impulse;
+} tb_wheel_joint;
+
+/* Motor: B's origin driven to a point fixed in A (pt, whose frame_a is that
+ * point) and B's angle to A's plus an offset, each by a velocity constraint
+ * whose bias closes a share of the error per substep, its impulse capped by
+ * the maximum force or torque. */
+typedef struct tb_motor_joint {
+	float k11, k12, k22;       /* the point's mass matrix at step start */
+	float angular_mass;
+	float angular_impulse;
+} tb_motor_joint;
+
 typedef struct tb_joint {
 	tb_joint_def def;          /* kind, ids, anchors and the tunables; def.body_a/b are ids */
 	int32_t body_a, body_b;    /* body slots */
@@ -105,6 +125,8 @@ typedef struct tb_joint {
 		tb_distance_joint distance;
 		tb_weld_joint weld;
 		tb_mouse_joint mouse;
+		tb_wheel_joint wheel;
+		tb_motor_joint motor;
 	};
 } tb_joint;
 
@@ -123,6 +145,16 @@ void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias);
 void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx);
 void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx, bool use_bias);
 void tb_joint_draw(const tb_world *world, const tb_joint *joint, const tb_debug_draw *draw);
+/* The constraint force (N, on B) and torque (N*m) of the last step. */
+tb_vec2 tb_joint_force(const tb_world *world, const tb_joint *joint);
+float tb_joint_torque(const tb_joint *joint);
+static inline bool tb_joint_is_breakable(const tb_joint_def *def)
+{
+	return def->break_force < INFINITY || def->break_torque < INFINITY;
+}
+/* Destroys the joints whose force or torque passed their limits this step
+ * (the step calls it last; it may run while the world is locked). */
+void tb_break_joints(tb_world *world);
 
 /* ---- per kind: prepare after the common part, warm start, solve ---- */
 void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx);
@@ -141,6 +173,13 @@ void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb
 void tb_mouse_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_b);
 void tb_mouse_warm_start(tb_joint *joint, tb_body_state *b);
 void tb_mouse_solve(tb_joint *joint, tb_body_state *b, const tb_step_context *ctx);
+void tb_wheel_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa);
+void tb_wheel_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_wheel_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
+void tb_motor_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_a,
+                      const tb_body_sim *sim_b);
+void tb_motor_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
+void tb_motor_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx);
 
 /* ---- helpers the kinds share ---- */
 

@@ -26,7 +26,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1696, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1720, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -137,6 +137,7 @@ static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator
 	dst->step_count = src->step_count;
 	dst->step_issues = src->step_issues;
 	dst->inv_dt0 = src->inv_dt0;
+	dst->breakable_joint_count = src->breakable_joint_count;
 }
 
 tb_snapshot *tb_world_snapshot(const tb_world *w, tb_status *status)
@@ -339,6 +340,8 @@ static void clear_scratch(tb_world *w)
 	w->island_sleep.count = 0;
 	w->stack.count = 0;
 	w->next_overlaps.count = 0;
+	/* the joints broken in the last step before the restore: not the image's */
+	w->joint_break_events.count = 0;
 	memset(&w->profile, 0, sizeof w->profile);
 }
 

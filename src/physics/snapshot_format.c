@@ -117,6 +117,8 @@ typedef union joint_parts {
 	tb_distance_joint distance;
 	tb_weld_joint weld;
 	tb_mouse_joint mouse;
+	tb_wheel_joint wheel;
+	tb_motor_joint motor;
 } joint_parts;
 _Static_assert(sizeof(joint_parts) % sizeof(float) == 0, "joint parts are floats");
 
@@ -132,7 +134,12 @@ static const field joint_fields[] = {
 	FIELD(tb_joint, def.enable_spring, F_BOOL), FIELD(tb_joint, def.hertz, F_F32),
 	FIELD(tb_joint, def.damping_ratio, F_F32), FIELD(tb_joint, def.angular_hertz, F_F32),
 	FIELD(tb_joint, def.angular_damping_ratio, F_F32), VEC2(tb_joint, def.target),
-	FIELD(tb_joint, def.max_force, F_F32), SKIP(tb_joint, def.user_data),
+	FIELD(tb_joint, def.max_force, F_F32), VEC2(tb_joint, def.linear_offset),
+	FIELD(tb_joint, def.angular_offset, F_F32), FIELD(tb_joint, def.correction_factor, F_F32),
+	/* infinity (unbreakable) is their default: any bits, NaN and negatives
+	 * refused with the rest of the def (tb_joint_validate_def) */
+	FIELD(tb_joint, def.break_force, F_BITS), FIELD(tb_joint, def.break_torque, F_BITS),
+	SKIP(tb_joint, def.user_data),
 	FIELD(tb_joint, body_a, F_I32), FIELD(tb_joint, body_b, F_I32), FIELD(tb_joint, generation, F_U32),
 	FIELD(tb_joint, in_use, F_BOOL), FIELD(tb_joint, is_active, F_BOOL),
 	FIELDS(tb_joint, edge_prev, F_I32, 2), FIELDS(tb_joint, edge_next, F_I32, 2),
@@ -796,6 +803,7 @@ static bool check_sets(const tb_world *img, unsigned char *marks)
 static bool check_values(tb_snapshot *snap)
 {
 	tb_world *img = &snap->image;
+	int32_t breakable = 0;
 	if (tb_validate_world_def(&img->def) != TB_OK) return false;
 	/* counters the engine adds one to stay far from overflow */
 	if (img->island_count < 0 || img->next_chain_id < 0 || img->next_chain_id > INT32_MAX / 2 ||
@@ -821,8 +829,11 @@ static bool check_values(tb_snapshot *snap)
 	for (int32_t i = 0; i < img->joints.count; ++i) {
 		tb_joint *j = img->joints.data + i;
 		j->state_a = j->state_b = TB_NULL_INDEX;
-		if (j->in_use && tb_joint_validate_def(&j->def) != TB_OK) return false;
+		if (!j->in_use) continue;
+		if (tb_joint_validate_def(&j->def) != TB_OK) return false;
+		if (tb_joint_is_breakable(&j->def)) breakable += 1;
 	}
+	img->breakable_joint_count = breakable;
 	for (int32_t i = 0; i < img->sensors.count; ++i) {
 		img->sensors.data[i].next_first = 0;
 		img->sensors.data[i].next_count = 0;

@@ -21,7 +21,8 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
 	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
 	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
-	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j));
+	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
+	       tb_joint_break_event_array_reserve(a, &w->joint_break_events, j);
 }
 
 /* The next set bit at or after slot i in bits of `words` words; -1 when none.

@@ -170,6 +170,9 @@ static bool validate_joint(const tb_world *w, int32_t ji)
 	tb_body_id a = tb_make_body_id(w, j->body_a), b = tb_make_body_id(w, j->body_b);
 	CHECK(TB_ID_EQUALS(j->def.body_a, a) && TB_ID_EQUALS(j->def.body_b, b));
 	CHECK((int)j->def.type >= 0 && j->def.type < TB_JOINT_TYPE_COUNT);
+	CHECK(!isnan(j->def.break_force) && !isnan(j->def.break_torque));
+	if (j->def.type == TB_JOINT_PRISMATIC || j->def.type == TB_JOINT_WHEEL)
+		CHECK(fabsf(tb_length(j->def.local_axis_a) - 1.0f) < 1.0e-4f);
 	return true;
 }
 
@@ -215,7 +218,8 @@ static bool validate_reserves(const tb_world *w)
 	      w->graph.body_colors.capacity >= bodies && w->fast_bodies.capacity >= bodies &&
 	      w->island_parent.capacity >= bodies && w->island_sleep.capacity >= bodies &&
 	      w->field_stamp.capacity >= (bodies > 0 ? bodies + 1 : 0));
-	CHECK(w->active_joints.capacity >= joints && w->joint_rows.capacity >= joints);
+	CHECK(w->active_joints.capacity >= joints && w->joint_rows.capacity >= joints &&
+	      w->joint_break_events.capacity >= joints);
 	CHECK(((uintptr_t)w->graph.blocks.data % TB_ALIGNMENT) == 0);
 	CHECK(((uintptr_t)w->graph.surfaces.data % TB_ALIGNMENT) == 0);
 	return true;
@@ -325,9 +329,13 @@ static bool validate_links(const tb_world *w)
 		if (w->contacts.data[i].in_use) CHECK(validate_contact(w, i));
 	}
 	CHECK(w->broad_phase.pairs.count == tb_id_pool_count(&w->contact_pool));
+	int32_t breakable = 0;
 	for (int32_t i = 0; i < w->joints.count; ++i) {
-		if (w->joints.data[i].in_use) CHECK(validate_joint(w, i));
+		if (!w->joints.data[i].in_use) continue;
+		CHECK(validate_joint(w, i));
+		if (tb_joint_is_breakable(&w->joints.data[i].def)) breakable += 1;
 	}
+	CHECK(breakable == w->breakable_joint_count);
 	/* sensors' segments follow one another in slot order (each update lays
 	 * them out so), so one pass shows that no two overlap */
 	int64_t end = 0;

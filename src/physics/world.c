@@ -106,6 +106,7 @@ void tb_destroy_world(tb_world *w)
 	tb_contact_hit_event_array_destroy(a, &w->hit_events);
 	tb_sensor_event_array_destroy(a, &w->sensor_begin_events);
 	tb_sensor_event_array_destroy(a, &w->sensor_end_events);
+	tb_joint_break_event_array_destroy(a, &w->joint_break_events);
 	tb_contact_end_event_array_destroy(a, &w->pending_end_events);
 	tb_sensor_event_array_destroy(a, &w->pending_sensor_end_events);
 	/* the world's own block goes last, through a copy of the allocator it holds */
@@ -194,6 +195,7 @@ static void begin_step_events(tb_world *w)
 	w->end_events.count = 0;
 	w->sensor_begin_events.count = 0;
 	w->sensor_end_events.count = 0;
+	w->joint_break_events.count = 0;
 	/* end and exit events from objects destroyed since the last step come first */
 	int32_t n = w->pending_end_events.count;
 	if (n > 0) {
@@ -222,6 +224,7 @@ void tb_world_step(tb_world *w, float dt)
 		w->step_issues |= TB_STEP_OUT_OF_MEMORY;
 		w->begin_events.count = w->end_events.count = w->hit_events.count = 0;
 		w->sensor_begin_events.count = w->sensor_end_events.count = 0;
+		w->joint_break_events.count = 0;
 		return;
 	}
 	double t0 = tb_time_ms();
@@ -250,6 +253,9 @@ void tb_world_step(tb_world *w, float dt)
 	t = tb_time_ms();
 	tb_update_sensors(w);
 	w->profile.sensors = (float)(tb_time_ms() - t);
+
+	/* 5. joints pulled past their break force or torque go */
+	if (dt > 0.0f && w->def.enable_motion) tb_break_joints(w);
 
 	w->step_count += 1;
 	w->locked = false;
@@ -338,6 +344,14 @@ tb_contact_events tb_world_get_contact_events(const tb_world *w)
 	e.end_count = w->end_events.count;
 	e.hit = w->hit_events.data;
 	e.hit_count = w->hit_events.count;
+	return e;
+}
+
+tb_joint_events tb_world_get_joint_events(const tb_world *w)
+{
+	tb_joint_events e;
+	e.breaks = w->joint_break_events.data;
+	e.break_count = w->joint_break_events.count;
 	return e;
 }
 

@@ -22,6 +22,7 @@ TB_ARRAY_DECLARE(tb_contact_begin_event_array, tb_contact_begin_event)
 TB_ARRAY_DECLARE(tb_contact_end_event_array, tb_contact_end_event)
 TB_ARRAY_DECLARE(tb_contact_hit_event_array, tb_contact_hit_event)
 TB_ARRAY_DECLARE(tb_sensor_event_array, tb_sensor_event)
+TB_ARRAY_DECLARE(tb_joint_break_event_array, tb_joint_break_event)
 
 struct tb_world {
 	tb_allocator allocator;   /* every block below comes from it */
@@ -40,6 +41,7 @@ struct tb_world {
 	tb_contact_array contacts;
 	tb_id_pool joint_pool;
 	tb_joint_array joints;
+	int32_t breakable_joint_count; /* joints with a finite break force or torque */
 	tb_id_pool sensor_pool;
 	tb_sensor_array sensors;
 	tb_sensor_overlap_array overlaps;      /* every sensor's overlaps, by segment */
@@ -74,6 +76,7 @@ struct tb_world {
 	tb_contact_hit_event_array hit_events;
 	tb_sensor_event_array sensor_begin_events;
 	tb_sensor_event_array sensor_end_events;
+	tb_joint_break_event_array joint_break_events; /* room for every joint slot */
 	/* end and exit events caused by destroying objects between steps: they are
 	 * reported with the next step, so arrays a caller is reading are never
 	 * reallocated, and room for them is reserved with the contacts and overlaps */

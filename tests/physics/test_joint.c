@@ -987,6 +987,359 @@ static void record_joint(tb_joint_type type, tb_vec2 anchor_a, tb_vec2 anchor_b,
 	drawn_cb = cb;
 }
 
+/* ---------------------------------------------------------------- wheel */
+
+/* A wheel hung on a vertical axis: its spring of `hertz` gives exactly that
+ * frequency (the soft constraint's stiffness is the axial mass times omega^2),
+ * whether A is static or a free body; the wheel stays on the line and spins
+ * freely. */
+static double wheel_period(bool free_chassis, float hertz)
+{
+	tb_world *world = make_world_without_gravity();
+	tb_body_id chassis;
+	if (free_chassis) {
+		chassis = tu_body(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f));
+		tu_box(world, chassis, 1.0f, 0.25f, 1.0f);
+	} else {
+		chassis = make_ground(world);
+	}
+	tb_body_id wheel = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(0.0f, -0.2f), 0.0f, tb_v2(0.0f, 0.0f), 3.0f);
+	tu_circle(world, wheel, 0.3f, 1.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_WHEEL);
+	def.body_a = chassis;
+	def.body_b = wheel;
+	def.local_anchor_a = tb_body_get_local_point(world, chassis, tb_v2(0.0f, 0.0f));
+	def.local_anchor_b = tb_vec2_zero;
+	def.local_axis_a = tb_v2(0.0f, 2.0f);
+	def.enable_spring = true;
+	def.hertz = hertz;
+	def.damping_ratio = 0.0f;
+	tb_joint_id joint = create_ok(world, &def);
+	assert_near(tb_joint_get_def(world, joint).local_axis_a.y, 1.0f, 0.0f);
+	assert_near(tb_joint_get_value(world, joint), -0.2f, 1e-6);
+	crossings c = {0};
+	for (int i = 1; i <= 360; ++i) {
+		tb_world_step(world, DT);
+		crossings_add(&c, i * DT, tb_joint_get_value(world, joint));
+		/* on the line through the chassis anchor, along its axis */
+		tb_vec2 pa = tb_joint_get_world_anchor_a(world, joint), pb = tb_body_get_position(world, wheel);
+		tb_rot qa = tb_body_get_rotation(world, chassis);
+		assert_near(tb_cross(tb_v2(-qa.s, qa.c), tb_sub(pb, pa)), 0.0f, 1e-3);
+	}
+	/* it turned freely: the spin stayed */
+	assert_near(tb_body_get_angular_velocity(world, wheel), 3.0f, 0.01f);
+	tb_destroy_world(world);
+	return crossings_period(&c);
+}
+
+static void test_wheel_spring_frequency(void **state)
+{
+	(void)state;
+	const float hertz[3] = {1.0f, 2.0f, 4.0f};
+	double worst = 0.0;
+	for (int k = 0; k < 3; ++k) {
+		double fixed = wheel_period(false, hertz[k]), free = wheel_period(true, hertz[k]);
+		assert_near(fixed, 1.0 / hertz[k], 0.02 / hertz[k]);
+		assert_near(free, 1.0 / hertz[k], 0.02 / hertz[k]);
+		worst = fmax(worst, fmax(fabs(fixed * hertz[k] - 1.0), fabs(free * hertz[k] - 1.0)));
+	}
+	print_message("# wheel spring: frequency within %.2f%% of hertz (1, 2, 4 Hz, fixed and free chassis)\n",
+	              100.0 * worst);
+}
+
+/* Under gravity a damped wheel spring settles at the static sag g / omega^2;
+ * limits on the axis hold; the motor spins the wheel up at torque / inertia. */
+static void test_wheel_sag_limits_motor(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id wheel = tu_body(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f));
+	tu_circle(world, wheel, 0.3f, 1.0f);
+	tb_joint_def def = def_at(world, TB_JOINT_WHEEL, ground, wheel, tb_v2(0.0f, 0.0f));
+	def.local_axis_a = tb_v2(0.0f, 1.0f);
+	def.enable_spring = true;
+	def.hertz = 2.0f;
+	def.damping_ratio = 0.7f;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 240; ++i) tb_world_step(world, DT);
+	float omega = 2.0f * TB_PI * 2.0f;
+	assert_near(tb_joint_get_value(world, joint), -G / (omega * omega), 0.02f * G / (omega * omega));
+	/* the axial force carries the weight */
+	float mass = tb_body_get_mass(world, wheel);
+	assert_near(tb_joint_get_constraint_force(world, joint).y, mass * G, 0.01f * mass * G);
+
+	/* limits: without the spring it drops to the lower limit and stays */
+	tb_joint_def d = tb_joint_get_def(world, joint);
+	d.enable_spring = false;
+	d.enable_limit = true;
+	d.lower = -0.1f;
+	d.upper = 0.05f;
+	assert_int_equal(tb_joint_set_def(world, joint, &d), TB_OK);
+	for (int i = 0; i < 120; ++i) tb_world_step(world, DT);
+	assert_near(tb_joint_get_value(world, joint), -0.1f, 0.002f);
+
+	/* the motor: torque-limited spin-up to the target speed */
+	d.enable_motor = true;
+	d.motor_speed = -10.0f;
+	d.max_motor_torque = 0.5f;
+	assert_int_equal(tb_joint_set_def(world, joint, &d), TB_OK);
+	float inertia = tb_body_get_inertia(world, wheel);
+	tb_world_step(world, DT);
+	assert_near(tb_body_get_angular_velocity(world, wheel), -0.5f / inertia * DT, 0.01f * 0.5f / inertia * DT);
+	assert_near(tb_joint_get_constraint_torque(world, joint), -0.5f, 1e-4);
+	for (int i = 0; i < 300; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_angular_velocity(world, wheel), -10.0f, 1e-3);
+	tb_destroy_world(world);
+}
+
+/* A cart on two sprung, driven wheels rolls at the wheels' speed times their
+ * radius, its body level on the suspension. */
+static void test_wheel_cart_drives(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tu_ground(world, 0.0f, 100.0f);
+	tb_body_id cart = tu_body(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.8f));
+	tu_box(world, cart, 1.0f, 0.2f, 1.0f);
+	tb_joint_id joints[2];
+	tb_body_id wheels[2];
+	for (int i = 0; i < 2; ++i) {
+		float x = i == 0 ? -0.7f : 0.7f;
+		wheels[i] = tu_body(world, TB_DYNAMIC_BODY, tb_v2(x, 0.3f));
+		tb_shape_def sd = tb_default_shape_def();
+		sd.friction = 1.0f;
+		tu_circle_with(world, wheels[i], 0.3f, &sd);
+		tb_joint_def def = def_at(world, TB_JOINT_WHEEL, cart, wheels[i], tb_v2(x, 0.3f));
+		def.local_axis_a = tb_v2(0.0f, 1.0f);
+		def.enable_spring = true;
+		def.hertz = 4.0f;
+		def.damping_ratio = 0.7f;
+		def.enable_motor = true;
+		def.motor_speed = -5.0f;
+		def.max_motor_torque = 20.0f;
+		joints[i] = create_ok(world, &def);
+	}
+	for (int i = 0; i < 300; ++i) tb_world_step(world, DT);
+	assert_near(tb_body_get_linear_velocity(world, cart).x, 5.0f * 0.3f, 0.02f * 1.5f);
+	assert_near(tb_body_get_angle(world, cart), 0.0f, 0.01f);
+	/* each spring carries about half the cart: the cart sits lower on the
+	 * wheels, which are up its axis from their anchors */
+	for (int i = 0; i < 2; ++i) assert_true(tb_joint_get_value(world, joints[i]) > 0.005f);
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- motor */
+
+/* The motor joint takes B to its offset and angle relative to A, holding it
+ * there against gravity; a new offset is followed. */
+static void test_motor_reaches_target(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = tu_body_moving(world, TB_STATIC_BODY, tb_v2(1.0f, 0.0f), 0.5f, tb_vec2_zero, 0.0f);
+	tb_body_id box = tu_body_moving(world, TB_DYNAMIC_BODY, tb_v2(3.0f, 2.0f), 0.7f, tb_vec2_zero, 0.0f);
+	tu_box(world, box, 0.5f, 0.25f, 1.0f);
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOTOR);
+	def.body_a = ground;
+	def.body_b = box;
+	def.linear_offset = tb_v2(0.0f, 1.5f);
+	def.angular_offset = -0.25f;
+	def.max_force = 100.0f;
+	def.max_motor_torque = 50.0f;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 240; ++i) tb_world_step(world, DT);
+	tb_vec2 target = tb_body_get_world_point(world, ground, tb_v2(0.0f, 1.5f));
+	assert_vec_near(tb_body_get_position(world, box), target.x, target.y, 1e-3);
+	assert_near(tb_body_get_angle(world, box), 0.5f - 0.25f, 1e-3);
+	assert_vec_near(tb_joint_get_world_anchor_a(world, joint), target.x, target.y, 1e-5);
+	/* it carries the weight */
+	float mass = tb_body_get_mass(world, box);
+	assert_near(tb_joint_get_constraint_force(world, joint).y, mass * G, 0.01f * mass * G);
+
+	tb_joint_def d = tb_joint_get_def(world, joint);
+	d.linear_offset = tb_v2(-1.0f, 0.0f);
+	d.angular_offset = 1.0f;
+	assert_int_equal(tb_joint_set_def(world, joint, &d), TB_OK);
+	for (int i = 0; i < 240; ++i) tb_world_step(world, DT);
+	target = tb_body_get_world_point(world, ground, tb_v2(-1.0f, 0.0f));
+	assert_vec_near(tb_body_get_position(world, box), target.x, target.y, 1e-3);
+	assert_near(tb_body_get_angle(world, box), 1.5f, 1e-3);
+	tb_destroy_world(world);
+}
+
+/* Its force and torque are capped: a far target is approached no faster than
+ * max_force / m allows, and the angle no faster than max_torque / I. */
+static void test_motor_force_capped(void **state)
+{
+	(void)state;
+	tb_world *world = make_world_without_gravity();
+	tb_body_id ground = make_ground(world);
+	tb_body_id box = tu_body(world, TB_DYNAMIC_BODY, tb_vec2_zero);
+	tu_box(world, box, 0.5f, 0.5f, 1.0f); /* 1 kg, I = 1/6 */
+	tb_joint_def def = tb_default_joint_def(TB_JOINT_MOTOR);
+	def.body_a = ground;
+	def.body_b = box;
+	def.linear_offset = tb_v2(50.0f, 0.0f);
+	def.angular_offset = 3.0f;
+	def.max_force = 2.0f;
+	def.max_motor_torque = 0.1f;
+	create_ok(world, &def);
+	for (int i = 1; i <= 60; ++i) {
+		tb_world_step(world, DT);
+		/* from rest: v = F t / m and w = T t / I exactly while the cap holds */
+		assert_near(tb_body_get_linear_velocity(world, box).x, 2.0f * i * DT, 1e-4 * i);
+		assert_near(tb_body_get_linear_velocity(world, box).y, 0.0f, 1e-5);
+		assert_near(tb_body_get_angular_velocity(world, box), 0.1f * 6.0f * i * DT, 1e-4 * i);
+	}
+	tb_destroy_world(world);
+}
+
+/* ---------------------------------------------------------------- breaking */
+
+static int count_breaks(const tb_world *world) { return tb_world_get_joint_events(world).break_count; }
+
+/* A box hung from a pin: the pin carries m g. With the limit above it nothing
+ * breaks; as gravity grows the pin breaks in the step its force first passes
+ * the limit, reports it, and is gone. */
+static void test_break_force_at_threshold(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id box = tu_body(world, TB_DYNAMIC_BODY, tb_v2(0.0f, -1.0f));
+	tu_box(world, box, 0.25f, 0.25f, 2.0f);
+	float mass = tb_body_get_mass(world, box);
+	tb_joint_def def = def_at(world, TB_JOINT_REVOLUTE, ground, box, tb_v2(0.0f, -0.75f));
+	def.break_force = 1.02f * mass * G;
+	static int tag;
+	def.user_data = &tag;
+	tb_joint_id joint = create_ok(world, &def);
+	for (int i = 0; i < 300; ++i) {
+		tb_world_step(world, DT);
+		assert_int_equal(count_breaks(world), 0);
+	}
+	assert_true(tb_joint_is_valid(world, joint));
+
+	/* gravity grows 1% of G per step from G: m g passes 1.2 m G at step 20 */
+	tb_joint_def d = tb_joint_get_def(world, joint);
+	d.break_force = 1.2f * mass * G;
+	assert_int_equal(tb_joint_set_def(world, joint, &d), TB_OK);
+	tb_world_def wd = tb_world_get_def(world);
+	int broke_at = -1;
+	for (int i = 1; i <= 40 && broke_at < 0; ++i) {
+		wd.gravity.y = -G * (1.0f + 0.01f * (float)i);
+		assert_int_equal(tb_world_set_def(world, &wd), TB_OK);
+		float force_before = tb_length(tb_joint_get_constraint_force(world, joint));
+		assert_true(force_before <= d.break_force);
+		tb_world_step(world, DT);
+		if (count_breaks(world) == 0) {
+			assert_true(tb_joint_is_valid(world, joint));
+			assert_true(tb_length(tb_joint_get_constraint_force(world, joint)) <= d.break_force);
+			continue;
+		}
+		broke_at = i;
+		tb_joint_events e = tb_world_get_joint_events(world);
+		assert_int_equal(e.break_count, 1);
+		assert_true(TB_ID_EQUALS(e.breaks[0].joint, joint));
+		assert_int_equal(e.breaks[0].type, TB_JOINT_REVOLUTE);
+		assert_true(TB_ID_EQUALS(e.breaks[0].body_a, ground) && TB_ID_EQUALS(e.breaks[0].body_b, box));
+		assert_ptr_equal(e.breaks[0].user_data, &tag);
+		assert_true(e.breaks[0].force > d.break_force && e.breaks[0].force < 1.02f * d.break_force);
+		assert_false(tb_joint_is_valid(world, joint));
+	}
+	assert_in_range(broke_at, 20, 21);
+	/* the event lasts one step; the box falls free */
+	tb_world_step(world, DT);
+	assert_int_equal(count_breaks(world), 0);
+	for (int i = 0; i < 30; ++i) tb_world_step(world, DT);
+	assert_true(tb_body_get_position(world, box).y < -2.0f);
+	tb_destroy_world(world);
+}
+
+/* A welded cantilever carries the moment m g L/2 at the weld once settled (a
+ * load applied at once overshoots it by 6% in the first step): a torque
+ * limit just above holds it, just below breaks it at once. */
+static void test_break_torque(void **state)
+{
+	(void)state;
+	for (int below = 0; below < 2; ++below) {
+		tb_world *world = make_world();
+		tb_body_id ground = make_ground(world);
+		tb_body_id beam = tu_body(world, TB_DYNAMIC_BODY, tb_v2(1.0f, 5.0f));
+		tu_box(world, beam, 1.0f, 0.1f, 1.0f);
+		float moment = tb_body_get_mass(world, beam) * G * 1.0f;
+		tb_joint_def def = def_at(world, TB_JOINT_WELD, ground, beam, tb_v2(0.0f, 5.0f));
+		tb_joint_id joint = create_ok(world, &def);
+		for (int i = 0; i < 60; ++i) tb_world_step(world, DT);
+		def = tb_joint_get_def(world, joint);
+		def.break_torque = below ? 0.97f * moment : 1.03f * moment;
+		assert_int_equal(tb_joint_set_def(world, joint, &def), TB_OK);
+		int breaks = 0;
+		for (int i = 0; i < 120; ++i) {
+			tb_world_step(world, DT);
+			breaks += count_breaks(world);
+		}
+		assert_int_equal(breaks, below ? 1 : 0);
+		assert_int_equal(tb_joint_is_valid(world, joint), !below);
+		tb_destroy_world(world);
+	}
+}
+
+static void test_new_kinds_validation(void **state)
+{
+	(void)state;
+	tb_world *world = make_world();
+	tb_body_id ground = make_ground(world);
+	tb_body_id body = tu_body(world, TB_DYNAMIC_BODY, tb_v2(0.0f, 2.0f));
+	tu_box(world, body, 0.5f, 0.5f, 1.0f);
+	tb_joint_def wheel = def_at(world, TB_JOINT_WHEEL, ground, body, tb_v2(0.0f, 2.0f));
+	wheel.local_axis_a = tb_vec2_zero;
+	expect_create_fails(world, &wheel, TB_ERR_DEGENERATE);
+	wheel.local_axis_a = tb_v2(0.0f, 1.0f);
+	wheel.lower = 1.0f;
+	wheel.upper = -1.0f;
+	expect_create_fails(world, &wheel, TB_ERR_INVALID_ARGUMENT);
+	wheel.lower = wheel.upper = 0.0f;
+	wheel.break_force = NAN;
+	expect_create_fails(world, &wheel, TB_ERR_INVALID_NUMBER);
+	wheel.break_force = -1.0f;
+	expect_create_fails(world, &wheel, TB_ERR_NEGATIVE);
+	wheel.break_force = INFINITY;
+	wheel.break_torque = NAN;
+	expect_create_fails(world, &wheel, TB_ERR_INVALID_NUMBER);
+	wheel.break_torque = 5.0f;
+	tb_joint_id w = create_ok(world, &wheel);
+
+	tb_joint_def motor = tb_default_joint_def(TB_JOINT_MOTOR);
+	assert_true(isinf(motor.break_force) && isinf(motor.break_torque));
+	assert_near(motor.correction_factor, 0.3f, 0.0f);
+	motor.body_a = ground;
+	motor.body_b = body;
+	motor.correction_factor = 1.5f;
+	expect_create_fails(world, &motor, TB_ERR_INVALID_ARGUMENT);
+	motor.correction_factor = 0.3f;
+	motor.linear_offset = tb_v2(INFINITY, 0.0f);
+	expect_create_fails(world, &motor, TB_ERR_INVALID_NUMBER);
+	motor.linear_offset = tb_v2(2.0e6f, 0.0f);
+	expect_create_fails(world, &motor, TB_ERR_INVALID_NUMBER);
+	motor.linear_offset = tb_vec2_zero;
+	motor.angular_offset = NAN;
+	expect_create_fails(world, &motor, TB_ERR_INVALID_NUMBER);
+	motor.angular_offset = 0.0f;
+	motor.max_force = -1.0f;
+	expect_create_fails(world, &motor, TB_ERR_NEGATIVE);
+	motor.max_force = 10.0f;
+	tb_joint_id m = create_ok(world, &motor);
+	/* a set_def that fails changes nothing */
+	tb_joint_def bad = tb_joint_get_def(world, m);
+	bad.break_torque = -2.0f;
+	assert_int_equal(tb_joint_set_def(world, m, &bad), TB_ERR_NEGATIVE);
+	assert_true(isinf(tb_joint_get_def(world, m).break_torque));
+	assert_near(tb_joint_get_def(world, w).break_torque, 5.0f, 0.0f);
+	tb_destroy_world(world);
+}
+
 static void test_draw(void **state)
 {
 	(void)state;
@@ -1044,6 +1397,14 @@ int main(void)
 		cmocka_unit_test(test_mouse_max_force),
 		cmocka_unit_test(test_joint_without_warm_starting),
 		cmocka_unit_test(test_set_def_wakes_bodies),
+		cmocka_unit_test(test_wheel_spring_frequency),
+		cmocka_unit_test(test_wheel_sag_limits_motor),
+		cmocka_unit_test(test_wheel_cart_drives),
+		cmocka_unit_test(test_motor_reaches_target),
+		cmocka_unit_test(test_motor_force_capped),
+		cmocka_unit_test(test_break_force_at_threshold),
+		cmocka_unit_test(test_break_torque),
+		cmocka_unit_test(test_new_kinds_validation),
 		cmocka_unit_test(test_draw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1062,7 +1062,7 @@ static void test_record_tables_cover_every_field(void **state)
 		{"tb_body_sim", 2},
 		{"tb_shape", 12},
 		{"tb_contact", 3},
-		{"tb_joint", 10},
+		{"tb_joint", 14}, /* 4 of them after the kinds' union, which the wheel made 52 bytes */
 		{"tb_sensor", 3},
 		{"tb_sensor_overlap", 0},
 		{"int32_t", 0},
