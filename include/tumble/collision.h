@@ -166,6 +166,16 @@ typedef struct tb_distance_output {
 tb_distance_output tb_shape_distance(const tb_shape_proxy *a, tb_transform xfa, const tb_shape_proxy *b,
                                      tb_transform xfb);
 
+/* Sweeps proxy B (placed at xfb) along translation, without rotation, against
+ * proxy A (at xfa): the first fraction in [0, max_fraction] at which their
+ * rounded surfaces touch (within a twentieth of TB_LINEAR_SLOP). On a hit,
+ * point is on A's surface and normal is A's outward normal there (towards B).
+ * Touching or overlapping at the start is a hit at fraction 0; when the cores
+ * overlap there is no normal and it is zero. Conservative advancement: the gap
+ * along a linear sweep is convex, so each step lands short of the contact. */
+tb_cast_output tb_shape_cast(const tb_shape_proxy *a, tb_transform xfa, const tb_shape_proxy *b, tb_transform xfb,
+                             tb_vec2 translation, float max_fraction);
+
 /* Motion of a body over a step: local centre, and centre/angle at t=0 and t=1. */
 typedef struct tb_sweep {
 	tb_vec2 local_center;

@@ -654,6 +654,43 @@ typedef struct tb_ray_result {
 tb_ray_result tb_world_cast_ray_closest(const tb_world *world, tb_vec2 origin, tb_vec2 translation,
                                         tb_query_filter filter);
 
+/* Sweeps a geometry placed at xf along translation (no rotation) through the
+ * world and returns the first shape it would touch: the fraction of the
+ * translation, and the point and normal on that shape's surface (the normal
+ * points back at the swept geometry). Sensors are ignored, chain segments hit
+ * only from their front, one-way platforms only from their up side, and the
+ * shapes of ignore_body (null: none) never. A geometry already touching a
+ * shape at the start hits it at fraction 0 (with a zero normal when the
+ * cores overlap). Ties go to the lower shape slot. */
+tb_ray_result tb_world_cast_shape(const tb_world *world, const tb_geometry *geometry, tb_transform xf,
+                                  tb_vec2 translation, tb_query_filter filter, tb_body_id ignore_body);
+
+/* Distance between two shapes' rounded surfaces at any separation, with the
+ * closest points (world) and the normal from a to b. Overlapping round shapes
+ * give minus the overlap of their radii; overlapping cores give the sum of the
+ * radii, negated, and a normal between their centres. Chains count from both
+ * sides. A stale id gives a distance of FLT_MAX. */
+tb_distance_output tb_world_shape_distance(const tb_world *world, tb_shape_id a, tb_shape_id b);
+
+/* An explosion: every dynamic body with a (non-sensor) shape within radius +
+ * falloff of position gets `impulse` (N*s) at its point nearest to the
+ * position, pointing away from it: in full within radius, fading linearly to
+ * nothing over the falloff beyond it. A body whose nearest point is the
+ * position itself is pushed from the position towards its centre of mass. */
+typedef struct tb_explosion_def {
+	tb_vec2 position;
+	float radius;       /* m, >= 0 */
+	float falloff;      /* m, >= 0 */
+	float impulse;      /* N*s, finite (negative pulls in) */
+	uint64_t mask_bits; /* shapes whose category is in it count, default all */
+} tb_explosion_def;
+
+tb_explosion_def tb_default_explosion_def(void);
+/* Bodies pushed, in slot order, wakes them. TB_ERR_INVALID_NUMBER /
+ * TB_ERR_NEGATIVE for bad numbers, TB_ERR_LOCKED during a step. Returns the
+ * count of bodies pushed through *pushed (optional). */
+tb_status tb_world_explode(tb_world *world, const tb_explosion_def *def, int *pushed);
+
 /* Contact manifold between two shapes at their current positions, no response
  * (the book's missing exercise). Normal from a to b. */
 tb_manifold tb_world_collide_shapes(const tb_world *world, tb_shape_id a, tb_shape_id b);

@@ -12,7 +12,7 @@ tb_query_filter tb_default_query_filter(void)
 	return f;
 }
 
-static bool query_accepts(const tb_world *w, const tb_shape *s, tb_query_filter filter)
+bool tb_query_accepts(const tb_world *w, const tb_shape *s, tb_query_filter filter)
 {
 	if (!s->in_use || !s->enabled || !w->bodies.data[s->body].enabled) return false;
 	return (s->filter.category_bits & filter.mask_bits) != 0 && (s->filter.mask_bits & filter.category_bits) != 0;
@@ -51,7 +51,7 @@ static bool aabb_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	tb_aabb_query *q = context;
 	const tb_world *w = q->world;
 	const tb_shape *s = w->shapes.data + user_data;
-	if (!query_accepts(w, s, q->filter)) return true;
+	if (!tb_query_accepts(w, s, q->filter)) return true;
 	/* the tree holds fattened boxes: refine with the tight one */
 	tb_aabb box = tb_compute_aabb(&s->geom, shape_transform(w, s));
 	if (!tb_aabb_overlaps(box, q->aabb)) return true;
@@ -83,7 +83,7 @@ static bool point_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	tb_point_query *q = context;
 	const tb_world *w = q->world;
 	const tb_shape *s = w->shapes.data + user_data;
-	if (!query_accepts(w, s, q->filter)) return true;
+	if (!tb_query_accepts(w, s, q->filter)) return true;
 	tb_vec2 local = tb_inv_transform_point(shape_transform(w, s), q->point);
 	if (!tb_geometry_test_point(&s->geom, local)) return true;
 	if (!q->fn(tb_make_shape_id(w, user_data), q->context)) q->stopped = true;
@@ -122,7 +122,7 @@ static bool overlap_query_fn(int32_t proxy_id, int32_t user_data, void *context)
 	const tb_world *w = q->world;
 	if (user_data == q->exclude) return true;
 	const tb_shape *s = w->shapes.data + user_data;
-	if (!query_accepts(w, s, q->filter)) return true;
+	if (!tb_query_accepts(w, s, q->filter)) return true;
 	tb_transform xf = shape_transform(w, s);
 	if (!tb_aabb_overlaps(tb_compute_aabb(&s->geom, xf), q->aabb)) return true;
 	/* GJK on the convex hulls: exact for every kind, and two-sided for chains,
@@ -205,7 +205,7 @@ static float ray_query_fn(const tb_ray_cast_input *input, int32_t proxy_id, int3
 	const tb_shape *s = w->shapes.data + user_data;
 	/* areas are invisible to rays: a line of sight or a ground probe must not
 	 * stop at a force field (overlap queries do report sensors) */
-	if (!query_accepts(w, s, q->filter) || s->is_sensor) return -1.0f;
+	if (!tb_query_accepts(w, s, q->filter) || s->is_sensor) return -1.0f;
 	tb_cast_output out = ray_cast_shape(w, s, input->origin, input->translation, input->max_fraction);
 	if (!out.hit) return -1.0f;
 	float f = q->fn(tb_make_shape_id(w, user_data), out.point, out.normal, out.fraction, q->context);

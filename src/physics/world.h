@@ -178,6 +178,10 @@ tb_status tb_validate_world_def(const tb_world_def *def);
  * every index before it follows it, whatever the records hold. */
 bool tb_world_validate_links(const tb_world *w);
 
+/* ---- query.c ---- */
+/* A live, enabled shape of an enabled body whose filter meets the query's. */
+bool tb_query_accepts(const tb_world *w, const tb_shape *s, tb_query_filter filter);
+
 /* ---- solver.c ---- */
 /* Reserves the per-step arrays for `bodies` body slots and `joints` joint
  * slots; creating a body or joint does it, so a world that could be built can
