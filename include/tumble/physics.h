@@ -37,10 +37,12 @@ typedef struct tb_world tb_world;
 typedef struct tb_body_id { int32_t index1; uint32_t generation; } tb_body_id;
 typedef struct tb_shape_id { int32_t index1; uint32_t generation; } tb_shape_id;
 typedef struct tb_joint_id { int32_t index1; uint32_t generation; } tb_joint_id;
+typedef struct tb_mover_id { int32_t index1; uint32_t generation; } tb_mover_id;
 
 static const tb_body_id tb_null_body_id = {0, 0};
 static const tb_shape_id tb_null_shape_id = {0, 0};
 static const tb_joint_id tb_null_joint_id = {0, 0};
+static const tb_mover_id tb_null_mover_id = {0, 0};
 #define TB_IS_NULL(id) ((id).index1 == 0)
 #define TB_ID_EQUALS(a, b) ((a).index1 == (b).index1 && (a).generation == (b).generation)
 
@@ -126,7 +128,7 @@ tb_world_def tb_world_get_def(const tb_world *world);
  * non-negative rates). Waking all bodies when gravity changes. The allocator
  * and limits stay as they were at creation. */
 tb_status tb_world_set_def(tb_world *world, const tb_world_def *def);
-/* Destroys every body, shape and joint (ids become stale); settings stay. As
+/* Destroys every body, shape, joint and mover (ids become stale); settings stay. As
  * when each body is destroyed, the end events of touching contacts and the
  * sensor_exit events of reported sensor overlaps come with the next step. */
 tb_status tb_world_clear(tb_world *world);
@@ -695,6 +697,48 @@ tb_status tb_world_explode(tb_world *world, const tb_explosion_def *def, int *pu
  * (the book's missing exercise). Normal from a to b. */
 tb_manifold tb_world_collide_shapes(const tb_world *world, tb_shape_id a, tb_shape_id b);
 
+/* ---------------- character movers ---------------- */
+
+/* A kinematic character after Box2D v3.1's mover: a capsule that is not a
+ * body (nothing collides with it, the solver never moves it) and moves only
+ * when asked to, by a cast through the world and a plane solver. It slides
+ * along walls, walks up and down slopes up to max_slope without sliding back,
+ * steps onto ledges up to step_height, keeps its footing on a tile chain,
+ * rides whatever it stands on (moving platforms, pushed crates), and pushes
+ * dynamic bodies it walks into with at most push_strength newtons. Chain
+ * segments stop it from their front only and one-way platforms from their up
+ * side only, as for bodies. Gravity is the caller's: pass it in the motion. */
+typedef struct tb_mover_def {
+	tb_capsule capsule;      /* relative to the position; radius > 2 TB_LINEAR_SLOP */
+	tb_vec2 position;
+	float max_slope;         /* radians in [0, pi/2): steeper ground is a wall, default pi/4 */
+	float step_height;       /* m >= 0, default 0 */
+	float push_strength;     /* N >= 0, default 0: it pushes nothing */
+	tb_query_filter filter;  /* the shapes it collides with: category and mask as a shape's, default all */
+	void *user_data;
+} tb_mover_def;
+
+tb_mover_def tb_default_mover_def(void);
+/* The null id and *status on bad numbers, a locked world or no memory. */
+tb_mover_id tb_create_mover(tb_world *world, const tb_mover_def *def, tb_status *status);
+void tb_destroy_mover(tb_world *world, tb_mover_id id);
+bool tb_mover_is_valid(const tb_world *world, tb_mover_id id);
+/* Moves by delta (plus what its ground carried it since the last move) and
+ * returns the displacement made. Stale, locked or non-finite: no move. */
+tb_vec2 tb_mover_move(tb_world *world, tb_mover_id id, tb_vec2 delta);
+tb_vec2 tb_mover_get_position(const tb_world *world, tb_mover_id id);
+/* Teleports: no sweep, the ground is forgotten until the next move. */
+tb_status tb_mover_set_position(tb_world *world, tb_mover_id id, tb_vec2 position);
+/* After the last move: standing on ground no steeper than max_slope, its
+ * normal (zero in the air) and the shape (null in the air). */
+bool tb_mover_is_grounded(const tb_world *world, tb_mover_id id);
+tb_vec2 tb_mover_get_ground_normal(const tb_world *world, tb_mover_id id);
+tb_shape_id tb_mover_get_ground_shape(const tb_world *world, tb_mover_id id);
+/* The def with the current position; set_def changes all but the position. */
+tb_mover_def tb_mover_get_def(const tb_world *world, tb_mover_id id);
+tb_status tb_mover_set_def(tb_world *world, tb_mover_id id, const tb_mover_def *def);
+int tb_world_get_movers(const tb_world *world, tb_mover_id *out, int capacity);
+
 /* ---------------- debug draw ---------------- */
 
 typedef enum tb_draw_state {
@@ -705,7 +749,7 @@ typedef enum tb_draw_state {
 typedef struct tb_debug_draw {
 	void (*draw_polygon)(const tb_vec2 *vertices, int count, float radius, tb_draw_state state, void *ctx);
 	void (*draw_circle)(tb_vec2 center, float radius, tb_rot rotation, tb_draw_state state, void *ctx);
-	void (*draw_capsule)(tb_vec2 p1, tb_vec2 p2, float radius, tb_draw_state state, void *ctx);
+	void (*draw_capsule)(tb_vec2 p1, tb_vec2 p2, float radius, tb_draw_state state, void *ctx); /* and movers */
 	void (*draw_segment)(tb_vec2 p1, tb_vec2 p2, tb_draw_state state, void *ctx);
 	/* joints: anchor lines; kind tells the host how to style it */
 	void (*draw_joint)(tb_joint_type type, tb_vec2 anchor_a, tb_vec2 anchor_b, tb_vec2 body_a_center,

@@ -388,6 +388,15 @@ void tb_world_draw(const tb_world *w, const tb_debug_draw *draw)
 		}
 	}
 
+	if (draw->draw_shapes && draw->draw_capsule) {
+		for (int32_t i = 0; i < w->movers.count; ++i) {
+			const tb_mover *m = w->movers.data + i;
+			if (!m->in_use) continue;
+			draw->draw_capsule(tb_add(m->position, m->def.capsule.center1), tb_add(m->position, m->def.capsule.center2),
+			                   m->def.capsule.radius, TB_DRAW_KINEMATIC, ctx);
+		}
+	}
+
 	if (draw->draw_joints && draw->draw_joint) {
 		for (int32_t i = 0; i < w->joints.count; ++i) {
 			if (w->joints.data[i].in_use) tb_joint_draw(w, w->joints.data + i, draw);

@@ -197,6 +197,19 @@ static bool validate_sensor(const tb_world *w, int32_t index)
 	return true;
 }
 
+/* A mover's numbers are finite and its ground link is a slot or none (a
+ * stale one is allowed: it is checked by generation when used). */
+static bool validate_mover(const tb_world *w, int32_t index)
+{
+	const tb_mover *m = w->movers.data + index;
+	CHECK(tb_is_valid_vec2(m->position) && fabsf(m->position.x) <= TB_HUGE && fabsf(m->position.y) <= TB_HUGE);
+	CHECK(m->def.capsule.radius > 2.0f * TB_LINEAR_SLOP);
+	CHECK(m->ground_shape == TB_NULL_INDEX || (0 <= m->ground_shape && m->ground_shape < w->shapes.count));
+	CHECK(m->grounded || m->ground_shape == TB_NULL_INDEX);
+	CHECK(tb_is_valid_vec2(m->ground_normal) && tb_is_valid_vec2(m->ground_point));
+	return true;
+}
+
 /* What the step and the destroy functions rely on never having to allocate. */
 static bool validate_reserves(const tb_world *w)
 {
@@ -294,6 +307,7 @@ static bool validate_links(const tb_world *w)
 	CHECK(POOL(contact_pool, contacts, tb_contact));
 	CHECK(POOL(joint_pool, joints, tb_joint));
 	CHECK(POOL(sensor_pool, sensors, tb_sensor));
+	CHECK(POOL(mover_pool, movers, tb_mover));
 #undef POOL
 	CHECK(w->sims.count == w->bodies.count);
 
@@ -346,6 +360,9 @@ static bool validate_links(const tb_world *w)
 		if (sensor->count == 0) continue;
 		CHECK(sensor->first >= end);
 		end = (int64_t)sensor->first + sensor->count;
+	}
+	for (int32_t i = 0; i < w->movers.count; ++i) {
+		if (w->movers.data[i].in_use) CHECK(validate_mover(w, i));
 	}
 	return true;
 }

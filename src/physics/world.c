@@ -82,6 +82,8 @@ void tb_destroy_world(tb_world *w)
 	tb_contact_array_destroy(a, &w->contacts);
 	tb_id_pool_destroy(a, &w->joint_pool);
 	tb_joint_array_destroy(a, &w->joints);
+	tb_id_pool_destroy(a, &w->mover_pool);
+	tb_mover_array_destroy(a, &w->movers);
 	tb_id_pool_destroy(a, &w->sensor_pool);
 	tb_sensor_array_destroy(a, &w->sensors);
 	tb_sensor_overlap_array_destroy(a, &w->overlaps);
@@ -123,6 +125,7 @@ tb_status tb_world_clear(tb_world *w)
 	for (int32_t i = 0; i < w->bodies.count; ++i) {
 		if (w->bodies.data[i].in_use) tb_destroy_body(w, tb_make_body_id(w, i));
 	}
+	tb_destroy_all_movers(w);
 	return TB_OK;
 }
 

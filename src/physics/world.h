@@ -13,6 +13,7 @@
 #include "contact.h"
 #include "contact_solver.h"
 #include "joint.h"
+#include "mover.h"
 #include "sensor.h"
 #include "shape.h"
 
@@ -42,6 +43,8 @@ struct tb_world {
 	tb_id_pool joint_pool;
 	tb_joint_array joints;
 	int32_t breakable_joint_count; /* joints with a finite break force or torque */
+	tb_id_pool mover_pool;
+	tb_mover_array movers;
 	tb_id_pool sensor_pool;
 	tb_sensor_array sensors;
 	tb_sensor_overlap_array overlaps;      /* every sensor's overlaps, by segment */
