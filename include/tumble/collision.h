@@ -10,6 +10,10 @@
 #define TB_MAX_POLYGON_VERTICES 8
 /* Collision and constraint tolerance in metres: chosen to be visually insignificant. */
 #define TB_LINEAR_SLOP 0.005f
+/* The smallest edge, side or length a shape may have: a tenth of the slop,
+ * so cards 2 mm thick are shapes (Box2D's boxes go as thin); shorter than
+ * this, points count as one. */
+#define TB_MIN_FEATURE (0.1f * TB_LINEAR_SLOP)
 /* Contacts are created this far before shapes touch, so a fast body meets its
  * constraint before it passes through (speculative contacts). */
 #define TB_SPECULATIVE_DISTANCE (4.0f * TB_LINEAR_SLOP)
@@ -107,7 +111,7 @@ typedef struct tb_mass_data {
 
 /* Builds a convex polygon from points (any winding; collinear points are removed).
  * Fails with TB_ERR_NOT_CONVEX for a non-convex outline, TB_ERR_DEGENERATE for
- * zero area or points closer than TB_LINEAR_SLOP, TB_ERR_TOO_FEW/MANY_VERTICES,
+ * zero area or points closer than TB_MIN_FEATURE, TB_ERR_TOO_FEW/MANY_VERTICES,
  * TB_ERR_INVALID_NUMBER, TB_ERR_NEGATIVE for radius < 0. */
 tb_status tb_make_polygon(const tb_vec2 *points, int count, float radius, tb_polygon *out);
 tb_polygon tb_make_box(float half_width, float half_height);

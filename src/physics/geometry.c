@@ -36,9 +36,10 @@ const char *tb_status_string(tb_status s)
 /* ---- polygons ---- */
 
 /* Distance below which a vertex counts as lying on the line through its
- * neighbours. Half the slop: small enough to keep real corners of small shapes,
- * large enough that near-parallel edges never reach the collider. */
-#define TB_COLLINEAR_TOLERANCE (0.5f * TB_LINEAR_SLOP)
+ * neighbours: half the smallest feature, so the corners of a 2 mm card stay
+ * (its neighbours' line passes 2 mm from each) while points a float's
+ * rounding off a straight side go. */
+#define TB_COLLINEAR_TOLERANCE (0.5f * TB_MIN_FEATURE)
 
 static tb_vec2 polygon_centroid(const tb_vec2 *v, int count)
 {
@@ -80,7 +81,7 @@ tb_status tb_make_polygon(const tb_vec2 *points, int count, float radius, tb_pol
 
 	for (int i = 0; i < count; ++i) {
 		for (int j = i + 1; j < count; ++j) {
-			if (tb_distance_sq(points[i], points[j]) < TB_LINEAR_SLOP * TB_LINEAR_SLOP) return TB_ERR_DEGENERATE;
+			if (tb_distance_sq(points[i], points[j]) < TB_MIN_FEATURE * TB_MIN_FEATURE) return TB_ERR_DEGENERATE;
 		}
 	}
 
@@ -200,7 +201,7 @@ static tb_status validate_polygon(const tb_polygon *p)
 		tb_vec2 a = p->vertices[i];
 		tb_vec2 e = tb_sub(p->vertices[i + 1 < n ? i + 1 : 0], a);
 		float len = tb_length(e);
-		if (len < TB_LINEAR_SLOP) return TB_ERR_DEGENERATE;
+		if (len < TB_MIN_FEATURE) return TB_ERR_DEGENERATE;
 		/* The stored normal must be the unit outward normal of its edge. */
 		tb_vec2 nrm = p->normals[i];
 		if (fabsf(tb_length(nrm) - 1.0f) > 1.0e-3f) return TB_ERR_INVALID_ARGUMENT;
@@ -226,13 +227,13 @@ tb_status tb_validate_geometry(const tb_geometry *g)
 		tb_status s = check_radius(c->radius);
 		if (s != TB_OK) return s;
 		/* A capsule whose centres meet is a circle: ask for one instead. */
-		if (tb_distance_sq(c->center1, c->center2) < TB_LINEAR_SLOP * TB_LINEAR_SLOP) return TB_ERR_DEGENERATE;
+		if (tb_distance_sq(c->center1, c->center2) < TB_MIN_FEATURE * TB_MIN_FEATURE) return TB_ERR_DEGENERATE;
 		return TB_OK;
 	}
 	case TB_SHAPE_SEGMENT: {
 		const tb_segment *s = &g->segment;
 		if (!tb_is_valid_vec2(s->point1) || !tb_is_valid_vec2(s->point2)) return TB_ERR_INVALID_NUMBER;
-		if (tb_distance_sq(s->point1, s->point2) < TB_LINEAR_SLOP * TB_LINEAR_SLOP) return TB_ERR_DEGENERATE;
+		if (tb_distance_sq(s->point1, s->point2) < TB_MIN_FEATURE * TB_MIN_FEATURE) return TB_ERR_DEGENERATE;
 		return TB_OK;
 	}
 	case TB_SHAPE_POLYGON: return validate_polygon(&g->polygon);
@@ -241,7 +242,7 @@ tb_status tb_validate_geometry(const tb_geometry *g)
 		if (!tb_is_valid_vec2(c->ghost1) || !tb_is_valid_vec2(c->ghost2) || !tb_is_valid_vec2(c->segment.point1) ||
 		    !tb_is_valid_vec2(c->segment.point2))
 			return TB_ERR_INVALID_NUMBER;
-		if (tb_distance_sq(c->segment.point1, c->segment.point2) < TB_LINEAR_SLOP * TB_LINEAR_SLOP)
+		if (tb_distance_sq(c->segment.point1, c->segment.point2) < TB_MIN_FEATURE * TB_MIN_FEATURE)
 			return TB_ERR_DEGENERATE;
 		return TB_OK;
 	}

@@ -350,7 +350,7 @@ int tb_create_chain(tb_world *w, tb_body_id body, const tb_chain_def *def, tb_sh
 	const tb_vec2 *p = def->points;
 	int links = def->loop ? n : n - 1;
 	for (int i = 0; i < links; ++i) {
-		if (tb_distance_sq(p[i], p[(i + 1) % n]) <= TB_LINEAR_SLOP * TB_LINEAR_SLOP) {
+		if (tb_distance_sq(p[i], p[(i + 1) % n]) <= TB_MIN_FEATURE * TB_MIN_FEATURE) {
 			*status = TB_ERR_DEGENERATE;
 			return -1;
 		}

@@ -152,8 +152,9 @@ static void test_make_polygon_errors(void **state)
 
 	tb_vec2 line[3] = {{0, 0}, {1, 0}, {2, 0}};
 	assert_int_equal(tb_make_polygon(line, 3, 0.0f, &p), TB_ERR_DEGENERATE);
-	tb_vec2 close[3] = {{0, 0}, {1, 0}, {1.0f + 0.5f * TB_LINEAR_SLOP, 0.0f}};
-	assert_int_equal(tb_make_polygon(close, 3, 0.0f, &p), TB_ERR_DEGENERATE);
+	/* two points closer than the smallest feature are one */
+	tb_vec2 close[4] = {{0, 0}, {1, 0}, {1.0f + 0.5f * TB_MIN_FEATURE, 0.5f * TB_MIN_FEATURE}, {0, 1}};
+	assert_int_equal(tb_make_polygon(close, 4, 0.0f, &p), TB_ERR_DEGENERATE);
 	tb_vec2 dup[4] = {{0, 0}, {1, 0}, {1, 0}, {0, 1}};
 	assert_int_equal(tb_make_polygon(dup, 4, 0.0f, &p), TB_ERR_DEGENERATE);
 	/* an outline that folds back on itself along a line has no area there */
@@ -274,6 +275,46 @@ static void test_mass_box(void **state)
 	assert_near(md.mass, m, 1e-5);
 	assert_vec_near(md.center, 0.0, 0.0, 1e-6);
 	assert_near(md.rotational_inertia, m * (w * w + h * h) / 12.0, 1e-4);
+}
+
+/* Cards: boxes down to 2 mm thick (and polygons built from points that far
+ * apart, capsules and segments that short) are shapes with exact mass; a
+ * tenth of a millimetre is not. */
+static void test_thin_shapes(void **state)
+{
+	(void)state;
+	const float thickness[3] = {0.002f, 0.001f, 2.0f * TB_MIN_FEATURE};
+	for (int k = 0; k < 3; ++k) {
+		float t = thickness[k];
+		tb_geometry g = geom_polygon(tb_make_offset_box(0.3f, 0.5f * t, tb_v2(1.0f, 2.0f), tb_make_rot(0.4f)));
+		assert_int_equal(tb_validate_geometry(&g), TB_OK);
+		tb_mass_data md = tb_compute_mass(&g, 800.0f);
+		double m = 800.0 * 0.6 * t;
+		/* the corners 2 m from the origin carry the 2 mm side to about 1e-7 m:
+		 * 1e-4 of the mass is what floats can give */
+		assert_near(md.mass, m, 1e-4 * m);
+		assert_vec_near(md.center, 1.0, 2.0, 1e-5);
+		assert_near(md.rotational_inertia, m * (0.36 + (double)t * t) / 12.0, 1e-4 * m * 0.36 / 12.0);
+		/* the same card from its four corners, clockwise */
+		tb_vec2 pts[4] = {{0.3f, 0.5f * t}, {0.3f, -0.5f * t}, {-0.3f, -0.5f * t}, {-0.3f, 0.5f * t}};
+		tb_polygon p;
+		assert_int_equal(tb_make_polygon(pts, 4, 0.0f, &p), TB_OK);
+		assert_int_equal(p.count, 4);
+		g = geom_polygon(p);
+		assert_near(tb_compute_mass(&g, 800.0f).mass, m, 1e-4 * m); /* float rounding of the 2 mm side */
+	}
+	tb_geometry g = geom_capsule(tb_v2(0, 0), tb_v2(0.002f, 0), 0.5f);
+	assert_int_equal(tb_validate_geometry(&g), TB_OK);
+	g = geom_segment(tb_v2(0, 0), tb_v2(0, 0.002f));
+	assert_int_equal(tb_validate_geometry(&g), TB_OK);
+	/* below the smallest feature: refused */
+	g = geom_polygon(tb_make_box(0.3f, 0.4f * TB_MIN_FEATURE));
+	assert_int_equal(tb_validate_geometry(&g), TB_ERR_DEGENERATE);
+	tb_vec2 sliver[4] = {{0.3f, 0.00005f}, {0.3f, -0.00005f}, {-0.3f, -0.00005f}, {-0.3f, 0.00005f}};
+	tb_polygon p;
+	assert_int_equal(tb_make_polygon(sliver, 4, 0.0f, &p), TB_ERR_DEGENERATE);
+	g = geom_segment(tb_v2(0, 0), tb_v2(0.5f * TB_MIN_FEATURE, 0));
+	assert_int_equal(tb_validate_geometry(&g), TB_ERR_DEGENERATE);
 }
 
 static void test_mass_offset_box(void **state)
@@ -667,6 +708,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_make_polygon_ccw_and_cw),
 		cmocka_unit_test(test_make_polygon_removes_collinear),
+		cmocka_unit_test(test_thin_shapes),
 		cmocka_unit_test(test_make_polygon_triangle_centroid),
 		cmocka_unit_test(test_make_polygon_errors),
 		cmocka_unit_test(test_status_strings),
