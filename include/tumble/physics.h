@@ -663,7 +663,8 @@ tb_ray_result tb_world_cast_ray_closest(const tb_world *world, tb_vec2 origin, t
  * only from their front, one-way platforms only from their up side, and the
  * shapes of ignore_body (null: none) never. A geometry already touching a
  * shape at the start hits it at fraction 0 (with a zero normal when the
- * cores overlap). Ties go to the lower shape slot. */
+ * cores overlap). Ties go to the lower shape slot. A geometry, position or
+ * translation beyond the world's coordinates (TB_HUGE) hits nothing. */
 tb_ray_result tb_world_cast_shape(const tb_world *world, const tb_geometry *geometry, tb_transform xf,
                                   tb_vec2 translation, tb_query_filter filter, tb_body_id ignore_body);
 

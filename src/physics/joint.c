@@ -3,6 +3,8 @@
  * dispatch to each kind (joint_<kind>.c) and the public accessors. */
 #include "world.h"
 
+#include <float.h>
+
 tb_joint_def tb_default_joint_def(tb_joint_type type)
 {
 	tb_joint_def def;
@@ -224,6 +226,10 @@ void tb_break_joints(tb_world *w)
 		tb_joint *j = w->joints.data + ji;
 		if (!tb_joint_is_breakable(&j->def)) continue;
 		float force = tb_length(tb_joint_force(w, j)), torque = fabsf(tb_joint_torque(j));
+		/* a joint torn by absurd input (an infinite or NaN impulse) has broken
+		 * as far as the numbers go: report the largest float */
+		if (!(force <= FLT_MAX)) force = FLT_MAX;
+		if (!(torque <= FLT_MAX)) torque = FLT_MAX;
 		if (!(force > j->def.break_force || torque > j->def.break_torque)) continue;
 		TB_ASSERT(w->joint_break_events.count < w->joint_break_events.capacity);
 		tb_joint_break_event *e = w->joint_break_events.data + w->joint_break_events.count++;

@@ -116,6 +116,13 @@ tb_ray_result tb_world_cast_shape(const tb_world *w, const tb_geometry *geometry
 	if (!tb_is_valid_vec2(xf.p) || !tb_is_valid_float(xf.q.c) || !tb_is_valid_float(xf.q.s) ||
 	    !tb_is_valid_vec2(translation) || tb_validate_geometry(geometry) != TB_OK)
 		return q.best;
+	/* finite but absurd numbers would overflow the distances: the sweep must
+	 * stay within the world's coordinates, as bodies and shapes do */
+	tb_aabb local = tb_compute_aabb(geometry, tb_transform_identity);
+	if (!(fabsf(local.lower.x) < TB_HUGE && fabsf(local.lower.y) < TB_HUGE && fabsf(local.upper.x) < TB_HUGE &&
+	      fabsf(local.upper.y) < TB_HUGE && fabsf(xf.p.x) < TB_HUGE && fabsf(xf.p.y) < TB_HUGE &&
+	      fabsf(translation.x) < 2.0f * TB_HUGE && fabsf(translation.y) < 2.0f * TB_HUGE))
+		return q.best;
 	q.world = w;
 	q.proxy = tb_geometry_proxy(geometry);
 	q.xf = xf;

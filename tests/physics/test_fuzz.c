@@ -1,6 +1,8 @@
 /* A seeded random walk through the whole public API: bodies, shapes (all
- * kinds, with bad and absurd geometry), joints, steps with odd time steps,
- * queries, extreme property values and stale ids used on purpose.
+ * kinds, with bad and absurd geometry), joints (breakable ones too), steps
+ * with odd time steps, queries, shape casts, explosions, movers, one-way
+ * platforms, surfaces, a pre-solve hook, extreme property values and stale
+ * ids used on purpose.
  *
  * Invariants after every operation that can change the world:
  *   - no crash (this suite runs under ASan/UBSan in `make test`);
@@ -26,6 +28,7 @@
 #define MAX_JOINTS 60
 #define MAX_STALE 64
 #define MAX_MOMENTS 4
+#define MAX_MOVERS 8
 
 /* A snapshot the walk took, with its id lists as they were then. */
 typedef struct moment {
@@ -55,6 +58,10 @@ typedef struct fuzz {
 	int stale_shape_count;
 	tb_joint_id stale_joints[MAX_STALE];
 	int stale_joint_count;
+	tb_mover_id movers[MAX_MOVERS];
+	int mover_count;
+	tb_mover_id stale_mover;
+	int breaks, moves, casts, presolve_calls;
 	int op;
 	const char *what;
 	char detail[320]; /* the last operation's arguments, for failure messages */
@@ -505,6 +512,12 @@ static void op_create_joint(fuzz *f)
 	d.damping_ratio = rnd_range(f, 0.0f, 2.0f);
 	d.target = tb_v2(rnd_range(f, -20.0f, 20.0f), rnd_range(f, 0.0f, 20.0f));
 	d.max_force = rnd_range(f, 0.0f, 1000.0f);
+	d.linear_offset = tb_v2(maybe(f, -2.0f, 2.0f, 3), rnd_range(f, -2.0f, 2.0f));
+	d.angular_offset = maybe(f, -3.0f, 3.0f, 3);
+	d.correction_factor = chance(f, 3) ? weird(f) : rnd_range(f, 0.0f, 1.0f);
+	if (chance(f, 30)) d.break_force = chance(f, 10) ? weird(f) : rnd_range(f, 0.0f, 200.0f);
+	if (chance(f, 20)) d.break_torque = chance(f, 10) ? weird(f) : rnd_range(f, 0.0f, 100.0f);
+	if (type == TB_JOINT_WHEEL && chance(f, 5)) d.local_axis_a = tb_vec2_zero;
 	tb_status st = TB_OK;
 	snprintf(f->detail, sizeof f->detail,
 	         "create joint type %d anchors (%g %g) (%g %g) limit %d [%g %g] motor %d %g max %g %g spring %d %g %g "
@@ -520,8 +533,12 @@ static void op_create_joint(fuzz *f)
 	              isfinite(d.max_motor_torque) && isfinite(d.max_motor_force) && isfinite(d.length) &&
 	              isfinite(d.hertz);
 	bool negative = d.max_motor_torque < 0.0f || d.max_motor_force < 0.0f || d.length < 0.0f || d.hertz < 0.0f;
-	bool limits_bad = d.lower > d.upper && (type == TB_JOINT_REVOLUTE || type == TB_JOINT_PRISMATIC);
-	if (!bodies_ok || !finite || negative || limits_bad) {
+	bool limits_bad = d.lower > d.upper && (type == TB_JOINT_REVOLUTE || type == TB_JOINT_PRISMATIC ||
+	                                         type == TB_JOINT_WHEEL);
+	bool breaks_bad = !(d.break_force >= 0.0f) || !(d.break_torque >= 0.0f);
+	bool motor_bad = !finite2(d.linear_offset) || !isfinite(d.angular_offset) || !(d.correction_factor >= 0.0f) ||
+	                 !(d.correction_factor <= 1.0f);
+	if (!bodies_ok || !finite || negative || limits_bad || breaks_bad || motor_bad) {
 		FUZZ_ASSERT(f, TB_IS_NULL(j));
 		FUZZ_ASSERT(f, st != TB_OK);
 	}
@@ -674,6 +691,14 @@ static void op_step(fuzz *f)
 	for (int i = 0; i < ev.hit_count; ++i) FUZZ_ASSERT(f, finite2(ev.hit[i].point) && isfinite(ev.hit[i].approach_speed));
 	tb_sensor_events se = tb_world_get_sensor_events(f->w);
 	FUZZ_ASSERT(f, se.begin_count >= 0 && se.end_count >= 0);
+	/* broken joints are gone, and were breakable */
+	tb_joint_events je = tb_world_get_joint_events(f->w);
+	for (int i = 0; i < je.break_count; ++i) {
+		FUZZ_ASSERT(f, !tb_joint_is_valid(f->w, je.breaks[i].joint));
+		FUZZ_ASSERT(f, isfinite(je.breaks[i].force) && isfinite(je.breaks[i].torque));
+	}
+	f->breaks += je.break_count;
+	prune(f);
 	f->what = "after step";
 	check_world(f);
 }
@@ -702,7 +727,52 @@ static void op_query(fuzz *f)
 	int count = 0;
 	tb_vec2 o = tb_v2(maybe(f, -40.0f, 40.0f, 3), rnd_range(f, -10.0f, 40.0f));
 	tb_vec2 t = tb_v2(rnd_range(f, -60.0f, 60.0f), maybe(f, -60.0f, 60.0f, 3));
-	switch (rnd_int(f, 6)) {
+	switch (rnd_int(f, 9)) {
+	case 6: {
+		tb_geometry g;
+		random_geometry(f, &g, 5);
+		tb_transform xf = {o, tb_make_rot(rnd_range(f, -3.0f, 3.0f))};
+		tb_ray_result r = tb_world_cast_shape(f->w, &g, xf, t, qf, any_body(f));
+		f->casts += 1;
+		snprintf(f->detail, sizeof f->detail,
+		         "cast kind %d (%g %g %g) from (%g, %g) by (%g, %g): hit %d shape kind %d fraction %g point (%g, %g) "
+		         "normal (%g, %g)",
+		         (int)g.type, (double)g.circle.center.x, (double)g.circle.center.y, (double)g.circle.radius,
+		         (double)o.x, (double)o.y, (double)t.x, (double)t.y, r.hit, (int)tb_shape_get_type(f->w, r.shape),
+		         (double)r.fraction, (double)r.point.x, (double)r.point.y, (double)r.normal.x, (double)r.normal.y);
+		if (r.hit) {
+			FUZZ_ASSERT(f, tb_shape_is_valid(f->w, r.shape));
+			FUZZ_ASSERT(f, finite2(r.point) && finite2(r.normal));
+			FUZZ_ASSERT(f, r.fraction >= 0.0f && r.fraction <= 1.0f);
+		}
+		break;
+	}
+	case 7: {
+		tb_shape_id a = any_shape(f), b = any_shape(f);
+		tb_distance_output d = tb_world_shape_distance(f->w, a, b);
+		if (tb_shape_is_valid(f->w, a) && tb_shape_is_valid(f->w, b)) {
+			FUZZ_ASSERT(f, isfinite(d.distance) && finite2(d.point_a) && finite2(d.point_b) && finite2(d.normal));
+		} else {
+			FUZZ_ASSERT(f, d.distance == FLT_MAX);
+		}
+		break;
+	}
+	case 8: {
+		tb_explosion_def e = tb_default_explosion_def();
+		e.position = o;
+		e.radius = maybe(f, 0.0f, 10.0f, 5);
+		e.falloff = maybe(f, 0.0f, 5.0f, 5);
+		e.impulse = maybe(f, -20.0f, 50.0f, 5);
+		int pushed = -1;
+		tb_status st = tb_world_explode(f->w, &e, &pushed);
+		snprintf(f->detail, sizeof f->detail, "explode at (%g, %g) r %g falloff %g impulse %g", (double)o.x,
+		         (double)o.y, (double)e.radius, (double)e.falloff, (double)e.impulse);
+		bool bad = !finite2(o) || !isfinite(e.radius) || !isfinite(e.falloff) || !isfinite(e.impulse) ||
+		           e.radius < 0.0f || e.falloff < 0.0f;
+		if (bad) FUZZ_ASSERT(f, st != TB_OK && pushed == 0);
+		if (st == TB_OK) FUZZ_ASSERT(f, pushed >= 0 && pushed <= f->body_count);
+		break;
+	}
 	case 0:
 		tb_world_cast_ray(f->w, o, t, qf, ray_any, &count);
 		FUZZ_ASSERT(f, count < 1000000);
@@ -755,7 +825,7 @@ static void op_body_property(fuzz *f)
 	if (TB_IS_NULL(b)) return;
 	f->what = "body property";
 	bool valid = tb_body_is_valid(f->w, b);
-	int which = rnd_int(f, 16);
+	int which = rnd_int(f, 17);
 	float x1 = maybe(f, -20.0f, 20.0f, 15), x2 = maybe(f, -20.0f, 20.0f, 15), x3 = maybe(f, -30.0f, 30.0f, 10);
 	snprintf(f->detail, sizeof f->detail, "body property %d (%g, %g, %g) valid %d type %d", which, (double)x1,
 	         (double)x2, (double)x3, valid, (int)tb_body_get_type(f->w, b));
@@ -792,6 +862,13 @@ static void op_body_property(fuzz *f)
 	case 12: tb_body_set_fixed_rotation(f->w, b, chance(f, 30)); break;
 	case 13: tb_body_set_awake(f->w, b, chance(f, 50)); break;
 	case 14: tb_body_enable_sleep(f->w, b, chance(f, 70)); break;
+	case 15: {
+		float t = x1 / 40.0f;
+		tb_status st = tb_body_set_sleep_threshold(f->w, b, t);
+		if (valid && !(isfinite(t) && t >= 0.0f)) FUZZ_ASSERT(f, st != TB_OK);
+		if (valid && st == TB_OK) FUZZ_ASSERT(f, tb_body_get_sleep_threshold(f->w, b) == t);
+		break;
+	}
 	default: tb_body_apply_mass_from_shapes(f->w, b); break;
 	}
 	if (!valid) FUZZ_ASSERT(f, !tb_body_is_valid(f->w, b));
@@ -811,9 +888,37 @@ static void op_shape_property(fuzz *f)
 	f->what = "shape property";
 	bool valid = tb_shape_is_valid(f->w, s);
 	tb_status st;
-	int which = rnd_int(f, 9);
+	int which = rnd_int(f, 12);
 	snprintf(f->detail, sizeof f->detail, "shape property %d on kind %d", which, (int)tb_shape_get_type(f->w, s));
 	switch (which) {
+	case 9: {
+		float v = maybe(f, 0.0f, 0.5f, 20);
+		st = tb_shape_set_rolling_resistance(f->w, s, v);
+		if (!valid) FUZZ_ASSERT(f, st == TB_ERR_STALE_HANDLE);
+		else if (!isfinite(v) || v < 0.0f) FUZZ_ASSERT(f, st != TB_OK);
+		else FUZZ_ASSERT(f, st == TB_OK && tb_shape_get_rolling_resistance(f->w, s) == v);
+		break;
+	}
+	case 10: {
+		float v = maybe(f, -5.0f, 5.0f, 20);
+		st = tb_shape_set_tangent_speed(f->w, s, v);
+		if (!valid) FUZZ_ASSERT(f, st == TB_ERR_STALE_HANDLE);
+		else if (!isfinite(v) || fabsf(v) > 1e6f) FUZZ_ASSERT(f, st != TB_OK);
+		else if (fabsf(v) <= 5.0f) FUZZ_ASSERT(f, st == TB_OK);
+		break;
+	}
+	case 11: {
+		tb_vec2 up = chance(f, 30) ? tb_vec2_zero : tb_v2(maybe(f, -1.0f, 1.0f, 10), maybe(f, -1.0f, 1.0f, 10));
+		st = tb_shape_set_one_way(f->w, s, up);
+		if (!valid) FUZZ_ASSERT(f, st == TB_ERR_STALE_HANDLE);
+		else if (!finite2(up)) FUZZ_ASSERT(f, st != TB_OK);
+		if (st == TB_OK) {
+			tb_vec2 u = tb_shape_get_one_way(f->w, s);
+			float len = tb_length(u);
+			FUZZ_ASSERT(f, len == 0.0f || fabsf(len - 1.0f) < 1e-4f);
+		}
+		break;
+	}
 	case 0: {
 		float d = maybe(f, 0.0f, 5.0f, 20);
 		st = tb_shape_set_density(f->w, s, d, chance(f, 80));
@@ -912,6 +1017,89 @@ static void op_joint_property(fuzz *f)
 	FUZZ_ASSERT(f, finite2(tb_joint_get_world_anchor_a(f->w, j)));
 }
 
+/* A hook that switches off contacts of every third shape slot pair,
+ * deterministically, and counts its calls. */
+static bool fuzz_presolve(tb_shape_id a, tb_shape_id b, const tb_manifold *m, void *context)
+{
+	fuzz *f = context;
+	f->presolve_calls += 1;
+	if (m->point_count < 1 || m->point_count > 2 || !finite2(m->normal)) f->presolve_calls += 1000000000;
+	return (a.index1 + b.index1) % 3 != 0;
+}
+
+static void op_mover(fuzz *f)
+{
+	f->what = "mover";
+	int r = rnd_int(f, 10);
+	if (r < 2 || f->mover_count == 0) {
+		if (f->mover_count >= MAX_MOVERS) return;
+		tb_mover_def d = tb_default_mover_def();
+		d.position = tb_v2(maybe(f, -30.0f, 30.0f, 5), rnd_range(f, 0.0f, 20.0f));
+		d.capsule.radius = maybe(f, 0.1f, 0.6f, 5);
+		d.capsule.center2 = tb_v2(0.0f, maybe(f, 0.2f, 1.0f, 5));
+		d.max_slope = maybe(f, 0.0f, 1.4f, 5);
+		d.step_height = maybe(f, 0.0f, 0.5f, 5);
+		d.push_strength = maybe(f, 0.0f, 100.0f, 5);
+		d.filter.mask_bits = chance(f, 80) ? UINT64_MAX : (uint64_t)rnd(f);
+		tb_status st;
+		tb_mover_id m = tb_create_mover(f->w, &d, &st);
+		snprintf(f->detail, sizeof f->detail, "create mover at (%g, %g) r %g top %g slope %g step %g push %g",
+		         (double)d.position.x, (double)d.position.y, (double)d.capsule.radius,
+		         (double)d.capsule.center2.y, (double)d.max_slope, (double)d.step_height, (double)d.push_strength);
+		bool bad = !finite2(d.position) || !(d.capsule.radius > 0.01f) || !isfinite(d.capsule.radius) ||
+		           !finite2(d.capsule.center2) || !(d.max_slope >= 0.0f && d.max_slope < 1.5707f) ||
+		           !(d.step_height >= 0.0f) || !isfinite(d.step_height) || !(d.push_strength >= 0.0f) ||
+		           !isfinite(d.push_strength);
+		if (bad) FUZZ_ASSERT(f, TB_IS_NULL(m) && st != TB_OK);
+		if (!TB_IS_NULL(m)) f->movers[f->mover_count++] = m;
+		return;
+	}
+	int k = rnd_int(f, f->mover_count);
+	tb_mover_id m = f->movers[k];
+	if (r == 2) {
+		tb_destroy_mover(f->w, m);
+		FUZZ_ASSERT(f, !tb_mover_is_valid(f->w, m));
+		f->stale_mover = m;
+		f->movers[k] = f->movers[--f->mover_count];
+		return;
+	}
+	if (r == 3) {
+		tb_vec2 p = tb_v2(maybe(f, -30.0f, 30.0f, 10), rnd_range(f, 0.0f, 20.0f));
+		tb_status st = tb_mover_set_position(f->w, m, p);
+		if (!finite2(p)) FUZZ_ASSERT(f, st != TB_OK);
+		return;
+	}
+	if (r == 4) {
+		tb_mover_def d = tb_mover_get_def(f->w, m);
+		d.step_height = maybe(f, 0.0f, 0.5f, 10);
+		d.max_slope = maybe(f, 0.0f, 1.4f, 10);
+		tb_status st = tb_mover_set_def(f->w, m, &d);
+		if (!isfinite(d.step_height) || d.step_height < 0.0f || !isfinite(d.max_slope)) FUZZ_ASSERT(f, st != TB_OK);
+		return;
+	}
+	/* a stale mover does nothing */
+	if (r == 5 && !TB_IS_NULL(f->stale_mover)) {
+		tb_vec2 done = tb_mover_move(f->w, f->stale_mover, tb_v2(1.0f, 1.0f));
+		FUZZ_ASSERT(f, done.x == 0.0f && done.y == 0.0f && !tb_mover_is_grounded(f->w, f->stale_mover));
+		return;
+	}
+	tb_vec2 delta = tb_v2(maybe(f, -0.5f, 0.5f, 5), maybe(f, -0.6f, 0.4f, 5));
+	if (chance(f, 3)) delta = tb_v2(rnd_range(f, -100.0f, 100.0f), rnd_range(f, -100.0f, 100.0f));
+	tb_vec2 before = tb_mover_get_position(f->w, m);
+	snprintf(f->detail, sizeof f->detail, "move mover from (%g, %g) by (%g, %g)", (double)before.x,
+	         (double)before.y, (double)delta.x, (double)delta.y);
+	tb_vec2 done = tb_mover_move(f->w, m, delta);
+	f->moves += 1;
+	tb_vec2 after = tb_mover_get_position(f->w, m);
+	FUZZ_ASSERT(f, finite2(done) && finite2(after));
+	FUZZ_ASSERT(f, fabsf(after.x) <= 1e6f && fabsf(after.y) <= 1e6f);
+	FUZZ_ASSERT(f, fabsf(after.x - before.x - done.x) < 1e-3f && fabsf(after.y - before.y - done.y) < 1e-3f);
+	if (!finite2(delta)) FUZZ_ASSERT(f, done.x == 0.0f && done.y == 0.0f);
+	tb_vec2 n = tb_mover_get_ground_normal(f->w, m);
+	FUZZ_ASSERT(f, finite2(n));
+	if (tb_mover_is_grounded(f->w, m)) FUZZ_ASSERT(f, fabsf(tb_length(n) - 1.0f) < 1e-3f);
+}
+
 static void op_world_settings(fuzz *f)
 {
 	f->what = "world settings";
@@ -928,6 +1116,8 @@ static void op_world_settings(fuzz *f)
 	d.enable_sleep = chance(f, 70);
 	d.enable_continuous = chance(f, 80);
 	d.enable_motion = chance(f, 90);
+	d.friction_mix = (tb_mix_rule)(rnd_int(f, TB_MIX_RULE_COUNT + 2) - 1);
+	d.restitution_mix = (tb_mix_rule)rnd_int(f, TB_MIX_RULE_COUNT);
 	snprintf(f->detail, sizeof f->detail, "world def g (%g, %g) substeps %d hertz %g push %g max speed %g",
 	         (double)d.gravity.x, (double)d.gravity.y, d.substeps, (double)d.contact_hertz,
 	         (double)d.max_contact_push_speed, (double)d.max_linear_speed);
@@ -935,7 +1125,7 @@ static void op_world_settings(fuzz *f)
 	bool bad = d.substeps < 1 || d.substeps > 64 || !finite2(d.gravity) || !isfinite(d.contact_hertz) ||
 	           d.contact_hertz < 0.0f || !isfinite(d.max_contact_push_speed) || d.max_contact_push_speed < 0.0f ||
 	           !isfinite(d.restitution_threshold) || d.restitution_threshold < 0.0f || !isfinite(d.max_linear_speed) ||
-	           d.max_linear_speed < 0.0f;
+	           d.max_linear_speed < 0.0f || (int)d.friction_mix < 0 || d.friction_mix >= TB_MIX_RULE_COUNT;
 	if (bad) {
 		FUZZ_ASSERT(f, st != TB_OK);
 		tb_world_def now = tb_world_get_def(f->w);
@@ -1131,7 +1321,11 @@ static void fuzz_run(uint64_t seed, int ops)
 		else if (r < 91) op_world_settings(f);
 		else if (r < 93) op_take_moment(f);
 		else if (r < 95) op_restore_moment(f);
-		else {
+		else if (r < 97) op_mover(f);
+		else if (r < 98) {
+			f->what = "presolve";
+			tb_world_set_presolve(f->w, chance(f, 50) ? fuzz_presolve : NULL, f);
+		} else {
 			f->what = "stale ids";
 			check_stale(f);
 		}
@@ -1144,6 +1338,8 @@ static void fuzz_run(uint64_t seed, int ops)
 			tb_world_clear(f->w);
 			for (int i = 0; i < f->body_count; ++i) push_stale_body(f, f->bodies[i]);
 			f->body_count = 0;
+			for (int i = 0; i < f->mover_count; ++i) FUZZ_ASSERT(f, !tb_mover_is_valid(f->w, f->movers[i]));
+			f->mover_count = 0;
 			prune(f);
 			FUZZ_ASSERT(f, f->shape_count == 0 && f->joint_count == 0);
 			FUZZ_ASSERT(f, tb_world_get_counters(f->w).body_count == 0);
@@ -1152,9 +1348,10 @@ static void fuzz_run(uint64_t seed, int ops)
 	f->what = "end";
 	check_world(f);
 	print_message("# fuzz seed %llu: %d steps, rejected %d bodies, %d shapes, %d joints; %d snapshots, %d restores "
-	              "(%d loaded)\n",
+	              "(%d loaded); %d joints broke, %d mover moves, %d shape casts, %d pre-solve calls\n",
 	              (unsigned long long)seed, f->steps, f->rejected_bodies, f->rejected_shapes, f->rejected_joints,
-	              f->snapshots, f->restores, f->foreign_restores);
+	              f->snapshots, f->restores, f->foreign_restores, f->breaks, f->moves, f->casts, f->presolve_calls);
+	FUZZ_ASSERT(f, f->presolve_calls < 1000000000);
 	/* the walk did real work */
 	FUZZ_ASSERT(f, f->steps > ops / 10);
 	FUZZ_ASSERT(f, f->rejected_bodies > 0 && f->rejected_shapes > 0 && f->rejected_joints > 0);
