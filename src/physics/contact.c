@@ -4,6 +4,8 @@
 #include "world.h"
 #include "manifold.h"
 
+#include <float.h>
+
 /* Every array that grows with the contact slots: the per-step constraint and
  * colouring arrays and the events each contact can raise in one step (a begin,
  * an end now and one left pending by a destroy, a hit). Reserved as the slots
@@ -115,14 +117,18 @@ static float rolling_radius(const tb_shape *s)
 	}
 }
 
+/* Surfaces are finite and >= 0, but a product or sum of two huge ones is not:
+ * such a contact takes the largest float (a world's state stays finite). */
+static float at_most_max(float x) { return x <= FLT_MAX ? x : FLT_MAX; }
+
 void tb_update_contact_material(tb_world *w, int32_t ci)
 {
 	tb_contact *c = w->contacts.data + ci;
 	const tb_shape *a = w->shapes.data + c->shape_a, *b = w->shapes.data + c->shape_b;
-	c->friction = tb_mix(w->def.friction_mix, a->friction, b->friction);
-	c->restitution = tb_mix(w->def.restitution_mix, a->restitution, b->restitution);
+	c->friction = at_most_max(tb_mix(w->def.friction_mix, a->friction, b->friction));
+	c->restitution = at_most_max(tb_mix(w->def.restitution_mix, a->restitution, b->restitution));
 	float rr = tb_maxf(a->rolling_resistance, b->rolling_resistance);
-	c->rolling_resistance = rr > 0.0f ? rr * tb_maxf(rolling_radius(a), rolling_radius(b)) : 0.0f;
+	c->rolling_resistance = rr > 0.0f ? at_most_max(rr * tb_maxf(rolling_radius(a), rolling_radius(b))) : 0.0f;
 	/* + 0: a -0 speed is +0, so the solvers may subtract it unconditionally */
 	c->tangent_speed = a->tangent_speed + b->tangent_speed + 0.0f;
 }

@@ -228,7 +228,8 @@ void tb_store_impulses(tb_world *w)
 		const tb_contact_constraint *cc = w->constraints.data + k;
 		tb_contact *c = w->contacts.data + cc->contact;
 		tb_manifold *m = &c->manifold;
-		c->rolling_impulse = cc->rolling_impulse;
+		/* absurd surfaces can overflow it; warm starting then starts afresh */
+		c->rolling_impulse = isfinite(cc->rolling_impulse) ? cc->rolling_impulse : 0.0f;
 		float best_speed = 0.0f;
 		int best = -1;
 		for (int i = 0; i < cc->point_count; ++i) {

@@ -63,7 +63,7 @@ tb_mover_def tb_default_mover_def(void)
 	return d;
 }
 
-static tb_status validate_mover_def(const tb_mover_def *d)
+tb_status tb_validate_mover_def(const tb_mover_def *d)
 {
 	tb_geometry g;
 	memset(&g, 0, sizeof g);
@@ -107,7 +107,7 @@ tb_mover_id tb_create_mover(tb_world *w, const tb_mover_def *def, tb_status *sta
 		*status = TB_ERR_LOCKED;
 		return tb_null_mover_id;
 	}
-	*status = validate_mover_def(def);
+	*status = tb_validate_mover_def(def);
 	if (*status != TB_OK) return tb_null_mover_id;
 	tb_id_pool *pool = &w->mover_pool;
 	if (tb_id_pool_peek(pool) == pool->next_index) {
@@ -120,7 +120,8 @@ tb_mover_id tb_create_mover(tb_world *w, const tb_mover_def *def, tb_status *sta
 	int32_t i = tb_alloc_id(pool);
 	if (i == w->movers.count) w->movers.count += 1;
 	tb_mover *m = w->movers.data + i;
-	uint32_t gen = m->generation;
+	/* never a generation issued in the slot before, restores included */
+	uint32_t gen = tb_id_pool_issue(pool, i, m->generation);
 	memset(m, 0, sizeof *m);
 	m->generation = gen;
 	m->in_use = true;
@@ -563,7 +564,7 @@ tb_status tb_mover_set_def(tb_world *w, tb_mover_id id, const tb_mover_def *def)
 	if (w->locked) return TB_ERR_LOCKED;
 	tb_mover_def d = *def;
 	d.position = m->position;
-	tb_status st = validate_mover_def(&d);
+	tb_status st = tb_validate_mover_def(&d);
 	if (st != TB_OK) return st;
 	m->def = d;
 	return TB_OK;

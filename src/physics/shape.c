@@ -167,9 +167,9 @@ static tb_status check_shape_mass(const tb_geometry *g, float density, tb_mass_d
 static tb_vec2 unit_or_zero(tb_vec2 v)
 {
 	if (v.x == 0.0f && v.y == 0.0f) return tb_vec2_zero;
+	/* divided, not multiplied by 1 / m: for a denormal m that is infinite */
 	float m = tb_maxf(fabsf(v.x), fabsf(v.y));
-	tb_vec2 u = tb_normalize(tb_mul_sv(1.0f / m, v));
-	return u;
+	return tb_normalize(tb_v2(v.x / m, v.y / m));
 }
 
 /* A shape's surface: why it is refused, or TB_OK. */
