@@ -23,6 +23,8 @@ typedef struct tb_mover {
 
 TB_ARRAY_DECLARE(tb_mover_array, tb_mover)
 
+/* The def's numbers as tb_create_mover checks them (a snapshot's movers too). */
+tb_status tb_validate_mover_def(const tb_mover_def *def);
 /* Destroys every mover (tb_world_clear). */
 void tb_destroy_all_movers(tb_world *w);
 

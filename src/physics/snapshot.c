@@ -26,7 +26,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1720, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1776, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -132,6 +132,7 @@ static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator
 	dst->contact_pool.next_index = src->contact_pool.next_index;
 	dst->joint_pool.next_index = src->joint_pool.next_index;
 	dst->sensor_pool.next_index = src->sensor_pool.next_index;
+	dst->mover_pool.next_index = src->mover_pool.next_index;
 	dst->next_chain_id = src->next_chain_id;
 	dst->island_count = src->island_count;
 	dst->step_count = src->step_count;
@@ -219,7 +220,8 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	int32_t contacts = img->contacts.count;
 	if (!tb_id_pool_reserve(a, &w->body_pool, bodies) || !tb_id_pool_reserve(a, &w->shape_pool, shapes) ||
 	    !tb_id_pool_reserve(a, &w->contact_pool, contacts) || !tb_id_pool_reserve(a, &w->joint_pool, joints) ||
-	    !tb_id_pool_reserve(a, &w->sensor_pool, img->sensors.count))
+	    !tb_id_pool_reserve(a, &w->sensor_pool, img->sensors.count) ||
+	    !tb_id_pool_reserve(a, &w->mover_pool, img->movers.count))
 		return false;
 	if (!tb_reserve_step_arrays(w, bodies, joints) || !tb_reserve_contact_slots(w, contacts) ||
 	    !tb_pair_set_reserve(a, &w->broad_phase.pairs, img->broad_phase.pairs.count) ||
@@ -296,6 +298,11 @@ static void rebase_generations(tb_world *w)
 			rebase_shape_id(w, &sensor_events[e]->data[k].visitor);
 		}
 	}
+	/* a mover's ground is a shape slot and generation, as an overlap's */
+	for (int32_t i = 0; i < w->movers.count; ++i) {
+		tb_mover *m = w->movers.data + i;
+		if (m->in_use && m->ground_shape != TB_NULL_INDEX) m->ground_generation += shape_shift(w, m->ground_shape);
+	}
 	for (int32_t k = 0; k < w->overlaps.count; ++k) {
 		tb_sensor_overlap *o = w->overlaps.data + k;
 		uint32_t g = (o->generation + shape_shift(w, o->shape)) & TB_OVERLAP_GENERATION_MASK;
@@ -316,6 +323,11 @@ static void rebase_generations(tb_world *w)
 		tb_joint *j = w->joints.data + i;
 		j->generation += slot_shift(&w->joint_pool, j->generation, i);
 		if (j->in_use) w->joint_pool.issued.data[i] = j->generation + 1;
+	}
+	for (int32_t i = 0; i < w->movers.count; ++i) {
+		tb_mover *m = w->movers.data + i;
+		m->generation += slot_shift(&w->mover_pool, m->generation, i);
+		if (m->in_use) w->mover_pool.issued.data[i] = m->generation + 1;
 	}
 }
 

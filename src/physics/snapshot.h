@@ -34,7 +34,9 @@
 	X(SENSOR_BEGIN_EVENTS, sensor_begin_events)                                                             \
 	X(SENSOR_END_EVENTS, sensor_end_events)                                                                 \
 	X(PENDING_END_EVENTS, pending_end_events)                                                               \
-	X(PENDING_SENSOR_END_EVENTS, pending_sensor_end_events)
+	X(PENDING_SENSOR_END_EVENTS, pending_sensor_end_events)                                                 \
+	X(MOVER_FREE, mover_pool.free_ids)                                                                      \
+	X(MOVERS, movers)
 
 enum {
 #define TB_SNAPSHOT_PART_ENUM(name, member) TB_PART_##name,

@@ -151,6 +151,17 @@ static const field joint_fields[] = {
 	FIELD(tb_joint, last_inv_h, F_BITS), FIELDS(tb_joint, revolute, F_BITS, sizeof(joint_parts) / sizeof(float)),
 };
 
+/* def.position is not kept (position is), but written all the same */
+static const field mover_fields[] = {
+	FIELDS(tb_mover, def.capsule, F_F32, 5), VEC2(tb_mover, def.position), FIELD(tb_mover, def.max_slope, F_F32),
+	FIELD(tb_mover, def.step_height, F_F32), FIELD(tb_mover, def.push_strength, F_F32),
+	FIELD(tb_mover, def.filter.category_bits, F_U64), FIELD(tb_mover, def.filter.mask_bits, F_U64),
+	SKIP(tb_mover, def.user_data), VEC2(tb_mover, position), VEC2(tb_mover, ground_normal),
+	VEC2(tb_mover, ground_local), VEC2(tb_mover, ground_point), FIELD(tb_mover, ground_shape, F_I32),
+	FIELD(tb_mover, ground_generation, F_U32), FIELD(tb_mover, generation, F_U32), FIELD(tb_mover, in_use, F_BOOL),
+	FIELD(tb_mover, grounded, F_BOOL),
+};
+
 static const field sensor_fields[] = {
 	FIELD(tb_sensor, shape, F_I32), FIELD(tb_sensor, first, F_I32), FIELD(tb_sensor, count, F_I32),
 	SKIP(tb_sensor, next_first), SKIP(tb_sensor, next_count), FIELD(tb_sensor, in_use, F_BOOL),
@@ -212,7 +223,7 @@ typedef struct record_type {
 #define NO_FLAG (-1)
 
 enum { R_BODY, R_SIM, R_SHAPE, R_CONTACT, R_JOINT, R_SENSOR, R_OVERLAP, R_INT, R_BEGIN_EVENT, R_END_EVENT,
-       R_HIT_EVENT, R_SENSOR_EVENT, R_NODE, R_DEF, R_TYPE_COUNT };
+       R_HIT_EVENT, R_SENSOR_EVENT, R_NODE, R_DEF, R_MOVER, R_TYPE_COUNT };
 
 static const record_type record_types[R_TYPE_COUNT] = {
 	[R_BODY] = RECORD(tb_body, body_fields, offsetof(tb_body, in_use), offsetof(tb_body, generation)),
@@ -230,6 +241,7 @@ static const record_type record_types[R_TYPE_COUNT] = {
 	[R_SENSOR_EVENT] = RECORD(tb_sensor_event, sensor_event_fields, NO_FLAG, NO_FLAG),
 	[R_NODE] = RECORD(tb_tree_node, node_fields, NO_FLAG, NO_FLAG),
 	[R_DEF] = RECORD(tb_world_def, def_fields, NO_FLAG, NO_FLAG),
+	[R_MOVER] = RECORD(tb_mover, mover_fields, offsetof(tb_mover, in_use), offsetof(tb_mover, generation)),
 };
 
 /* The record type of each array of the image. */
@@ -241,7 +253,7 @@ static const int part_types[TB_PART_COUNT] = {
 	[TB_PART_MOVE_BUFFER] = R_INT, [TB_PART_BEGIN_EVENTS] = R_BEGIN_EVENT, [TB_PART_END_EVENTS] = R_END_EVENT,
 	[TB_PART_HIT_EVENTS] = R_HIT_EVENT, [TB_PART_SENSOR_BEGIN_EVENTS] = R_SENSOR_EVENT,
 	[TB_PART_SENSOR_END_EVENTS] = R_SENSOR_EVENT, [TB_PART_PENDING_END_EVENTS] = R_END_EVENT,
-	[TB_PART_PENDING_SENSOR_END_EVENTS] = R_SENSOR_EVENT,
+	[TB_PART_PENDING_SENSOR_END_EVENTS] = R_SENSOR_EVENT, [TB_PART_MOVER_FREE] = R_INT, [TB_PART_MOVERS] = R_MOVER,
 };
 
 static size_t kind_size(int kind)
@@ -504,6 +516,7 @@ static void put_payload(writer *w, const tb_snapshot *snap)
 	put_i32(w, img->contact_pool.next_index);
 	put_i32(w, img->joint_pool.next_index);
 	put_i32(w, img->sensor_pool.next_index);
+	put_i32(w, img->mover_pool.next_index);
 	put_i32(w, img->next_chain_id);
 	put_i32(w, img->island_count);
 	put_i32(w, img->step_count);
@@ -789,7 +802,7 @@ static bool check_sets(const tb_world *img, unsigned char *marks)
 	            (const unsigned char *)img->array.data, sizeof(type), offsetof(type, in_use), false, marks)
 	if (!FREE_SLOTS(body_pool, bodies, tb_body) || !FREE_SLOTS(shape_pool, shapes, tb_shape) ||
 	    !FREE_SLOTS(contact_pool, contacts, tb_contact) || !FREE_SLOTS(joint_pool, joints, tb_joint) ||
-	    !FREE_SLOTS(sensor_pool, sensors, tb_sensor))
+	    !FREE_SLOTS(sensor_pool, sensors, tb_sensor) || !FREE_SLOTS(mover_pool, movers, tb_mover))
 		return false;
 #undef FREE_SLOTS
 	/* the move buffer: the shapes flagged in it (flags of free slots are zero) */
@@ -834,6 +847,12 @@ static bool check_values(tb_snapshot *snap)
 		if (tb_joint_is_breakable(&j->def)) breakable += 1;
 	}
 	img->breakable_joint_count = breakable;
+	for (int32_t i = 0; i < img->movers.count; ++i) {
+		const tb_mover *m = img->movers.data + i;
+		if (!m->in_use) continue;
+		if (tb_validate_mover_def(&m->def) != TB_OK) return false;
+		if (!(fabsf(m->position.x) <= TB_HUGE && fabsf(m->position.y) <= TB_HUGE)) return false;
+	}
 	for (int32_t i = 0; i < img->sensors.count; ++i) {
 		img->sensors.data[i].next_first = 0;
 		img->sensors.data[i].next_count = 0;
@@ -939,6 +958,7 @@ tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def
 	scalars.contact_pool.next_index = get_i32(&r);
 	scalars.joint_pool.next_index = get_i32(&r);
 	scalars.sensor_pool.next_index = get_i32(&r);
+	scalars.mover_pool.next_index = get_i32(&r);
 	scalars.next_chain_id = get_i32(&r);
 	scalars.island_count = get_i32(&r);
 	scalars.step_count = get_i32(&r);
@@ -968,7 +988,8 @@ tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def
 	    counts[TB_PART_SHAPES] != scalars.shape_pool.next_index ||
 	    counts[TB_PART_CONTACTS] != scalars.contact_pool.next_index ||
 	    counts[TB_PART_JOINTS] != scalars.joint_pool.next_index ||
-	    counts[TB_PART_SENSORS] != scalars.sensor_pool.next_index)
+	    counts[TB_PART_SENSORS] != scalars.sensor_pool.next_index ||
+	    counts[TB_PART_MOVERS] != scalars.mover_pool.next_index)
 		return load_failed(NULL, status, TB_ERR_SNAPSHOT_CORRUPT);
 
 	/* the snapshot, in def's memory */

@@ -282,6 +282,7 @@ bool tb_world_validate(const tb_world *w)
 	CHECK(w->body_pool.issued.capacity >= w->body_pool.next_index);
 	CHECK(w->shape_pool.issued.capacity >= w->shape_pool.next_index);
 	CHECK(w->joint_pool.issued.capacity >= w->joint_pool.next_index);
+	CHECK(w->mover_pool.issued.capacity >= w->mover_pool.next_index);
 	CHECK(validate_reserves(w));
 	CHECK(validate_links(w));
 	return validate_awake_sets(w);

@@ -41,6 +41,8 @@ typedef struct moment {
 	int shape_count;
 	tb_joint_id joints[MAX_JOINTS];
 	int joint_count;
+	tb_mover_id movers[MAX_MOVERS];
+	int mover_count;
 } moment;
 
 typedef struct fuzz {
@@ -1177,6 +1179,8 @@ static void op_take_moment(fuzz *f)
 	m->shape_count = f->shape_count;
 	memcpy(m->joints, f->joints, sizeof f->joints);
 	m->joint_count = f->joint_count;
+	memcpy(m->movers, f->movers, sizeof f->movers);
+	m->mover_count = f->mover_count;
 
 	size_t size = tb_snapshot_save(m->snap, NULL, 0);
 	unsigned char *bytes = malloc(size), *again = malloc(size);
@@ -1218,6 +1222,19 @@ static void restore_lists(fuzz *f, const moment *m)
 	f->shape_count = m->shape_count;
 	memcpy(f->joints, m->joints, sizeof f->joints);
 	f->joint_count = m->joint_count;
+	/* movers: those of the moment are back, those made since are stale */
+	for (int i = 0; i < f->mover_count; ++i) {
+		bool kept = false;
+		for (int k = 0; k < m->mover_count; ++k) kept |= TB_ID_EQUALS(f->movers[i], m->movers[k]);
+		if (!kept) {
+			FUZZ_ASSERT(f, !tb_mover_is_valid(f->w, f->movers[i]));
+			f->stale_mover = f->movers[i];
+		}
+	}
+	memcpy(f->movers, m->movers, sizeof f->movers);
+	f->mover_count = m->mover_count;
+	for (int i = 0; i < f->mover_count; ++i) FUZZ_ASSERT(f, tb_mover_is_valid(f->w, f->movers[i]));
+	if (!TB_IS_NULL(f->stale_mover) && tb_mover_is_valid(f->w, f->stale_mover)) f->stale_mover = tb_null_mover_id;
 	/* destroyed after the moment: back under their old ids */
 	for (int i = 0; i < f->stale_body_count;) {
 		if (has_body(f->bodies, f->body_count, f->stale_bodies[i])) f->stale_bodies[i] = f->stale_bodies[--f->stale_body_count];
@@ -1262,6 +1279,10 @@ static void relist(fuzz *f)
 	}
 	f->joint_count = tb_world_get_joints(f->w, f->joints, MAX_JOINTS);
 	FUZZ_ASSERT(f, f->joint_count <= MAX_JOINTS);
+	for (int i = 0; i < f->mover_count; ++i) FUZZ_ASSERT(f, !tb_mover_is_valid(f->w, f->movers[i]));
+	if (f->mover_count > 0) f->stale_mover = f->movers[0];
+	f->mover_count = tb_world_get_movers(f->w, f->movers, MAX_MOVERS);
+	FUZZ_ASSERT(f, f->mover_count <= MAX_MOVERS);
 }
 
 static void op_restore_moment(fuzz *f)

@@ -20,6 +20,10 @@ typedef struct scene {
 	tb_body_id sleepers[5];
 	tb_shape_id sensor, drag_zone, wind;
 	tb_joint_id mouse;
+	/* issue 17's kinds */
+	tb_body_id belt, ball, platform, rider, jumper, chassis, wheel, puck;
+	tb_joint_id wheel_joint, motor_joint, fragile;
+	tb_mover_id walker;
 } scene;
 
 static tb_shape_id shape_of(tb_world *w, tb_body_id b, const tb_geometry *g, const tb_shape_def *sd)
@@ -208,6 +212,87 @@ static scene build_scene(tb_world *w)
 	tb_destroy_body(w, extra[5]);
 	tb_destroy_body(w, extra[2]);
 	tb_destroy_body(w, extra[6]);
+
+	/* surfaces and mix rules: a conveyor carrying a box, a ball rolling to a
+	 * stop under rolling resistance, a body with its own sleep threshold */
+	tb_world_def wd = tb_world_get_def(w);
+	wd.friction_mix = TB_MIX_MIN;
+	wd.restitution_mix = TB_MIX_AVERAGE;
+	assert_int_equal(tb_world_set_def(w, &wd), TB_OK);
+	s.belt = tu_body(w, TB_STATIC_BODY, tb_v2(70.0f, 0.0f));
+	tb_shape_id belt_top = tu_box(w, s.belt, 4.0f, 0.2f, 1.0f);
+	assert_int_equal(tb_shape_set_tangent_speed(w, belt_top, 1.5f), TB_OK);
+	tb_body_id parcel = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(67.0f, 0.7f), 0.3f, 0.3f, 1.0f);
+	assert_int_equal(tb_body_set_sleep_threshold(w, parcel, 0.01f), TB_OK);
+	s.ball = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(42.0f, 0.4f), 0.4f, 1.0f);
+	assert_int_equal(tb_shape_set_rolling_resistance(w, tu_first_shape(w, s.ball), 0.1f), TB_OK);
+	assert_int_equal(tb_body_set_linear_velocity(w, s.ball, tb_v2(4.0f, 0.0f)), TB_OK);
+
+	/* a one-way platform: one box resting on it, one jumping up through it */
+	s.platform = tu_body(w, TB_STATIC_BODY, tb_v2(80.0f, 3.0f));
+	sd = tb_default_shape_def();
+	sd.one_way = tb_v2(0.0f, 1.0f);
+	tu_box_with(w, s.platform, 2.0f, 0.1f, &sd);
+	sd = tb_default_shape_def();
+	s.rider = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(79.0f, 3.4f), 0.3f, 0.3f, 1.0f);
+	s.jumper = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(81.0f, 1.0f), 0.3f, 0.3f, 1.0f);
+	assert_int_equal(tb_body_set_linear_velocity(w, s.jumper, tb_v2(0.0f, 9.0f)), TB_OK);
+	tb_body_id floor2 = tu_body(w, TB_STATIC_BODY, tb_v2(80.0f, 0.0f));
+	tu_box(w, floor2, 4.0f, 0.2f, 1.0f);
+
+	/* a sprung, motored wheel on a chassis held by a motor joint, and a
+	 * breakable pin that gives way while the scene plays */
+	s.chassis = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(90.0f, 2.0f), 1.0f, 0.2f, 1.0f);
+	s.wheel = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(90.8f, 1.4f), 0.35f, 1.0f);
+	/* second shapes: play never picks them to destroy */
+	tu_circle(w, s.chassis, 0.15f, 1.0f);
+	tu_circle(w, s.wheel, 0.1f, 1.0f);
+	tb_joint_def whj = tb_default_joint_def(TB_JOINT_WHEEL);
+	whj.body_a = s.chassis;
+	whj.body_b = s.wheel;
+	whj.local_anchor_a = tb_v2(0.8f, -0.6f);
+	whj.local_axis_a = tb_v2(0.0f, 1.0f);
+	whj.enable_spring = true;
+	whj.hertz = 4.0f;
+	whj.damping_ratio = 0.5f;
+	whj.enable_motor = true;
+	whj.motor_speed = -3.0f;
+	whj.max_motor_torque = 20.0f;
+	whj.enable_limit = true;
+	whj.lower = -0.2f;
+	whj.upper = 0.2f;
+	s.wheel_joint = joint_of(w, &whj);
+	tb_joint_def moj = tb_default_joint_def(TB_JOINT_MOTOR);
+	moj.body_a = s.ground;
+	moj.body_b = s.chassis;
+	moj.linear_offset = tb_v2(90.5f, 2.5f);
+	moj.angular_offset = 0.2f;
+	moj.max_force = 60.0f;
+	moj.max_motor_torque = 30.0f;
+	s.motor_joint = joint_of(w, &moj);
+	s.puck = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(95.0f, 6.0f), 0.3f, 0.3f, 4.0f);
+	tu_circle(w, s.puck, 0.1f, 4.0f); /* two shapes: play never picks it to destroy */
+	tb_joint_def fj = tb_default_joint_def(TB_JOINT_REVOLUTE);
+	fj.body_a = s.ground;
+	fj.body_b = s.puck;
+	fj.local_anchor_a = tb_v2(95.0f, 7.0f);
+	fj.local_anchor_b = tb_v2(0.0f, 1.0f);
+	/* the puck hangs at 4 * (0.36 + 0.0314) * 10 = 15.7 N; pushed down by the play below */
+	fj.break_force = 40.0f;
+	fj.break_torque = 1.0e6f;
+	s.fragile = joint_of(w, &fj);
+
+	/* a character walking along the far segment */
+	tb_mover_def mvd = tb_default_mover_def();
+	mvd.capsule.center1 = tb_v2(0.0f, -0.4f);
+	mvd.capsule.center2 = tb_v2(0.0f, 0.4f);
+	mvd.capsule.radius = 0.3f;
+	mvd.position = tb_v2(45.0f, 0.71f);
+	mvd.step_height = 0.2f;
+	mvd.push_strength = 50.0f;
+	tb_status st = TB_STATUS_COUNT;
+	s.walker = tb_create_mover(w, &mvd, &st);
+	assert_int_equal(st, TB_OK);
 	return s;
 }
 
@@ -258,7 +343,7 @@ static uint64_t events_hash(const tb_world *w, bool ids)
 
 typedef struct trace {
 	uint64_t hash[STEPS], events[STEPS];
-	int events_seen;
+	int events_seen, breaks;
 } trace;
 
 /* What a level does while it plays: steps, and now and then a body made or
@@ -282,8 +367,30 @@ static void play(tb_world *w, int steps, trace *t, bool ids)
 				}
 			}
 		}
+		/* movers walk back and forth, falling under gravity; the puck is
+		 * pushed harder and harder until its pin breaks */
+		static tb_mover_id movers[8];
+		int mover_count = tb_world_get_movers(w, movers, 8);
+		for (int k = 0; k < mover_count; ++k)
+			tb_mover_move(w, movers[k], tb_v2((i / 60) % 2 == 0 ? 0.04f : -0.04f, -10.0f * TU_DT * TU_DT * 10.0f));
+		static tb_body_id bodies[256];
+		int body_count = tb_world_get_bodies(w, bodies, 256);
+		for (int k = 0; k < body_count; ++k) {
+			tb_vec2 p = tb_body_get_position(w, bodies[k]);
+			if (tb_body_get_type(w, bodies[k]) == TB_DYNAMIC_BODY && p.x > 94.5f && p.x < 95.5f)
+				tb_body_apply_force_to_center(w, bodies[k], tb_v2(0.0f, -0.2f * (float)i), true);
+		}
 		tb_world_step(w, TU_DT);
 		t->hash[i] = tb_world_hash(w);
+		for (int k = 0; k < mover_count; ++k) {
+			tb_vec2 p = tb_mover_get_position(w, movers[k]);
+			bool grounded = tb_mover_is_grounded(w, movers[k]);
+			t->hash[i] = mix64(t->hash[i], &p, sizeof p);
+			t->hash[i] = mix64(t->hash[i], &grounded, sizeof grounded);
+		}
+		tb_joint_events je = tb_world_get_joint_events(w);
+		t->breaks += je.break_count;
+		t->hash[i] = mix64(t->hash[i], &je.break_count, sizeof je.break_count);
 		t->events[i] = events_hash(w, ids);
 		tb_contact_events ce = tb_world_get_contact_events(w);
 		tb_sensor_events se = tb_world_get_sensor_events(w);
@@ -347,6 +454,13 @@ static void test_restore_is_exact(void **state)
 	assert_true(any_asleep(w, &s));
 	play(w, STEPS, &again, false);
 	assert_same_trace(&first, &again);
+	/* issue 17's kinds took part: the pin broke in the run, after the moment,
+	 * and the restore brought it back to break again; the mover walked */
+	assert_int_equal(first.breaks, 1);
+	assert_int_equal(again.breaks, 1);
+	assert_true(tb_mover_is_valid(w, s.walker));
+	assert_true(tb_joint_is_valid(w, s.wheel_joint) && tb_joint_is_valid(w, s.motor_joint));
+	assert_false(tb_joint_is_valid(w, s.fragile));
 	/* a snapshot can be restored any number of times */
 	assert_int_equal(tb_world_restore(w, snap), TB_OK);
 	play(w, STEPS, &third, false);
@@ -1072,6 +1186,7 @@ static void test_record_tables_cover_every_field(void **state)
 		{"tb_sensor_event", 0},
 		{"tb_tree_node", 5},
 		{"tb_world_def", 3},
+		{"tb_mover", 2},
 	};
 	int n = tb_snapshot_record_type_count();
 	assert_int_equal(n, (int)(sizeof expected / sizeof expected[0]));
