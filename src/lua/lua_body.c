@@ -23,6 +23,7 @@ const char *const tl_body_type_names[] = {"static", "kinematic", "dynamic", NULL
 	X(linear_damping, TL_RW)                                                                                   \
 	X(angular_damping, TL_RW)                                                                                  \
 	X(can_sleep, TL_RW)                                                                                        \
+	X(sleep_threshold, TL_RW)                                                                                  \
 	X(user, TL_RW)                                                                                             \
 	X(mass, TL_RO)                                                                                             \
 	X(inertia, TL_RO)                                                                                          \
@@ -73,6 +74,7 @@ static body_value read_value(lua_State *L, int p, int idx, const tl_where *w)
 			break;
 		case P_linear_damping:
 		case P_angular_damping: v.f = tl_nonneg(L, idx, w); break;
+		case P_sleep_threshold: v.f = tl_range(L, idx, w, 0.0, 1.0e6, "[0, 1e6]"); break;
 		case P_type: v.i = tl_enum(L, idx, w, tl_body_type_names); break;
 		default: v.b = tl_bool(L, idx, w); break;
 	}
@@ -105,6 +107,7 @@ static tb_status apply_value(tb_world *w, tb_body_id id, int p, body_value v)
 		case P_linear_damping: return tb_body_set_linear_damping(w, id, v.f);
 		case P_angular_damping: return tb_body_set_angular_damping(w, id, v.f);
 		case P_can_sleep: return tb_body_enable_sleep(w, id, v.b);
+		case P_sleep_threshold: return tb_body_set_sleep_threshold(w, id, v.f);
 		default: return TB_OK;
 	}
 }
@@ -139,6 +142,7 @@ int tl_world_body(lua_State *L)
 				case P_linear_damping: def.linear_damping = v.f; break;
 				case P_angular_damping: def.angular_damping = v.f; break;
 				case P_can_sleep: def.enable_sleep = v.b; break;
+				case P_sleep_threshold: def.sleep_threshold = v.f; break;
 				default: break;
 			}
 		}
@@ -186,6 +190,7 @@ static int push_ids(lua_State *L, tl_world_record *rec, tb_body_id id, tl_type k
 
 void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id)
 {
+	tl_check_unlocked(L, rec);
 	/* the ids of the shapes and joints are copied out first (one buffer: its
 	 * allocation may run a finalizer, so the world is taken again after it);
 	 * dropping user values and anchors runs no Lua */
@@ -257,6 +262,7 @@ static int body_index(lua_State *L)
 		case P_linear_damping: lua_pushnumber(L, tb_body_get_linear_damping(w, id)); break;
 		case P_angular_damping: lua_pushnumber(L, tb_body_get_angular_damping(w, id)); break;
 		case P_can_sleep: lua_pushboolean(L, tb_body_is_sleep_enabled(w, id)); break;
+		case P_sleep_threshold: lua_pushnumber(L, tb_body_get_sleep_threshold(w, id)); break;
 		case P_user: lua_getiuservalue(L, 1, TL_UV_USER); break;
 		case P_mass: lua_pushnumber(L, tb_body_get_mass(w, id)); break;
 		case P_inertia: lua_pushnumber(L, tb_body_get_inertia(w, id)); break;

@@ -14,7 +14,8 @@
 #define TL_EV_HANDLER(name) "on_" #name,
 const char *const tl_event_names[TL_EV_COUNT + 1] = {TL_EVENTS(TL_EV_NAME) NULL};
 const char *const tl_handler_names[TL_EV_COUNT + 1] = {TL_EVENTS(TL_EV_HANDLER) NULL};
-const char *const tl_type_names[TL_TYPE_COUNT] = {"Body", "Shape", "Joint", "World", "Contact", "Snapshot"};
+const char *const tl_world_event_names[TL_WORLD_EV_COUNT + 1] = {TL_EVENTS(TL_EV_NAME) "joint_break", "presolve", NULL};
+const char *const tl_type_names[TL_TYPE_COUNT] = {"Body", "Shape", "Joint", "World", "Contact", "Snapshot", "Mover"};
 
 /* ---------------- errors and value checks ---------------- */
 

@@ -170,7 +170,7 @@ static int error_handler(lua_State *L)
 		}
 	}
 	if (ds->shape_index1 == 0) {
-		msg = lua_pushfstring(L, "error in world:on('%s') handler: %s", tl_event_names[ds->ev], msg);
+		msg = lua_pushfstring(L, "error in world:on('%s') handler: %s", tl_world_event_names[ds->ev], msg);
 	} else {
 		msg = lua_pushfstring(L, "error in %s handler of Shape#%d: %s", tl_handler_names[ds->ev],
 		                      (int)ds->shape_index1, msg);
@@ -187,7 +187,7 @@ enum { S_STATE = 1, S_WORLD, S_HANDLERS, S_CACHE, S_ANCHORS, S_CONTACT_MT, S_WOR
 
 static void load_world_handlers(lua_State *L, dispatch_state *ds)
 {
-	for (int ev = 0; ev < TL_EV_COUNT; ++ev) {
+	for (int ev = 0; ev <= TL_EV_joint_break; ++ev) {
 		lua_rawgeti(L, S_HANDLERS, ev + 1);
 		lua_replace(L, S_WORLD_FN + ev);
 	}
@@ -312,8 +312,39 @@ static int dispatch_all(lua_State *L)
 	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->cache[TL_SHAPE]);
 	lua_getiuservalue(L, S_WORLD, TL_WUV_ANCHORS(TL_SHAPE));
 	tl_push_metatable(L, TL_CONTACT);
-	lua_settop(L, S_WORLD_FN + TL_EV_COUNT - 1);
+	lua_settop(L, S_WORLD_FN + TL_EV_joint_break);
 	load_world_handlers(L, ds);
+	/* the joints that broke: handler(joint, info), the joint destroyed (its
+	 * handle stale, its user value in info.user) */
+	for (int i = 0; core->world != NULL && i < core->break_count; ++i) {
+		if (ds->handlers_version != rec->handlers_version) load_world_handlers(L, ds);
+		if (!(rec->world_handlers & (1u << TL_EV_joint_break))) break;
+		tb_joint_break_event e = core->breaks[i];
+		int base = lua_gettop(L);
+		lua_pushvalue(L, S_WORLD_FN + TL_EV_joint_break);
+		tl_push_handle(L, rec, TL_JOINT, e.joint.index1, e.joint.generation, true);
+		lua_createtable(L, 0, 6);
+		lua_pushstring(L, tl_joint_kind_names[e.type]);
+		lua_setfield(L, -2, "kind");
+		tl_push_handle(L, rec, TL_BODY, e.body_a.index1, e.body_a.generation, false);
+		lua_setfield(L, -2, "a");
+		tl_push_handle(L, rec, TL_BODY, e.body_b.index1, e.body_b.generation, false);
+		lua_setfield(L, -2, "b");
+		lua_pushnumber(L, e.force);
+		lua_setfield(L, -2, "force");
+		lua_pushnumber(L, e.torque);
+		lua_setfield(L, -2, "torque");
+		/* the user value of the joint's own handle, if it still has one */
+		if (lua_type(L, base + 2) == LUA_TUSERDATA && ((tl_handle *)lua_touserdata(L, base + 2))->generation ==
+		                                                    e.joint.generation) {
+			lua_getiuservalue(L, base + 2, TL_UV_USER);
+			lua_setfield(L, -2, "user");
+		}
+		ds->ev = TL_EV_joint_break;
+		ds->shape_index1 = 0;
+		lua_call(L, 2, 0);
+		lua_settop(L, base);
+	}
 	/* a handler may destroy the world, which frees the copies: checked first */
 	for (int i = 0; core->world != NULL && i < core->begin_count; ++i) {
 		tb_contact_begin_event e = core->begin[i];
@@ -362,18 +393,39 @@ static void clear_counts(tl_world_core *c)
 	c->sensor_begin_count = c->sensor_end_count = 0;
 }
 
+/* The broken joints' handles lose their values and anchors: the engine
+ * destroyed the joints. After the handler, which still saw them. */
+static void forget_breaks(lua_State *L, tl_world_record *rec)
+{
+	tl_world_core *core = rec->core;
+	for (int i = 0; i < core->break_count && core->world != NULL; ++i)
+		tl_forget(L, rec, TL_JOINT, core->breaks[i].joint.index1, core->breaks[i].joint.generation);
+	core->break_count = 0;
+}
+
 void tl_dispatch(lua_State *L, tl_world_record *rec)
 {
 	tl_world_core *core = rec->core;
 	rec->last_dispatch_ms = 0.0;
 	clear_counts(core);
+	core->break_count = 0;
+	if (core->world != NULL) {
+		tb_joint_events je = tb_world_get_joint_events(core->world);
+		if (je.break_count > 0) {
+			TL_RESERVE(L, core, core->breaks, core->break_capacity, je.break_count);
+			memcpy(core->breaks, je.breaks, sizeof *core->breaks * (size_t)je.break_count);
+			core->break_count = je.break_count;
+		}
+	}
 
 	/* events nobody listens to are not even copied */
 	int top = lua_gettop(L);
 	lua_getiuservalue(L, 1, TL_WUV_HANDLERS);
 	int handlers = lua_gettop(L);
 	uint32_t want = (rec->shape_handler_mask | rec->world_handlers) & ((1u << TL_EV_COUNT) - 1);
-	if (want == 0 || core->world == NULL) {
+	bool breaks = core->break_count > 0 && (rec->world_handlers & (1u << TL_EV_joint_break));
+	if ((want == 0 && !breaks) || core->world == NULL) {
+		forget_breaks(L, rec);
 		lua_settop(L, top);
 		return;
 	}
@@ -406,10 +458,13 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 		core->sensor_end_count = se.end_count;
 	}
 	if (core->begin_count + core->end_count + core->hit_count + core->sensor_begin_count + core->sensor_end_count ==
-	    0) {
+	        0 &&
+	    !breaks) {
+		forget_breaks(L, rec);
 		lua_settop(L, top);
 		return;
 	}
+	if (!breaks) forget_breaks(L, rec);
 
 	double t0 = now_ms();
 	/* the World userdata at 1 keeps the record alive: a handler may destroy the
@@ -432,8 +487,110 @@ void tl_dispatch(lua_State *L, tl_world_record *rec)
 	rec->dispatching = false;
 	rec->last_dispatch_ms = now_ms() - t0;
 	clear_counts(core);
+	forget_breaks(L, rec); /* even after an error */
 	if (status != LUA_OK) lua_error(L);
 	lua_settop(L, top);
+}
+
+/* ---------------- presolve ---------------- */
+
+/* What the engine's hook hands the protected call. */
+typedef struct presolve_call {
+	tl_world_record *rec;
+	tb_shape_id a, b;
+	const tb_manifold *manifold;
+	bool enable;
+} presolve_call;
+
+static int presolve_error(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	luaL_traceback(L, L, lua_pushfstring(L, "error in world:on('presolve') handler: %s", msg), 1);
+	return 1;
+}
+
+/* Protected: the handler with (shape_a, shape_b, contact); false disables. The
+ * World userdata is at 1 of world:step's frame, below this call's. */
+static int presolve_protected(lua_State *L)
+{
+	presolve_call *pc = lua_touserdata(L, 1);
+	tl_world_record *rec = pc->rec;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, rec->holder);
+	lua_rawgeti(L, -1, 1); /* the World userdata (weak, but world:step pins it) */
+	lua_getiuservalue(L, -1, TL_WUV_HANDLERS);
+	if (lua_rawgeti(L, -1, TL_EV_presolve + 1) != LUA_TFUNCTION) return 0;
+	tl_push_handle(L, rec, TL_SHAPE, pc->a.index1, pc->a.generation, true);
+	tl_push_handle(L, rec, TL_SHAPE, pc->b.index1, pc->b.generation, true);
+	tl_push_manifold_contact(L, pc->manifold);
+	lua_call(L, 3, 1);
+	pc->enable = !(lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1));
+	return 0;
+}
+
+/* The engine's hook: inside tb_world_step, the world locked. A Lua error must
+ * not unwind through the engine, so the handler runs protected; its message
+ * stays on the stack, the step goes on accepting every contact, and world:step
+ * raises it once the step is done. */
+static bool presolve_hook(tb_shape_id a, tb_shape_id b, const tb_manifold *m, void *context)
+{
+	tl_world_record *rec = context;
+	lua_State *L = rec->presolve_L;
+	if (L == NULL || rec->presolve_failed) return true;
+	if (!lua_checkstack(L, 8)) return true;
+	int top = lua_gettop(L);
+	lua_pushcfunction(L, presolve_error);
+	presolve_call *pc = lua_newuserdatauv(L, sizeof *pc, 0);
+	pc->rec = rec;
+	pc->a = a;
+	pc->b = b;
+	pc->manifold = m;
+	pc->enable = true;
+	lua_pushcfunction(L, presolve_protected);
+	lua_insert(L, -2);
+	int status = lua_pcall(L, 1, 0, top + 1);
+	bool enable = status == LUA_OK ? pc->enable : true;
+	if (status != LUA_OK) {
+		/* keep the message, drop the rest */
+		rec->presolve_failed = true;
+		lua_replace(L, top + 1);
+		lua_settop(L, top + 1);
+		return true;
+	}
+	lua_settop(L, top);
+	return enable;
+}
+
+void tl_set_presolve(lua_State *L, tl_world_record *rec, bool on)
+{
+	(void)L;
+	tb_world_set_presolve(tl_world_of(rec), on ? presolve_hook : NULL, rec);
+}
+
+void tl_step(lua_State *L, tl_world_record *rec, float dt)
+{
+	int top = lua_gettop(L);
+	rec->presolving = true;
+	rec->presolve_failed = false;
+	rec->presolve_L = L;
+	tb_world_step(tl_world_of(rec), dt);
+	rec->presolving = false;
+	rec->presolve_L = NULL;
+	if (rec->presolve_failed) {
+		/* the step is whole; the broken joints forgotten, the events dropped */
+		rec->presolve_failed = false;
+		tl_world_core *core = rec->core;
+		core->break_count = 0;
+		tb_joint_events je = tb_world_get_joint_events(core->world);
+		for (int i = 0; i < je.break_count; ++i) {
+			tb_joint_break_event e = je.breaks[i];
+			tl_forget(L, rec, TL_JOINT, e.joint.index1, e.joint.generation);
+			je = tb_world_get_joint_events(core->world);
+		}
+		lua_error(L);
+	}
+	lua_settop(L, top);
+	tl_dispatch(L, rec);
 }
 
 /* ---------------- tumble.collide ---------------- */

@@ -18,8 +18,11 @@ static char record_mt_key;
 
 /* ---------------- metatables ---------------- */
 
-static const size_t udata_sizes[TL_TYPE_COUNT] = {sizeof(tl_handle),   sizeof(tl_handle),  sizeof(tl_handle),
-                                                  sizeof(tl_world_ud), sizeof(tl_contact), sizeof(tl_snapshot_ud)};
+/* a Mover (lua_mover.c) is a type, an owner and an id */
+typedef struct tl_mover_size { const tl_names *type; tl_world_record *rec; int32_t index1; uint32_t generation; } tl_mover_size;
+static const size_t udata_sizes[TL_TYPE_COUNT] = {sizeof(tl_handle),      sizeof(tl_handle),  sizeof(tl_handle),
+                                                  sizeof(tl_world_ud),    sizeof(tl_contact), sizeof(tl_snapshot_ud),
+                                                  sizeof(tl_mover_size)};
 
 void tl_push_metatable(lua_State *L, tl_type type)
 {
@@ -108,21 +111,24 @@ static void core_free(tl_world_core *c)
 {
 	if (c->world != NULL) tb_destroy_world(c->world);
 	c->world = NULL;
-	void *buffers[] = {c->begin, c->end, c->hit, c->sensor_begin, c->sensor_end, c->scratch, c->shape_anchors};
+	void *buffers[] = {c->begin, c->end, c->hit, c->sensor_begin, c->sensor_end, c->scratch, c->shape_anchors, c->breaks};
 	size_t sizes[] = {sizeof *c->begin * (size_t)c->begin_capacity,
 	                  sizeof *c->end * (size_t)c->end_capacity,
 	                  sizeof *c->hit * (size_t)c->hit_capacity,
 	                  sizeof *c->sensor_begin * (size_t)c->sensor_begin_capacity,
 	                  sizeof *c->sensor_end * (size_t)c->sensor_end_capacity,
 	                  c->scratch_capacity,
-	                  sizeof *c->shape_anchors * (size_t)c->shape_anchors_capacity};
-	for (int i = 0; i < 7; ++i) {
+	                  sizeof *c->shape_anchors * (size_t)c->shape_anchors_capacity,
+	                  sizeof *c->breaks * (size_t)c->break_capacity};
+	for (int i = 0; i < 8; ++i) {
 		if (buffers[i] != NULL) c->alloc(c->alloc_ud, buffers[i], sizes[i], 0);
 	}
 	c->begin = NULL;
 	c->end = NULL;
 	c->hit = NULL;
 	c->sensor_begin = c->sensor_end = NULL;
+	c->breaks = NULL;
+	c->break_count = c->break_capacity = 0;
 	c->scratch = NULL;
 	c->shape_anchors = NULL;
 	c->shape_anchors_capacity = 0;

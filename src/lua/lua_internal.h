@@ -54,7 +54,7 @@
 #define TL_MAX_SIZE 1.0e4
 #define TL_MAX_DENSITY 1.0e6
 
-typedef enum tl_type { TL_BODY, TL_SHAPE, TL_JOINT, TL_WORLD, TL_CONTACT, TL_SNAPSHOT, TL_TYPE_COUNT } tl_type;
+typedef enum tl_type { TL_BODY, TL_SHAPE, TL_JOINT, TL_WORLD, TL_CONTACT, TL_SNAPSHOT, TL_MOVER, TL_TYPE_COUNT } tl_type;
 #define TL_KIND_COUNT 3 /* body, shape, joint: the kinds with handles */
 
 /* The events, in their order of delivery within one step. */
@@ -67,6 +67,9 @@ typedef enum tl_event {
 } tl_event;
 
 extern const char *const tl_event_names[TL_EV_COUNT + 1];
+/* world:on's events: the shapes' five, then two of the world's own. */
+enum { TL_EV_joint_break = TL_EV_COUNT, TL_EV_presolve, TL_WORLD_EV_COUNT };
+extern const char *const tl_world_event_names[TL_WORLD_EV_COUNT + 1];
 extern const char *const tl_handler_names[TL_EV_COUNT + 1]; /* on_begin ... */
 extern const char *const tl_type_names[TL_TYPE_COUNT];
 
@@ -100,7 +103,7 @@ typedef struct tl_spec {
 } tl_spec;
 
 extern const tl_spec tl_world_spec, tl_body_spec, tl_shape_spec, tl_joint_spec, tl_contact_spec, tl_field_spec,
-	tl_snapshot_spec;
+	tl_snapshot_spec, tl_mover_spec;
 extern const luaL_Reg tl_module_functions[];
 
 /* The per-state lookup of a type's names: the Lua string object of every entry
@@ -164,6 +167,10 @@ typedef struct tl_world_core {
 	int sensor_begin_count, sensor_begin_capacity;
 	tb_sensor_event *sensor_end;
 	int sensor_end_count, sensor_end_capacity;
+	/* the joints the last step broke: their handles are forgotten after the
+	 * joint_break handler saw them */
+	tb_joint_break_event *breaks;
+	int break_count, break_capacity;
 	/* for each shape slot (index1) whose handle is in the World's anchors, its
 	 * generation | TL_ANCHORED: the dispatcher takes the handle from the anchors
 	 * without reading it (a cache miss per shape in a large batch) */
@@ -184,7 +191,12 @@ typedef struct tl_world_record {
 	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches ([0] is the record itself) */
 	int holder;               /* registry ref of a weak table whose [1] is the World userdata */
 	bool dispatching;
-	bool restoring; /* world:restore is putting the handles back (a finalizer may run meanwhile) */
+	bool restoring;
+	/* world:step is running a presolve handler (the engine's world is locked):
+	 * nothing that changes the world or its handles may run */
+	bool presolving;
+	bool presolve_failed;   /* the handler raised: its message waits on the stack */
+	lua_State *presolve_L;  /* the thread that called world:step */ /* world:restore is putting the handles back (a finalizer may run meanwhile) */
 	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
 	/* world:on handlers: bit ev is set, bit TL_TAKES_CONTACT(ev) takes a contact;
 	 * the version changes with every world:on (the dispatcher reloads them) */
@@ -193,6 +205,12 @@ typedef struct tl_world_record {
 	double last_dispatch_ms;
 	tb_world_limits limits; /* the host's, as the world was created with them */
 } tl_world_record;
+
+/* Raises unless the world may change now (not inside a presolve handler). */
+static inline void tl_check_unlocked(lua_State *L, const tl_world_record *rec)
+{
+	if (rec->presolving) luaL_error(L, "cannot change the world inside a presolve handler (world:step is running)");
+}
 
 /* The live engine world of rec, or NULL. */
 static inline tb_world *tl_world_of(const tl_world_record *rec) { return rec->core->world; }
@@ -422,6 +440,8 @@ void tl_open_shape(lua_State *L);
 void tl_open_joint(lua_State *L);
 void tl_open_events(lua_State *L);
 void tl_open_snapshot(lua_State *L);
+void tl_open_mover(lua_State *L);
+int tl_world_mover(lua_State *L); /* world:mover{...} */
 
 /* ---- lua_world.c ---- */
 /* The memory and limits every world (and snapshot read from bytes) gets: the
@@ -457,6 +477,12 @@ int tl_world_joint(lua_State *L); /* world:joint{...} */
 /* ---- lua_events.c ---- */
 /* Copies the step's events and delivers them (world userdata at index 1). */
 void tl_dispatch(lua_State *L, tl_world_record *rec);
+/* world:step: the step (with the presolve handler, if any, called from inside
+ * it), then tl_dispatch; re-raises a handler's error once the world is whole. */
+void tl_step(lua_State *L, tl_world_record *rec, float dt);
+/* world:on("presolve", fn): installs or removes the engine hook. */
+void tl_set_presolve(lua_State *L, tl_world_record *rec, bool on);
+int tl_distance(lua_State *L); /* tumble.distance */
 int tl_collide(lua_State *L); /* tumble.collide */
 void tl_push_manifold_contact(lua_State *L, const tb_manifold *m);
 
@@ -466,6 +492,8 @@ int tl_world_raycast_all(lua_State *L);
 int tl_world_query_box(lua_State *L);
 int tl_world_query_point(lua_State *L);
 int tl_world_overlap(lua_State *L);
+int tl_world_cast_shape(lua_State *L);
+int tl_world_explode(lua_State *L);
 
 /* ---- lua_selftest.c ---- */
 int tl_c_reference_scene(lua_State *L);

@@ -96,6 +96,7 @@ int tl_introspect(lua_State *L)
 	push_type(L, &tl_joint_spec);
 	push_type(L, &tl_contact_spec);
 	push_type(L, &tl_snapshot_spec);
+	push_type(L, &tl_mover_spec);
 	push_functions(L, tl_module_functions);
 	lua_setfield(L, -2, "module");
 	/* the settings are the World constructor's options */
@@ -103,7 +104,7 @@ int tl_introspect(lua_State *L)
 	lua_setfield(L, -2, "settings");
 	push_option_table(L, &tl_field_spec);
 	lua_setfield(L, -2, "field_options");
-	push_names(L, tl_event_names);
+	push_names(L, tl_world_event_names);
 	lua_setfield(L, -2, "events");
 	push_names(L, tl_handler_names);
 	lua_setfield(L, -2, "handlers");

@@ -7,14 +7,17 @@
 #include "lua_internal.h"
 
 const char *const tl_joint_kind_names[TB_JOINT_TYPE_COUNT + 1] = {"revolute", "prismatic", "distance", "weld",
-                                                                  "mouse", NULL};
+                                                                  "mouse",    "wheel",     "motor",    NULL};
 
 #define R (1u << TB_JOINT_REVOLUTE)
 #define PR (1u << TB_JOINT_PRISMATIC)
 #define D (1u << TB_JOINT_DISTANCE)
 #define W (1u << TB_JOINT_WELD)
 #define M (1u << TB_JOINT_MOUSE)
-#define ALL (R | PR | D | W | M)
+#define WH (1u << TB_JOINT_WHEEL)
+#define MO (1u << TB_JOINT_MOTOR)
+#define ALL (R | PR | D | W | M | WH | MO)
+#define SPRUNG (R | PR | D | W | M | WH) /* the kinds with hertz and damping */
 
 /* Every name of Joint: X(name, flags, kinds that have the property, kinds whose
  * constructor takes it as an option). The order is the order of the options in
@@ -25,29 +28,34 @@ const char *const tl_joint_kind_names[TB_JOINT_TYPE_COUNT + 1] = {"revolute", "p
 	X(b, TL_RO, ALL, ALL)                                                                                      \
 	X(collide, TL_RW, ALL, ALL)                                                                                \
 	X(user, TL_RW, ALL, ALL)                                                                                   \
-	X(x, 0, 0, R | PR | W | M)                                                                                 \
-	X(y, 0, 0, R | PR | W | M)                                                                                 \
+	X(x, 0, 0, R | PR | W | M | WH)                                                                            \
+	X(y, 0, 0, R | PR | W | M | WH)                                                                            \
 	X(x1, 0, 0, D)                                                                                             \
 	X(y1, 0, 0, D)                                                                                             \
 	X(x2, 0, 0, D)                                                                                             \
 	X(y2, 0, 0, D)                                                                                             \
-	X(axis, 0, 0, PR)                                                                                          \
+	X(axis, 0, 0, PR | WH)                                                                                     \
 	X(target, TL_RW, M, M)                                                                                     \
-	X(motor, TL_RW, R | PR, R | PR)                                                                            \
-	X(motor_speed, TL_RW, R | PR, R | PR)                                                                      \
-	X(max_torque, TL_RW, R, R)                                                                                 \
-	X(max_force, TL_RW, PR | M, PR | M)                                                                        \
-	X(limit, TL_RW, R | PR, R | PR)                                                                            \
-	X(lower, TL_RW, R | PR, R | PR)                                                                            \
-	X(upper, TL_RW, R | PR, R | PR)                                                                            \
+	X(offset, TL_RW, MO, MO)                                                                                   \
+	X(angle, TL_RW, MO, MO)                                                                                    \
+	X(correction, TL_RW, MO, MO)                                                                               \
+	X(motor, TL_RW, R | PR | WH, R | PR | WH)                                                                  \
+	X(motor_speed, TL_RW, R | PR | WH, R | PR | WH)                                                            \
+	X(max_torque, TL_RW, R | WH | MO, R | WH | MO)                                                             \
+	X(max_force, TL_RW, PR | M | MO, PR | M | MO)                                                              \
+	X(limit, TL_RW, R | PR | WH, R | PR | WH)                                                                  \
+	X(lower, TL_RW, R | PR | WH, R | PR | WH)                                                                  \
+	X(upper, TL_RW, R | PR | WH, R | PR | WH)                                                                  \
 	X(length, TL_RW, D, D)                                                                                     \
 	X(min_length, TL_RW, D, D)                                                                                 \
 	X(max_length, TL_RW, D, D)                                                                                 \
-	X(spring, TL_RW, R | PR | D, R | PR | D)                                                                   \
-	X(hertz, TL_RW, ALL, ALL)                                                                                  \
-	X(damping, TL_RW, ALL, ALL)                                                                                \
+	X(spring, TL_RW, R | PR | D | WH, R | PR | D | WH)                                                         \
+	X(hertz, TL_RW, SPRUNG, SPRUNG)                                                                            \
+	X(damping, TL_RW, SPRUNG, SPRUNG)                                                                          \
 	X(angular_hertz, TL_RW, W, W)                                                                              \
 	X(angular_damping, TL_RW, W, W)                                                                            \
+	X(break_force, TL_RW, ALL, ALL)                                                                            \
+	X(break_torque, TL_RW, ALL, ALL)                                                                           \
 	X(value, TL_RO, ALL, 0)                                                                                    \
 	X(anchor_a, TL_RO, ALL, 0)                                                                                 \
 	X(anchor_b, TL_RO, ALL, 0)                                                                                 \
@@ -86,6 +94,15 @@ static tl_handle *option_body(lua_State *L, tl_world_record *rec, int base, int 
 	return h;
 }
 
+/* A break limit: a number >= 0, math.huge (the default) for none. */
+static float check_break(lua_State *L, int idx, const tl_where *w)
+{
+	if (lua_type(L, idx) == LUA_TNUMBER && lua_tonumber(L, idx) == HUGE_VAL) return INFINITY;
+	float v = tl_float(L, idx, w);
+	if (!(v >= 0.0f)) tl_bad(L, w, "number >= 0 (or math.huge) expected, got %s", tl_describe(L, idx));
+	return v;
+}
+
 static float check_length(lua_State *L, int idx, const tl_where *w)
 {
 	float v = tl_nonneg(L, idx, w);
@@ -116,7 +133,12 @@ static void read_arg(lua_State *L, int base, int p, joint_args *a)
 		case P_x2:
 		case P_y2: a->number[p] = tl_coord(L, v, w); break;
 		case P_axis: a->vector[p] = tl_vec2(L, v, w, false); break;
-		case P_target: a->vector[p] = tl_vec2(L, v, w, true); break;
+		case P_target:
+		case P_offset: a->vector[p] = tl_vec2(L, v, w, true); break;
+		case P_angle: a->number[p] = tl_range(L, v, w, -1.0e6, 1.0e6, "[-1e6, 1e6]"); break;
+		case P_correction: a->number[p] = tl_range(L, v, w, 0.0, 1.0, "[0, 1]"); break;
+		case P_break_force:
+		case P_break_torque: a->number[p] = check_break(L, v, w); break;
 		case P_collide:
 		case P_motor:
 		case P_limit:
@@ -169,15 +191,18 @@ int tl_world_joint(lua_State *L)
 			       lua_pushfstring(L, "%f", (LUAI_UACNUMBER)def.min_length));
 		}
 	}
-	tb_vec2 axis = tb_v2(1.0f, 0.0f);
-	if (kind == TB_JOINT_PRISMATIC && given(&args, P_axis)) {
+	if (given(&args, P_break_force)) def.break_force = args.number[P_break_force];
+	if (given(&args, P_break_torque)) def.break_torque = args.number[P_break_torque];
+	/* a wheel's axis is its suspension: up unless told */
+	tb_vec2 axis = kind == TB_JOINT_WHEEL ? tb_v2(0.0f, 1.0f) : tb_v2(1.0f, 0.0f);
+	if ((kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_WHEEL) && given(&args, P_axis)) {
 		axis = tb_normalize(args.vector[P_axis]);
 		if (axis.x == 0.0f && axis.y == 0.0f) tl_bad(L, TL_FIELD(2, "axis"), "non-zero vector expected");
 	}
-	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC) {
+	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_WHEEL) {
 		bool motor = false;
 		if (given(&args, P_motor_speed)) def.motor_speed = args.number[P_motor_speed], motor = true;
-		if (kind == TB_JOINT_REVOLUTE && given(&args, P_max_torque)) {
+		if (kind != TB_JOINT_PRISMATIC && given(&args, P_max_torque)) {
 			def.max_motor_torque = args.number[P_max_torque], motor = true;
 		}
 		if (kind == TB_JOINT_PRISMATIC && given(&args, P_max_force)) {
@@ -203,10 +228,15 @@ int tl_world_joint(lua_State *L)
 		}
 		def.enable_limit = given(&args, P_limit) ? args.flag[P_limit] : has_lower;
 	}
-	if (kind == TB_JOINT_MOUSE && given(&args, P_max_force)) def.max_force = args.number[P_max_force];
+	if ((kind == TB_JOINT_MOUSE || kind == TB_JOINT_MOTOR) && given(&args, P_max_force))
+		def.max_force = args.number[P_max_force];
+	if (kind == TB_JOINT_MOTOR) {
+		if (given(&args, P_max_torque)) def.max_motor_torque = args.number[P_max_torque];
+		if (given(&args, P_correction)) def.correction_factor = args.number[P_correction];
+	}
 	if (given(&args, P_hertz)) def.hertz = args.number[P_hertz];
 	if (given(&args, P_damping)) def.damping_ratio = args.number[P_damping];
-	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_DISTANCE) {
+	if (kind == TB_JOINT_REVOLUTE || kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_DISTANCE || kind == TB_JOINT_WHEEL) {
 		def.enable_spring = given(&args, P_spring) ? args.flag[P_spring] : given(&args, P_hertz) && def.hertz > 0.0f;
 	}
 	if (kind == TB_JOINT_WELD) {
@@ -242,7 +272,13 @@ int tl_world_joint(lua_State *L)
 		def.reference_angle = tb_body_get_angle(w, def.body_b) - tb_body_get_angle(w, def.body_a);
 		def.target = given(&args, P_target) ? args.vector[P_target] : anchor;
 	}
-	if (kind == TB_JOINT_PRISMATIC) def.local_axis_a = tb_body_get_local_vector(w, def.body_a, axis);
+	if (kind == TB_JOINT_PRISMATIC || kind == TB_JOINT_WHEEL)
+		def.local_axis_a = tb_body_get_local_vector(w, def.body_a, axis);
+	if (kind == TB_JOINT_MOTOR) {
+		/* b's origin in a's frame and the angle between them: by default where they are */
+		def.linear_offset = given(&args, P_offset) ? args.vector[P_offset] : tb_body_get_local_point(w, def.body_a, pb);
+		def.angular_offset = given(&args, P_angle) ? args.number[P_angle] : def.reference_angle;
+	}
 
 	tb_status st = TB_OK;
 	tb_joint_id id = tb_create_joint(w, &def, &st);
@@ -282,7 +318,14 @@ static int joint_index(lua_State *L)
 	switch (p) {
 		case P_motor_speed: lua_pushnumber(L, d.motor_speed); break;
 		case P_max_torque: lua_pushnumber(L, d.max_motor_torque); break;
-		case P_max_force: lua_pushnumber(L, kind == TB_JOINT_MOUSE ? d.max_force : d.max_motor_force); break;
+		case P_max_force:
+			lua_pushnumber(L, kind == TB_JOINT_MOUSE || kind == TB_JOINT_MOTOR ? d.max_force : d.max_motor_force);
+			break;
+		case P_offset: tl_push_vec2(L, d.linear_offset); break;
+		case P_angle: lua_pushnumber(L, d.angular_offset); break;
+		case P_correction: lua_pushnumber(L, d.correction_factor); break;
+		case P_break_force: lua_pushnumber(L, d.break_force); break;
+		case P_break_torque: lua_pushnumber(L, d.break_torque); break;
 		case P_motor: lua_pushboolean(L, d.enable_motor); break;
 		case P_lower:
 			if (d.enable_limit) lua_pushnumber(L, d.lower); else lua_pushnil(L);
@@ -384,7 +427,12 @@ static int joint_newindex(lua_State *L)
 		case P_limit:
 		case P_spring:
 		case P_collide: flag = tl_bool(L, 3, where); break;
-		case P_target: vector = tl_vec2(L, 3, where, true); break;
+		case P_target:
+		case P_offset: vector = tl_vec2(L, 3, where, true); break;
+		case P_angle: number = tl_range(L, 3, where, -1.0e6, 1.0e6, "[-1e6, 1e6]"); break;
+		case P_correction: number = tl_range(L, 3, where, 0.0, 1.0, "[0, 1]"); break;
+		case P_break_force:
+		case P_break_torque: number = check_break(L, 3, where); break;
 		default: break;
 	}
 
@@ -395,8 +443,13 @@ static int joint_newindex(lua_State *L)
 		case P_motor_speed: d.motor_speed = number; break;
 		case P_max_torque: d.max_motor_torque = number; break;
 		case P_max_force:
-			if (kind == TB_JOINT_MOUSE) d.max_force = number; else d.max_motor_force = number;
+			if (kind == TB_JOINT_MOUSE || kind == TB_JOINT_MOTOR) d.max_force = number; else d.max_motor_force = number;
 			break;
+		case P_offset: d.linear_offset = vector; break;
+		case P_angle: d.angular_offset = number; break;
+		case P_correction: d.correction_factor = number; break;
+		case P_break_force: d.break_force = number; break;
+		case P_break_torque: d.break_torque = number; break;
 		case P_motor: d.enable_motor = flag; break;
 		case P_lower:
 		case P_upper:
@@ -468,6 +521,7 @@ static int joint_tostring(lua_State *L)
 static int joint_destroy(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_JOINT);
+	tl_check_unlocked(L, h->rec);
 	tb_world *w = tl_world_of(h->rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
 	if (!tl_handle_valid(h, TL_JOINT)) return 0;

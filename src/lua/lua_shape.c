@@ -36,6 +36,9 @@ static const char *const constructor_names[] = {"circle", "box", "polygon", "cap
 	X(density, TL_RW, C_SOLID)                                                                                 \
 	X(friction, TL_RW, C_ALL)                                                                                  \
 	X(restitution, TL_RW, C_ALL)                                                                               \
+	X(rolling_resistance, TL_RW, C_ALL)                                                                        \
+	X(tangent_speed, TL_RW, C_ALL)                                                                             \
+	X(one_way, TL_RW, C_SOLID)                                                                                 \
 	X(sensor, TL_RW, C_SOLID)                                                                                  \
 	X(enabled, TL_RW, C_SOLID)                                                                                 \
 	X(category, TL_RW, C_ALL)                                                                                  \
@@ -203,6 +206,27 @@ typedef struct shape_args {
 	int base;          /* the option slots (0: positional arguments, no table) */
 } shape_args;
 
+/* Surfaces: a rolling resistance coefficient in [0, 1e6], a belt speed in
+ * [-1e6, 1e6] m/s, a one-way platform's up direction ({x, y}, any finite
+ * length but zero; nil: not one-way). */
+static float check_rolling(lua_State *L, int idx, const tl_where *w)
+{
+	return tl_range(L, idx, w, 0.0, 1.0e6, "[0, 1e6]");
+}
+
+static float check_tangent_speed(lua_State *L, int idx, const tl_where *w)
+{
+	return tl_range(L, idx, w, -1.0e6, 1.0e6, "[-1e6, 1e6]");
+}
+
+static tb_vec2 check_one_way(lua_State *L, int idx, const tl_where *w)
+{
+	if (lua_isnil(L, idx)) return tb_vec2_zero;
+	tb_vec2 up = tl_vec2(L, idx, w, false);
+	if (up.x == 0.0f && up.y == 0.0f) tl_bad(L, w, "a direction expected, got {0, 0} (nil turns it off)");
+	return up;
+}
+
 /* Reads the option table at 2 for constructor ctor into slots (o->base), and the
  * options common to every constructor into o. Everything is read before the
  * shape exists, so a bad option never leaves half a shape. */
@@ -227,6 +251,9 @@ static void read_options(lua_State *L, uint32_t ctor, int array_count, shape_arg
 				break;
 			case P_friction: d->friction = tl_nonneg(L, v, w); break;
 			case P_restitution: d->restitution = tl_nonneg(L, v, w); break;
+			case P_rolling_resistance: d->rolling_resistance = check_rolling(L, v, w); break;
+			case P_tangent_speed: d->tangent_speed = check_tangent_speed(L, v, w); break;
+			case P_one_way: d->one_way = check_one_way(L, v, w); break;
 			case P_sensor: d->is_sensor = tl_bool(L, v, w); break;
 			case P_enabled: d->is_enabled = tl_bool(L, v, w); break;
 			case P_category: d->filter.category_bits = (uint64_t)tl_integer(L, v, w); break;
@@ -513,6 +540,8 @@ int tl_body_chain(lua_State *L)
 			case P_loop: def.loop = tl_bool(L, v, w); break;
 			case P_friction: def.friction = tl_nonneg(L, v, w); break;
 			case P_restitution: def.restitution = tl_nonneg(L, v, w); break;
+			case P_rolling_resistance: def.rolling_resistance = check_rolling(L, v, w); break;
+			case P_tangent_speed: def.tangent_speed = check_tangent_speed(L, v, w); break;
 			case P_category: def.filter.category_bits = (uint64_t)tl_integer(L, v, w); break;
 			case P_mask: def.filter.mask_bits = (uint64_t)tl_integer(L, v, w); break;
 			case P_group: def.filter.group_index = tl_int_range(L, v, w, INT32_MIN, INT32_MAX); break;
@@ -591,6 +620,13 @@ static int shape_index(lua_State *L)
 	switch (p) {
 		case P_friction: lua_pushnumber(L, tb_shape_get_friction(w, id)); break;
 		case P_restitution: lua_pushnumber(L, tb_shape_get_restitution(w, id)); break;
+		case P_rolling_resistance: lua_pushnumber(L, tb_shape_get_rolling_resistance(w, id)); break;
+		case P_tangent_speed: lua_pushnumber(L, tb_shape_get_tangent_speed(w, id)); break;
+		case P_one_way: {
+			tb_vec2 up = tb_shape_get_one_way(w, id);
+			if (up.x == 0.0f && up.y == 0.0f) lua_pushnil(L); else tl_push_vec2(L, up);
+			break;
+		}
 		case P_density: lua_pushnumber(L, tb_shape_get_density(w, id)); break;
 		case P_sensor: lua_pushboolean(L, tb_shape_is_sensor(w, id)); break;
 		case P_enabled: lua_pushboolean(L, tb_shape_is_enabled(w, id)); break;
@@ -666,6 +702,7 @@ typedef struct shape_value {
 	double n;
 	lua_Integer i;
 	bool b;
+	tb_vec2 v2;
 	tb_field field;
 } shape_value;
 
@@ -690,6 +727,9 @@ static int shape_newindex(lua_State *L)
 	switch (p) {
 		case P_friction:
 		case P_restitution: v.n = tl_nonneg(L, 3, where); break;
+		case P_rolling_resistance: v.n = check_rolling(L, 3, where); break;
+		case P_tangent_speed: v.n = check_tangent_speed(L, 3, where); break;
+		case P_one_way: v.v2 = check_one_way(L, 3, where); break;
 		case P_density:
 			v.n = tl_nonneg(L, 3, where);
 			if (v.n > TL_MAX_DENSITY) tl_bad(L, where, "number <= 1e6 expected, got %s", tl_describe(L, 3));
@@ -706,6 +746,7 @@ static int shape_newindex(lua_State *L)
 		case P_on_sensor_enter:
 		case P_on_sensor_exit:
 			tl_check_function_or_nil(L, 3, where);
+			tl_check_unlocked(L, h->rec); /* the engine keeps the handler bits */
 			v.handler_bits = tl_handler_bits(L, 3, p - P_on_begin);
 			break;
 		case P_r:
@@ -720,6 +761,9 @@ static int shape_newindex(lua_State *L)
 	switch (p) {
 		case P_friction: st = tb_shape_set_friction(w, id, (float)v.n); break;
 		case P_restitution: st = tb_shape_set_restitution(w, id, (float)v.n); break;
+		case P_rolling_resistance: st = tb_shape_set_rolling_resistance(w, id, (float)v.n); break;
+		case P_tangent_speed: st = tb_shape_set_tangent_speed(w, id, (float)v.n); break;
+		case P_one_way: st = tb_shape_set_one_way(w, id, v.v2); break;
 		case P_density: st = tb_shape_set_density(w, id, (float)v.n, true); break;
 		case P_sensor: st = tb_shape_set_sensor(w, id, v.b); break;
 		case P_enabled: st = tb_shape_set_enabled(w, id, v.b); break;
@@ -809,6 +853,7 @@ static int shape_tostring(lua_State *L)
 static int shape_destroy(lua_State *L)
 {
 	tl_handle *h = tl_check_handle(L, 1, TL_SHAPE);
+	tl_check_unlocked(L, h->rec);
 	tb_world *w = tl_world_of(h->rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
 	if (!tl_handle_valid(h, TL_SHAPE)) return 0;

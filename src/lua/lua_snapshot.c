@@ -295,6 +295,7 @@ int tl_world_restore(lua_State *L)
 	tl_world_record *rec = tl_check_world(L, 1);
 	tl_snapshot_ud *su = check_open(L, 2);
 	if (rec->dispatching) return luaL_error(L, "cannot restore the world from inside an event handler");
+	tl_check_unlocked(L, rec);
 	if (rec->restoring) return luaL_error(L, "cannot restore the world while world:restore puts its handles back");
 	if (su->rec != NULL && su->rec != rec) {
 		return luaL_argerror(L, 2, "snapshot of another world (to move one, save it and read it back: "

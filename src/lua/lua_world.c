@@ -26,6 +26,8 @@
 	X(sleeping, SETTING)                                                                                       \
 	X(continuous, SETTING)                                                                                     \
 	X(motion, SETTING)                                                                                         \
+	X(friction_mix, SETTING)                                                                                   \
+	X(restitution_mix, SETTING)                                                                                \
 	X(valid, TL_RO | TL_ALWAYS)                                                                                \
 	X(body_count, TL_RO)                                                                                       \
 	X(awake_body_count, TL_RO)                                                                                 \
@@ -47,6 +49,10 @@ static const uint8_t world_flags[] = {WORLD_FIELDS(TL_X_FLAGS)};
 static const uint32_t world_options[] = {WORLD_FIELDS(OPTION)};
 #undef OPTION
 
+/* The mix rules by name, in tb_mix_rule's order. */
+static const char *const mix_names[] = {"geometric", "max", "min", "average", "multiply", NULL};
+_Static_assert(TB_MIX_RULE_COUNT == 5, "a name per mix rule");
+
 /* Reads a setting's value at idx into d (no engine pointer is held). */
 static void read_setting(lua_State *L, tb_world_def *d, int s, int idx, const tl_where *w)
 {
@@ -67,6 +73,8 @@ static void read_setting(lua_State *L, tb_world_def *d, int s, int idx, const tl
 		case P_sleeping: d->enable_sleep = tl_bool(L, idx, w); break;
 		case P_continuous: d->enable_continuous = tl_bool(L, idx, w); break;
 		case P_motion: d->enable_motion = tl_bool(L, idx, w); break;
+		case P_friction_mix: d->friction_mix = (tb_mix_rule)tl_enum(L, idx, w, mix_names); break;
+		case P_restitution_mix: d->restitution_mix = (tb_mix_rule)tl_enum(L, idx, w, mix_names); break;
 		default: break;
 	}
 }
@@ -92,6 +100,8 @@ static void copy_setting(tb_world_def *dst, const tb_world_def *src, int s)
 		case P_sleeping: dst->enable_sleep = src->enable_sleep; break;
 		case P_continuous: dst->enable_continuous = src->enable_continuous; break;
 		case P_motion: dst->enable_motion = src->enable_motion; break;
+		case P_friction_mix: dst->friction_mix = src->friction_mix; break;
+		case P_restitution_mix: dst->restitution_mix = src->restitution_mix; break;
 		default: break;
 	}
 }
@@ -115,6 +125,8 @@ static void push_setting(lua_State *L, const tb_world_def *d, int s)
 		case P_sleeping: lua_pushboolean(L, d->enable_sleep); break;
 		case P_continuous: lua_pushboolean(L, d->enable_continuous); break;
 		case P_motion: lua_pushboolean(L, d->enable_motion); break;
+		case P_friction_mix: lua_pushstring(L, mix_names[d->friction_mix]); break;
+		case P_restitution_mix: lua_pushstring(L, mix_names[d->restitution_mix]); break;
 		default: lua_pushnil(L); break;
 	}
 }
@@ -124,6 +136,8 @@ static void push_setting(lua_State *L, const tb_world_def *d, int s)
 static int world_gc(lua_State *L)
 {
 	tl_world_ud *ud = tl_testudata(L, 1, TL_WORLD);
+	/* a to-be-closed World inside a presolve handler: the step is running */
+	if (ud != NULL && ud->rec != NULL) tl_check_unlocked(L, ud->rec);
 	if (ud != NULL && ud->rec != NULL) tl_world_close(L, ud->rec);
 	return 0;
 }
@@ -259,15 +273,16 @@ static int world_step(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	if (rec->dispatching) return luaL_error(L, "cannot step the world from inside an event handler");
+	if (rec->presolving) return luaL_error(L, "cannot step the world from inside a presolve handler");
 	if (rec->restoring) return luaL_error(L, "cannot step the world while world:restore puts its handles back");
 	float dt = tl_range(L, 2, TL_ARG(2), 0.0, 1.0, "[0, 1]");
 	tb_world *w = tl_world_of(rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
 	if (tb_world_is_locked(w)) return luaL_error(L, "world is locked");
 	lua_settop(L, 1);
-	tb_world_step(w, dt);
-	uint32_t issues = tb_world_get_step_issues(w);
-	tl_dispatch(L, rec);
+	tl_step(L, rec, dt);
+	w = tl_world_of(rec);
+	uint32_t issues = w != NULL ? tb_world_get_step_issues(w) : 0u;
 	/* the world stays usable; the script learns what the step left out */
 	if (issues & TB_STEP_OUT_OF_MEMORY)
 		return luaL_error(L, "out of memory in world:step (some contacts, sensor overlaps or events were left out)");
@@ -280,12 +295,24 @@ static int world_step(lua_State *L)
 static int world_on(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
-	int ev = tl_enum(L, 2, TL_ARG(2), tl_event_names);
+	int ev = tl_enum(L, 2, TL_ARG(2), tl_world_event_names);
 	tl_check_function_or_nil(L, 3, TL_ARG(3));
+	if (ev == TL_EV_presolve) tl_check_unlocked(L, rec);
 	lua_settop(L, 3);
 	lua_getiuservalue(L, 1, TL_WUV_HANDLERS);
 	lua_pushvalue(L, 3);
 	lua_rawseti(L, -2, ev + 1);
+	if (ev == TL_EV_presolve) {
+		/* the engine asks nothing of a world without one */
+		if (tl_world_of(rec) == NULL) return luaL_error(L, "world was destroyed");
+		tl_set_presolve(L, rec, !lua_isnil(L, 3));
+		return 0;
+	}
+	if (ev == TL_EV_joint_break) {
+		rec->world_handlers = (rec->world_handlers & ~(1u << ev)) | (lua_isnil(L, 3) ? 0u : 1u << ev);
+		rec->handlers_version += 1;
+		return 0;
+	}
 	uint32_t mine = (1u << ev) | (1u << TL_TAKES_CONTACT(ev));
 	rec->world_handlers = (rec->world_handlers & ~mine) | tl_handler_bits(L, 3, ev);
 	rec->handlers_version += 1;
@@ -348,6 +375,7 @@ static int world_joints(lua_State *L)
 static int world_destroy_all(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
+	tl_check_unlocked(L, rec);
 	tl_forget_all(L, rec);
 	tb_world *w = tl_world_of(rec);
 	if (w == NULL) return luaL_error(L, "world was destroyed");
@@ -359,6 +387,7 @@ static int world_destroy_all(lua_State *L)
 static int world_destroy(lua_State *L)
 {
 	tl_world_ud *ud = tl_check_world_ud(L, 1);
+	if (ud->rec != NULL) tl_check_unlocked(L, ud->rec);
 	if (ud->rec != NULL) tl_world_close(L, ud->rec);
 	return 0;
 }
@@ -469,6 +498,9 @@ static const luaL_Reg world_methods[] = {
 	{"query_box", tl_world_query_box},
 	{"query_point", tl_world_query_point},
 	{"overlap", tl_world_overlap},
+	{"cast_shape", tl_world_cast_shape},
+	{"explode", tl_world_explode},
+	{"mover", tl_world_mover},
 	{"snapshot", tl_world_snapshot},
 	{"restore", tl_world_restore},
 	{NULL, NULL},
@@ -503,6 +535,7 @@ void tl_open_world(lua_State *L)
 const luaL_Reg tl_module_functions[] = {
 	{"world", tumble_world},
 	{"collide", tl_collide},
+	{"distance", tl_distance},
 	{"snapshot", tl_read_snapshot},
 	{"_c_reference_scene", tl_c_reference_scene},
 	{"_c_default_settings", tl_c_default_settings},
@@ -523,6 +556,7 @@ int luaopen_tumble(lua_State *L)
 		tl_open_joint(L);
 		tl_open_events(L);
 		tl_open_snapshot(L);
+		tl_open_mover(L);
 	}
 	lua_pop(L, 1);
 	luaL_newlib(L, tl_module_functions);

@@ -3,7 +3,7 @@ local h = dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./") .. 
 local tumble, error_of, near = h.tumble, h.error_of, h.near
 
 local OPTIONS = "x, y, angle, vx, vy, spin, type, awake, enabled, bullet, fixed_rotation, gravity_scale, "
-  .. "linear_damping, angular_damping, can_sleep, user"
+  .. "linear_damping, angular_damping, can_sleep, sleep_threshold, user"
 
 local function zero_g()
   return tumble.world{ gravity = { 0, 0 } }

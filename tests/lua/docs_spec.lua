@@ -240,7 +240,7 @@ describe("the documentation", function()
         if not ro[p] then writable[#writable + 1] = p end
       end
       assert.are.same(writable, info.settings)
-      assert.are.same(info.events, { "begin", "end", "hit", "sensor_enter", "sensor_exit" })
+      assert.are.same(info.events, { "begin", "end", "hit", "sensor_enter", "sensor_exit", "joint_break", "presolve" })
       assert_none(problems, "tumble._introspect disagrees with the objects")
       world:destroy()
     end)

@@ -469,7 +469,7 @@ describe("joint options", function()
     assert.are.equal("bad argument #1 to 'joint' (field 'a': Body expected, got nil)",
       error_of(function() sc.w:joint(o) end))
     local o2, ran2 = hostile({ a = sc.ground, b = sc.b }, sc.kill.world)
-    assert.are.equal("bad argument #1 to 'joint' (field 'kind': one of 'revolute', 'prismatic', 'distance', 'weld', 'mouse' expected, got nil)",
+    assert.are.equal("bad argument #1 to 'joint' (field 'kind': one of 'revolute', 'prismatic', 'distance', 'weld', 'mouse', 'wheel', 'motor' expected, got nil)",
       error_of(function() sc.w:joint(o2) end))
     assert.are.same({}, ran); assert.are.same({}, ran2)
   end)

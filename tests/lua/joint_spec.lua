@@ -127,11 +127,11 @@ describe("world:joint errors", function()
   it("name the bad option", function()
     local w, a, b = pair()
     local other = tumble.world():body{}
-    assert.are.equal("bad argument #1 to 'joint' (field 'kind': one of 'revolute', 'prismatic', 'distance', 'weld', 'mouse' expected, got 'hinge')",
+    assert.are.equal("bad argument #1 to 'joint' (field 'kind': one of 'revolute', 'prismatic', 'distance', 'weld', 'mouse', 'wheel', 'motor' expected, got 'hinge')",
       error_of(function() w:joint{ kind = "hinge", a = a, b = b } end))
-    assert.are.equal("bad argument #1 to 'joint' (unknown option 'axis'; valid options: kind, a, b, collide, user, x, y, motor, motor_speed, max_torque, limit, lower, upper, spring, hertz, damping)",
+    assert.are.equal("bad argument #1 to 'joint' (unknown option 'axis'; valid options: kind, a, b, collide, user, x, y, motor, motor_speed, max_torque, limit, lower, upper, spring, hertz, damping, break_force, break_torque)",
       error_of(function() w:joint{ kind = "revolute", a = a, b = b, axis = { 1, 0 } } end))
-    assert.are.equal("bad argument #1 to 'joint' (unknown option 'max_torque'; valid options: kind, a, b, collide, user, x1, y1, x2, y2, length, min_length, max_length, spring, hertz, damping)",
+    assert.are.equal("bad argument #1 to 'joint' (unknown option 'max_torque'; valid options: kind, a, b, collide, user, x1, y1, x2, y2, length, min_length, max_length, spring, hertz, damping, break_force, break_torque)",
       error_of(function() w:joint{ kind = "distance", a = a, b = b, max_torque = 1 } end))
     assert.are.equal("bad argument #1 to 'joint' (field 'a': Body expected, got nil)",
       error_of(function() w:joint{ kind = "weld", b = b } end))

@@ -2,7 +2,7 @@
 local h = dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./") .. "helpers.lua")
 local tumble, error_of, near = h.tumble, h.error_of, h.near
 
-local COMMON = "density, friction, restitution, sensor, enabled, category, mask, group, contact_events, hit_events, "
+local COMMON = "density, friction, restitution, rolling_resistance, tangent_speed, one_way, sensor, enabled, category, mask, group, contact_events, hit_events, "
   .. "sensor_events, user, field, on_begin, on_end, on_hit, on_sensor_enter, on_sensor_exit"
 
 -- Handles do not keep their world alive: the spec keeps the worlds it makes.
@@ -250,7 +250,7 @@ describe("b:chain", function()
       error_of(function() b:chain{ 0, 0, 1, 0, loop = true } end))
     assert.are.equal("bad argument #1 to 'chain' (even number of coordinates expected, got 3)",
       error_of(function() b:chain{ 0, 0, 1 } end))
-    assert.are.equal("bad argument #1 to 'chain' (unknown option 'closed'; valid options: loop, friction, restitution, category, mask, group, sensor_events)",
+    assert.are.equal("bad argument #1 to 'chain' (unknown option 'closed'; valid options: loop, friction, restitution, rolling_resistance, tangent_speed, category, mask, group, sensor_events)",
       error_of(function() b:chain{ 0, 0, 1, 0, closed = true } end))
     assert.are.equal("bad argument #1 to 'chain' (field [4]: finite number expected, got nan)",
       error_of(function() b:chain{ 0, 0, 1, 0 / 0 } end))

@@ -4,7 +4,7 @@ local tumble, error_of = h.tumble, h.error_of
 
 local SETTINGS = "gravity, substeps, contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, "
   .. "max_push_speed, restitution_threshold, hit_threshold, max_linear_speed, time_to_sleep, warm_starting, "
-  .. "position_correction, sleeping, continuous, motion"
+  .. "position_correction, sleeping, continuous, motion, friction_mix, restitution_mix"
 
 describe("tumble.world", function()
   it("has the engine defaults", function()
@@ -155,9 +155,9 @@ end)
 describe("world:on", function()
   it("checks the event name and the handler", function()
     local w = tumble.world()
-    assert.are.equal("bad argument #1 to 'on' (one of 'begin', 'end', 'hit', 'sensor_enter', 'sensor_exit' expected, got 'bgin')",
+    assert.are.equal("bad argument #1 to 'on' (one of 'begin', 'end', 'hit', 'sensor_enter', 'sensor_exit', 'joint_break', 'presolve' expected, got 'bgin')",
       error_of(function() w:on("bgin", print) end))
-    assert.are.equal("bad argument #1 to 'on' (one of 'begin', 'end', 'hit', 'sensor_enter', 'sensor_exit' expected, got nil)",
+    assert.are.equal("bad argument #1 to 'on' (one of 'begin', 'end', 'hit', 'sensor_enter', 'sensor_exit', 'joint_break', 'presolve' expected, got nil)",
       error_of(function() w:on(nil, print) end))
     assert.are.equal("bad argument #2 to 'on' (function expected, got number)", error_of(function() w:on("begin", 5) end))
     w:on("begin", print)
