@@ -16,8 +16,9 @@ tumble = {}
 
 ---@alias tumble.BodyType "static"|"kinematic"|"dynamic"
 ---@alias tumble.ShapeKind "circle"|"capsule"|"segment"|"polygon"|"chain_segment"
----@alias tumble.JointKind "revolute"|"prismatic"|"distance"|"weld"|"mouse"
----@alias tumble.EventName "begin"|"end"|"hit"|"sensor_enter"|"sensor_exit"
+---@alias tumble.JointKind "revolute"|"prismatic"|"distance"|"weld"|"mouse"|"wheel"|"motor"
+---@alias tumble.EventName "begin"|"end"|"hit"|"sensor_enter"|"sensor_exit"|"joint_break"|"presolve"
+---@alias tumble.MixRule "geometric"|"max"|"min"|"average"|"multiply"
 ---@alias tumble.Falloff "none"|"linear"|"inverse_square"
 ---@alias tumble.FieldKind "none"|"linear"|"radial"|"drag"
 
@@ -38,11 +39,21 @@ tumble = {}
 ---@field sleeping? boolean                    default true
 ---@field continuous? boolean                  default true
 ---@field motion? boolean                      false freezes integration, default true
+---@field friction_mix? tumble.MixRule         how two frictions make a contact's, default "geometric"
+---@field restitution_mix? tumble.MixRule      the same for restitution, default "max"
 
 ---Creates a world. Every setting is optional; unknown names are errors.
 ---@param settings? tumble.WorldSettings
 ---@return tumble.World
 function tumble.world(settings) end
+
+---The distance between two shapes of one world at any separation (negative
+---when their cores overlap), the closest point of each (world) and the unit
+---normal from a to b.
+---@param a tumble.Shape
+---@param b tumble.Shape
+---@return number distance, number x1, number y1, number x2, number y2, number nx, number ny
+function tumble.distance(a, b) end
 
 ---Do two shapes (of one world) touch, and how? `touching` is true when some
 ---manifold point has separation <= 0; `contact` is nil when the shapes are
@@ -100,6 +111,8 @@ function tumble._introspect() end
 ---@field sleeping boolean
 ---@field continuous boolean
 ---@field motion boolean
+---@field friction_mix tumble.MixRule
+---@field restitution_mix tumble.MixRule
 ---@field valid boolean            (read-only) false after world:destroy()
 ---@field body_count integer       (read-only)
 ---@field awake_body_count integer (read-only)
@@ -131,6 +144,7 @@ function World:step(dt) end
 ---@field awake? boolean          default true
 ---@field enabled? boolean        default true
 ---@field can_sleep? boolean      default true
+---@field sleep_threshold? number m/s, default 0.05: slower than this the body may sleep
 ---@field user? any
 
 ---@param options? tumble.BodyOptions
@@ -149,13 +163,18 @@ function World:body(options) end
 ---@field y1? number
 ---@field x2? number              distance: world anchor on b, default b's origin
 ---@field y2? number
----@field axis? tumble.Vec2|number[] prismatic: world axis, default {1, 0}
+---@field axis? tumble.Vec2|number[] prismatic: world axis, default {1, 0}; wheel: suspension axis, default {0, 1}
 ---@field motor? boolean          default: true when a motor field is given
----@field motor_speed? number     rad/s or m/s
----@field max_torque? number      revolute motor, N*m
----@field max_force? number       prismatic motor / mouse, N
+---@field motor_speed? number     rad/s (revolute, wheel) or m/s (prismatic)
+---@field max_torque? number      revolute / wheel motor, motor joint, N*m
+---@field max_force? number       prismatic motor / mouse / motor joint, N
+---@field offset? tumble.Vec2|number[] motor: b's origin in a's frame, default where it is
+---@field angle? number           motor: b's angle minus a's, default as it is
+---@field correction? number      motor: 0..1, share of the error closed per substep, default 0.3
+---@field break_force? number     N, default math.huge (unbreakable): past it the joint breaks
+---@field break_torque? number    N*m, default math.huge
 ---@field limit? boolean          default: true when lower and upper are given
----@field lower? number           radians (revolute) or metres (prismatic)
+---@field lower? number           radians (revolute) or metres (prismatic, wheel)
 ---@field upper? number
 ---@field length? number          distance, default the anchors' distance
 ---@field min_length? number
@@ -174,9 +193,49 @@ function World:joint(options) end
 ---Sets (or with nil removes) the world's handler of an event.
 ---begin/end/hit handlers get (shape_a, shape_b, contact); sensor handlers get
 ---(sensor, visitor, nil). end handlers get contact = nil.
+---joint_break handlers get (joint, {kind, a, b, force, torque, user}) after
+---the step; presolve handlers get (shape_a, shape_b, contact) during the step
+---and return false to switch the contact off (nothing may change the world
+---meanwhile).
 ---@param event tumble.EventName
----@param handler fun(a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact|nil)|nil
+---@param handler fun(a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact|nil)|fun(joint: tumble.Joint, info: table)|fun(a: tumble.Shape, b: tumble.Shape, contact: tumble.Contact): boolean|nil
 function World:on(event, handler) end
+
+---Sweeps a geometry placed at (x, y, angle) by (dx, dy): the first hit, or
+---nothing. `shape_or_def` is a Shape (its own body is never hit) or one of
+---{circle = {r, x, y}}, {box = {w, h, x, y, angle, radius}},
+---{capsule = {x1, y1, x2, y2, r}}, {polygon = {x1, y1, ..., radius}}.
+---@param shape_or_def tumble.Shape|table
+---@param mask? integer
+---@return tumble.Shape? shape, number x, number y, number nx, number ny, number fraction
+function World:cast_shape(shape_or_def, x, y, angle, dx, dy, mask) end
+
+---@class tumble.ExplosionOptions
+---@field x number
+---@field y number
+---@field radius number           m: full impulse within it
+---@field impulse number          N*s, away from (x, y); negative pulls in
+---@field falloff? number         m beyond radius over which it fades to nothing, default 0
+---@field mask? integer           categories pushed, default all
+
+---Pushes every dynamic body near (x, y) away from it; returns how many.
+---@param options tumble.ExplosionOptions
+---@return integer pushed
+function World:explode(options) end
+
+---@class tumble.MoverOptions
+---@field capsule? number[]       {x1, y1, x2, y2, r} relative to the position, default {0, -0.5, 0, 0.5, 0.3}
+---@field x? number
+---@field y? number
+---@field max_slope? number       rad in [0, pi/2), default pi/4
+---@field step_height? number     m, default 0
+---@field push_strength? number   N, default 0
+---@field mask? integer           categories it collides with, default all
+
+---A kinematic character capsule moved by mover:move.
+---@param options tumble.MoverOptions
+---@return tumble.Mover
+function World:mover(options) end
 
 ---Iterates the bodies in creation (slot) order; bodies destroyed during the
 ---loop are skipped.
@@ -274,6 +333,7 @@ function World:overlap(shape, mask) end
 ---@field linear_damping number
 ---@field angular_damping number
 ---@field can_sleep boolean
+---@field sleep_threshold number  m/s
 ---@field user any
 ---@field mass number          (read-only) kg
 ---@field inertia number       (read-only) kg*m^2 about the centre of mass
@@ -334,6 +394,9 @@ function Body:aabb() end
 ---@field density? number        kg/m^2, default 1
 ---@field friction? number       default 0.6
 ---@field restitution? number    default 0
+---@field rolling_resistance? number coefficient, default 0: round shapes roll to a stop
+---@field tangent_speed? number  m/s, default 0: a conveyor belt
+---@field one_way? tumble.Vec2|number[] a one-way platform's "up" (body frame), default nil
 ---@field sensor? boolean
 ---@field enabled? boolean
 ---@field category? integer      default 1
@@ -417,6 +480,9 @@ function Body:chain(options) end
 ---@field kind tumble.ShapeKind  (read-only) boxes are "polygon"
 ---@field friction number
 ---@field restitution number
+---@field rolling_resistance number
+---@field tangent_speed number
+---@field one_way tumble.Vec2|nil
 ---@field density number
 ---@field sensor boolean
 ---@field enabled boolean
@@ -476,6 +542,11 @@ function Shape:geometry() end
 ---@field angular_hertz number|nil
 ---@field angular_damping number|nil
 ---@field target tumble.Vec2|nil
+---@field offset tumble.Vec2|nil   motor joint
+---@field angle number|nil         motor joint
+---@field correction number|nil    motor joint
+---@field break_force number       math.huge: unbreakable
+---@field break_torque number
 ---@field collide boolean
 ---@field user any
 ---@field value number           (read-only) angle, translation or length
@@ -521,6 +592,32 @@ local Snapshot = {}
 ---handlers, world:on handlers (they are Lua values, code).
 ---@return string
 function Snapshot:save() end
+
+------------------------------------------------------------------------------
+-- Mover (world:mover{...})
+------------------------------------------------------------------------------
+
+---@class tumble.Mover
+---@field capsule table          (read-only) {x1, y1, x2, y2, r}
+---@field x number               writing teleports
+---@field y number
+---@field max_slope number
+---@field step_height number
+---@field push_strength number
+---@field mask integer
+---@field grounded boolean       (read-only) on walkable ground after the last move
+---@field ground_normal tumble.Vec2|nil (read-only)
+---@field ground tumble.Shape|nil (read-only)
+---@field world tumble.World     (read-only)
+---@field valid boolean          (read-only)
+---@field id integer             (read-only)
+local Mover = {}
+
+---Moves by (dx, dy), sliding, climbing and stepping; returns the displacement made.
+---@return number dx, number dy
+function Mover:move(dx, dy) end
+
+function Mover:destroy() end
 
 -- ==== The host ==============================================================
 -- Everything below exists in the host only (`tumble level.lua`), not in

@@ -18,8 +18,8 @@ end
 local DLUA_PATH = here .. "../../lua/tumble.d.lua"
 local REF_PATH = here .. "../../lua/REFERENCE.md"
 
-local HANDLE_TYPES = { "World", "Body", "Shape", "Joint" }
-local ALL_TYPES = { "World", "Body", "Shape", "Joint", "Contact", "Snapshot" }
+local HANDLE_TYPES = { "World", "Body", "Shape", "Joint", "Mover" }
+local ALL_TYPES = { "World", "Body", "Shape", "Joint", "Contact", "Snapshot", "Mover" }
 
 local function hidden(name) return name:sub(1, 1) == "_" end
 
@@ -210,7 +210,8 @@ describe("the documentation", function()
       local shape = body:circle{ r = 1 }
       local other = world:body{ type = "dynamic", x = 3 }
       local joint = world:joint{ kind = "revolute", a = body, b = other }
-      local objects = { World = world, Body = body, Shape = shape, Joint = joint, Snapshot = world:snapshot() }
+      local objects = { World = world, Body = body, Shape = shape, Joint = joint, Snapshot = world:snapshot(),
+                        Mover = world:mover{ x = 5, y = 5 } }
       local problems = {}
       for t, obj in pairs(objects) do
         for _, m in ipairs(info[t].methods) do
@@ -339,6 +340,7 @@ describe("the documentation", function()
       end
       same_set("tumble.WorldSettings", info.settings)
       same_set("tumble.BodyOptions", info.Body.options)
+      same_set("tumble.MoverOptions", info.Mover.options)
       -- the shape constructors: ShapeOptions holds what every solid one takes,
       -- CircleOptions and BoxOptions add their own (the others are lists)
       local ctor = info.Shape.options
@@ -458,6 +460,7 @@ describe("the documentation", function()
       check("section '## Areas (fields)'", section("Areas (fields)"), info.field_kinds, "field kind")
       check("section '## Areas (fields)'", section("Areas (fields)"), info.falloffs, "falloff")
       check("section '## Body'", section("Body"), info.Body.options, "body option")
+      check("section '## Mover'", section("Mover"), info.Mover.options, "mover option")
       assert_none(problems, "missing from lua/REFERENCE.md")
     end)
 
@@ -478,7 +481,8 @@ describe("the documentation", function()
       -- and every kind's row in the joint table names that kind's own options
       local rows = {}
       for kind, opts in section("Joint"):gmatch('\n| `"([%w_]+)"` | ([^\n]*)') do rows[kind] = opts end
-      local shared = set_of{ "kind", "a", "b", "collide", "user" }
+      -- the "all" row: options every kind takes
+      local shared = set_of{ "kind", "a", "b", "collide", "user", "break_force", "break_torque" }
       for kind, list in pairs(info.Joint.options) do
         for _, n in ipairs(list) do
           if not shared[n] and not (rows[kind] or ""):find("%f[%w_]" .. n .. "%f[^%w_]") then
