@@ -389,8 +389,9 @@ typedef struct tb_chain_def {
 } tb_chain_def;
 
 tb_chain_def tb_default_chain_def(void);
-/* Creates the links of a one-sided chain (solid on the right of the point order,
- * so a counter-clockwise loop keeps things outside, clockwise keeps them inside).
+/* Creates the links of a one-sided chain. It collides on the right of the point
+ * order (its front): ground runs right to left, a counter-clockwise loop keeps
+ * things outside, a clockwise one keeps them inside.
  * Writes up to capacity link shape ids and returns the link count, or -1 with
  * *status set. */
 int tb_create_chain(tb_world *world, tb_body_id body, const tb_chain_def *def, tb_shape_id *out, int capacity,
