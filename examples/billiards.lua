@@ -18,7 +18,9 @@ local BALL_RESTITUTION = 0.95
 local BALL_FRICTION = 0.05           -- ball on ball: the seed's rough balls, kept smooth-ish
 local CUSHION_RESTITUTION = 0.8
 local ROLLING_DECEL = 1.6            -- m/s^2 the cloth takes off a moving ball
-local SPIN_DAMPING = 1.5             -- 1/s, angular damping
+local SPIN_DAMPING = 1.5             -- 1/s: the cloth's grip on a ball's spin (seen from above the cloth
+                                     -- is not a contact, so rolling_resistance, a contact's torque, has no
+                                     -- normal force to act through; the script's ROLLING_DECEL is the cloth)
 local LINEAR_DRAG = 0.05             -- 1/s, linear damping
 local STOP_SPEED = 0.03              -- m/s under which the cloth lets sleep take over
 local POWER = 4.5                    -- m/s of cue speed per metre of drag

@@ -17,7 +17,7 @@ local MASS_STEP = 1.25       -- factor per up/down press with M held
 local BOUNCE_STEP = 0.1      -- restitution per press with N held
 local FRICTION_STEP = 0.1    -- friction per press with F held
 local KICK_SPEED = 8         -- H: random velocities up to this
-local ROLLING_DAMPING = 1.0  -- 1/s on circles
+local ROLLING_RESISTANCE = 0.2  -- circles: a ball on the floor slows by 2/3 c g = 1.33 m/s^2
 local SPAWN_SEED = 20240917
 local FLOOR_TOP = 0
 local HALF_WIDTH = 14
@@ -28,13 +28,13 @@ local PALETTE = {
 }
 
 local function add_dynamic(s, world, kind, x, y, a, b, angle)
-  -- circles get a little angular damping: a stand-in for rolling resistance,
-  -- without which a ball on flat ground rolls (and stays awake) forever
-  local body = world:body{type = "dynamic", x = x, y = y, angle = angle or 0,
-                          angular_damping = kind == "circle" and ROLLING_DAMPING or 0}
+  -- circles get rolling resistance, without which a ball on flat ground
+  -- rolls (and stays awake) forever
+  local body = world:body{type = "dynamic", x = x, y = y, angle = angle or 0}
   local shape
   if kind == "circle" then
-    shape = body:circle{r = a, density = 1, friction = 0.6, restitution = 0.2}
+    shape = body:circle{r = a, density = 1, friction = 0.6, restitution = 0.2,
+                        rolling_resistance = ROLLING_RESISTANCE}
   else
     shape = body:box{w = a, h = b, density = 1, friction = 0.6, restitution = 0.2}
   end
