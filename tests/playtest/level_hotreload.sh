@@ -5,7 +5,7 @@
 # running game (same bodies, new behaviour).
 . "$(dirname "$0")/drivers/tap.sh"
 
-for name in forcefield playground billiards breakout stacking joints slingshot; do
+for name in forcefield playground billiards breakout stacking joints slingshot platformer; do
   mkdir -p "$TAP_TMP/$name"
   cp "$TUMBLE_ROOT/examples/$name.lua" "$TAP_TMP/$name/$name.lua"
   check "$name: a constant edited while it runs takes effect after the reload" \

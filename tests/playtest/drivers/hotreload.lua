@@ -67,6 +67,13 @@ local CASES = {
     before = function(ex, w) return w.gravity.y == -10 end,
     after = function(ex, w) return w.gravity.y == -3 end,
   },
+  platformer = {
+    kind = "functions", -- only update walks with it
+    from = "local WALK = 5 ", to = "local WALK = 9 ",
+    setup = function(ex, step, keys) if step == 2 then keys.press("right") end end,
+    before = function(ex) return ex.state.hero_vx ~= nil and math.abs(ex.state.hero_vx - 5) < 1e-3 end,
+    after = function(ex) return ex.state.hero_vx ~= nil and math.abs(ex.state.hero_vx - 9) < 1e-3 end,
+  },
 }
 local case = assert(CASES[name], "no hot reload case for " .. name)
 
