@@ -325,13 +325,22 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		return;
 	}
 
-	tb_manifold old = c->manifold;
-	tb_manifold m;
 	const tb_body_sim *sim_a = w->sims.data + ba, *sim_b = w->sims.data + bb;
 	float speculative = TB_SPECULATIVE_DISTANCE;
 	if (continuous && is_moving_wall_pair(A, sim_a, B, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
 	/* shape boxes include the standard speculative distance: apart by more
 	 * than the rest of the pair's, there can be no point */
+	if (!boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE)) {
+		/* the common case of a broad-phase pair, and one that stays apart
+		 * changes nothing: no copies of its manifold */
+		if (c->manifold.point_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
+			c->manifold.normal = tb_vec2_zero;
+			if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+			return;
+		}
+	}
+	tb_manifold old = c->manifold;
+	tb_manifold m;
 	if (boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE)) {
 		m = tb_collide_speculative(&sa->geom, sim_a->transform, &sb->geom, sim_b->transform, speculative);
 	} else {
