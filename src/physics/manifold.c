@@ -7,6 +7,9 @@
  * Capsules and segments are two-vertex polygons with a radius. Chain segments
  * are one-sided and use their ghost vertices to refuse normals that belong to
  * a neighbouring link, so nothing snags on the seams (after Box2D v3). */
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+#include <emmintrin.h>
+#endif
 #include "tumble/collision.h"
 #include "core.h"
 #include "distance.h"
@@ -217,6 +220,38 @@ static tb_manifold collide_polygon_and_circle(const tb_polygon *a, tb_transform 
 /* The face of p1 along which p2 is furthest out, and that separation. */
 static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polygon *p2)
 {
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+	if (p1->count == 4 && p2->count == 4) {
+		/* Two quads (every box): p1's four faces side by side, one lane each,
+		 * running the scalar loop's operations lane by lane, so the result is
+		 * the same bits: sij = n.x * (p.x - v.x) + n.y * (p.y - v.y), and
+		 * min(sij, si) keeps si on ties and NaN as `sij < si` does. */
+		__m128 v01 = _mm_loadu_ps(&p1->vertices[0].x), v23 = _mm_loadu_ps(&p1->vertices[2].x);
+		__m128 n01 = _mm_loadu_ps(&p1->normals[0].x), n23 = _mm_loadu_ps(&p1->normals[2].x);
+		__m128 vx = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(2, 0, 2, 0));
+		__m128 vy = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(3, 1, 3, 1));
+		__m128 nx = _mm_shuffle_ps(n01, n23, _MM_SHUFFLE(2, 0, 2, 0));
+		__m128 ny = _mm_shuffle_ps(n01, n23, _MM_SHUFFLE(3, 1, 3, 1));
+		__m128 si = _mm_set1_ps(FLT_MAX);
+		for (int j = 0; j < 4; ++j) {
+			__m128 px = _mm_set1_ps(p2->vertices[j].x), py = _mm_set1_ps(p2->vertices[j].y);
+			__m128 sij = _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(px, vx)), _mm_mul_ps(ny, _mm_sub_ps(py, vy)));
+			si = _mm_min_ps(sij, si);
+		}
+		float lanes[4];
+		_mm_storeu_ps(lanes, si);
+		int best_index = 0;
+		float best = -FLT_MAX;
+		for (int i = 0; i < 4; ++i) {
+			if (lanes[i] > best) {
+				best = lanes[i];
+				best_index = i;
+			}
+		}
+		*edge = best_index;
+		return best;
+	}
+#endif
 	int best_index = 0;
 	float best = -FLT_MAX;
 	for (int i = 0; i < p1->count; ++i) {
