@@ -343,6 +343,9 @@ static int apply(lua_State *L, bool impulse)
 	tb_vec2 f = check_vector(L, 2);
 	bool at_point = !lua_isnoneornil(L, 4);
 	tb_vec2 p = at_point ? check_point(L, 4) : tb_vec2_zero;
+	/* inside a presolve handler a sleeping body could not be woken: refused,
+	 * not lost */
+	tl_check_unlocked(L, h->rec);
 	tb_world *w = tl_body_world(L, h);
 	tb_body_id id = tl_body_id(h);
 	if (impulse) {
@@ -369,6 +372,7 @@ static int body_apply_torque(lua_State *L)
 {
 	tl_handle *h = tl_check_live(L, 1, TL_BODY);
 	float t = tl_float(L, 2, TL_ARG(2));
+	tl_check_unlocked(L, h->rec);
 	tb_body_apply_torque(tl_body_world(L, h), tl_body_id(h), t, true);
 	return 0;
 }
@@ -377,6 +381,7 @@ static int body_apply_angular_impulse(lua_State *L)
 {
 	tl_handle *h = tl_check_live(L, 1, TL_BODY);
 	float t = tl_float(L, 2, TL_ARG(2));
+	tl_check_unlocked(L, h->rec);
 	tb_body_apply_angular_impulse(tl_body_world(L, h), tl_body_id(h), t, true);
 	return 0;
 }

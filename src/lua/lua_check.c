@@ -201,17 +201,18 @@ uint32_t tl_handler_bits(lua_State *L, int idx, int ev)
 
 /* ---------------- option tables ---------------- */
 
+const char *tl_describe_key(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	if (lua_type(L, idx) == LUA_TSTRING) return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
+	if (lua_type(L, idx) == LUA_TNUMBER) return lua_pushfstring(L, "[%s]", tl_describe(L, idx));
+	return lua_pushfstring(L, "key of type %s", luaL_typename(L, idx));
+}
+
 static _Noreturn void unknown_option(lua_State *L, const tl_spec *spec, uint32_t set, const tl_where *w)
 {
 	/* the key is on top of the stack */
-	const char *bad;
-	if (lua_type(L, -1) == LUA_TSTRING) {
-		bad = lua_pushfstring(L, "'%s'", lua_tostring(L, -1));
-	} else if (lua_type(L, -1) == LUA_TNUMBER) {
-		bad = lua_pushfstring(L, "[%s]", tl_describe(L, -1));
-	} else {
-		bad = lua_pushfstring(L, "key of type %s", luaL_typename(L, -1));
-	}
+	const char *bad = tl_describe_key(L, -1);
 	luaL_Buffer b;
 	luaL_buffinit(L, &b);
 	bool first = true;

@@ -300,6 +300,8 @@ _Noreturn void tl_bad(lua_State *L, const tl_where *w, const char *fmt, ...);
 const char *tl_typename(lua_State *L, int idx);
 /* Pushes a short text for the value at idx ("nan", "-1", "'abc'", "table"). */
 const char *tl_describe(lua_State *L, int idx);
+/* A table key as an error names it: 'name', [3], or "key of type boolean" (pushed). */
+const char *tl_describe_key(lua_State *L, int idx);
 double tl_number(lua_State *L, int idx, const tl_where *w);
 float tl_float(lua_State *L, int idx, const tl_where *w);   /* finite as a float */
 float tl_coord(lua_State *L, int idx, const tl_where *w);   /* |v| <= TL_MAX_COORD */

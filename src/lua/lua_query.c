@@ -331,8 +331,7 @@ static void check_geometry_def(lua_State *L, int t, tb_geometry *g)
 			for (int k = 0; geometry_kinds[k] != NULL; ++k) known |= strcmp(lua_tostring(L, -1), geometry_kinds[k]) == 0;
 		}
 		if (!known) {
-			tl_bad(L, TL_ARG(2), "unknown key %s; valid keys: 'circle', 'box', 'capsule', 'polygon'",
-			       tl_describe(L, -1));
+			tl_bad(L, TL_ARG(2), "unknown key %s; valid keys: circle, box, capsule, polygon", tl_describe_key(L, -1));
 		}
 	}
 	if (found < 0) tl_bad(L, TL_ARG(2), "a table with circle, box, capsule or polygon expected");
@@ -454,8 +453,8 @@ int tl_world_explode(lua_State *L)
 			for (int k = 0; keys[k] != NULL; ++k) known |= strcmp(lua_tostring(L, -1), keys[k]) == 0;
 		}
 		if (!known) {
-			tl_bad(L, TL_ARG(2), "unknown option %s; valid options: 'x', 'y', 'radius', 'impulse', 'falloff', 'mask'",
-			       tl_describe(L, -1));
+			tl_bad(L, TL_ARG(2), "unknown option %s; valid options: x, y, radius, impulse, falloff, mask",
+			       tl_describe_key(L, -1));
 		}
 	}
 	tb_explosion_def e = tb_default_explosion_def();

@@ -23,6 +23,10 @@ local KEYS = {
   "a", "b", "motor_speed", "max_torque", "max_force", "motor", "lower", "upper", "limit", "length", "min_length",
   "max_length", "spring", "hertz", "damping", "angular_hertz", "angular_damping", "target", "collide", "axis",
   "value", "anchor_a", "anchor_b", "force", "torque",
+  -- surfaces, breakable joints, wheel and motor joints, movers (issue 17)
+  "rolling_resistance", "tangent_speed", "one_way", "friction_mix", "restitution_mix", "sleep_threshold",
+  "break_force", "break_torque", "offset", "correction", "grounded", "ground_normal", "ground", "capsule",
+  "max_slope", "step_height", "push_strength",
   -- contact
   "normal", "nx", "ny", "points", "count", "separations", "depth", "approach_speed", "point",
   -- junk and near misses
@@ -35,12 +39,15 @@ local METHODS = {
   "apply_force", "apply_impulse", "apply_torque", "apply_angular_impulse", "shapes", "world_point", "local_point",
   "world_vector", "local_vector", "velocity_at", "world_center", "local_center", "set_position", "get_position",
   "set_velocity", "get_velocity", "aabb", "circle", "box", "polygon", "capsule", "segment", "chain",
-  "test_point", "raycast", "geometry",
+  "test_point", "raycast", "geometry", "cast_shape", "explode", "mover", "move",
 }
 
 local STRINGS = { "static", "dynamic", "kinematic", "linear", "radial", "drag", "none", "revolute", "prismatic",
                   "distance", "weld", "mouse", "begin", "end", "hit", "sensor_enter", "sensor_exit", "inverse_square",
-                  "", "x", ("long"):rep(50) }
+                  "", "x", ("long"):rep(50),
+                  "wheel", "motor", "joint_break", "presolve", "geometric", "max", "min", "average", "multiply" }
+local JOINT_KINDS = { "revolute", "prismatic", "distance", "weld", "mouse", "wheel", "motor", "hinge" }
+local EVENTS = { "begin", "end", "hit", "sensor_enter", "sensor_exit", "joint_break", "presolve", "inverse_square", "" }
 
 local ABSURD = { 0, 1, -1, 0.5, 2, -0.0, 1e-30, 1e30, -1e30, math.huge, -math.huge, 0 / 0, 1e6, -1e6, 1e7, 2 ^ 53,
                  math.mininteger, math.maxinteger, 1e4, 1e5, 64, 65, 0.001 }
@@ -50,6 +57,7 @@ describe("the binding under random calls", function()
     math.randomseed(1234567)
     local R = math.random
     local worlds, bodies, shapes, joints, others, snaps, saved = {}, {}, {}, {}, {}, {}, {}
+    local movers = {}
     local oks, errs, bad = 0, 0, {}
     local stepped, most, restored = 0, 0, 0
 
@@ -85,7 +93,8 @@ describe("the binding under random calls", function()
       local k = R(6)
       if k == 1 then return pick(worlds) elseif k == 2 then return pick(bodies)
       elseif k == 3 then return pick(shapes) elseif k == 4 then return pick(joints)
-      elseif k == 5 then return pick(snaps) else return pick(others) end
+      elseif k == 5 then return pick(snaps) elseif #movers > 0 and R() < 0.5 then return pick(movers)
+      else return pick(others) end
     end
     local function keep(list, x, max)
       if x == nil then return end
@@ -158,8 +167,14 @@ describe("the binding under random calls", function()
         end
       elseif k <= 38 then
         if w then
-          local opts = R() < 0.6 and { kind = tumble and STRINGS[R(8, 12)], a = pick(bodies), b = pick(bodies),
+          local opts = R() < 0.6 and { kind = JOINT_KINDS[R(#JOINT_KINDS)], a = pick(bodies), b = pick(bodies),
                                        x = num(), y = num(), lower = num(), upper = num(), length = num() } or value()
+          if type(opts) == "table" and opts.kind == "wheel" then opts.length, opts.axis = nil, { num(), num() } end
+          if type(opts) == "table" and opts.kind == "motor" then
+            opts.x, opts.y, opts.lower, opts.upper, opts.length = nil, nil, nil, nil, nil
+            opts.offset, opts.angle = { num(), num() }, num()
+          end
+          if type(opts) == "table" and R() < 0.3 then opts.break_force, opts.break_torque = num(), num() end
           if type(opts) == "table" and R() < 0.5 then opts[KEYS[R(#KEYS)]] = value() end
           local ok, res = pcall(w.joint, w, opts)
           record(ok, res)
@@ -180,13 +195,25 @@ describe("the binding under random calls", function()
         if o then
           local m = METHODS[R(#METHODS)]
           local a, n = args()
+          if m == "mover" and R() < 0.5 then
+            a, n = { { x = num(), y = num(), max_slope = num(), step_height = num(), push_strength = num() } }, 1
+          elseif m == "explode" and R() < 0.5 then
+            a, n = { { x = num(), y = num(), radius = num(), impulse = num(), falloff = num() } }, 1
+          elseif m == "cast_shape" and R() < 0.5 then
+            local def = ({ { circle = { r = num() } }, { box = { w = num(), h = num() } },
+                           { capsule = { num(), num(), num(), num(), num() } }, pick(shapes) or {} })[R(4)]
+            a, n = { def, num(), num(), num(), num(), num() }, 6
+          elseif m == "move" then
+            a, n = { num(), num() }, 2
+          end
           local ok, res = pcall(function() return o[m](o, table.unpack(a, 1, n)) end)
           record(ok, res)
           if ok and m == "body" then keep(bodies, res, 300) end
+          if ok and m == "mover" then keep(movers, res, 8) end
         end
       elseif k <= 93 then
         if w and depth == 0 then
-          if R() < 0.3 then record(pcall(w.on, w, STRINGS[R(13, 19)], R() < 0.8 and handler or value())) end
+          if R() < 0.3 then record(pcall(w.on, w, EVENTS[R(#EVENTS)], R() < 0.8 and handler or value())) end
           local dt = R() < 0.9 and 1 / 60 or num()
           record(pcall(w.step, w, dt))
           if w.valid then
@@ -200,7 +227,30 @@ describe("the binding under random calls", function()
       elseif k <= 95 then
         local a, b = value(), value()
         if R() < 0.5 then a, b = pick(shapes), pick(shapes) end
-        record(pcall(tumble.collide, a, b))
+        local q = R(6)
+        if q <= 2 or not w then
+          record(pcall(q == 1 and tumble.collide or tumble.distance, a, b))
+        elseif q == 3 then
+          -- mostly valid, so that movers live and move; sometimes anything
+          local function some(v) return R() < 0.9 and v or num() end
+          local ok, res = pcall(w.mover, w, R() < 0.8 and { x = num(), y = num(), max_slope = some(R() * 1.5),
+                                                            step_height = some(R() * 0.5),
+                                                            push_strength = some(R() * 100) } or value())
+          record(ok, res)
+          if ok then keep(movers, res, 8) end
+        elseif q == 4 then
+          local m = pick(movers)
+          if m then record(pcall(m.move, m, num(), num())) end
+          if m and R() < 0.05 then record(pcall(m.destroy, m)) end
+        elseif q == 5 then
+          record(pcall(w.explode, w, R() < 0.7 and { x = num(), y = num(), radius = R() < 0.8 and R() * 8 or num(),
+                                                      impulse = num(), falloff = R() < 0.5 and R() * 4 or nil } or value()))
+        else
+          local def = ({ { circle = { r = num() } }, { box = { w = num(), h = num() } },
+                         { capsule = { num(), num(), num(), num(), num() } }, { polygon = { num(), num(), num(), num(), num(), num() } },
+                         pick(shapes) or {}, value() })[R(6)]
+          record(pcall(w.cast_shape, w, def, num(), num(), num(), num(), num(), R() < 0.2 and num() or nil))
+        end
       elseif k <= 97 then
         -- snapshots: taken, restored (into their world or another, inside a
         -- handler too), saved, read back from bytes whole or damaged, closed
@@ -241,8 +291,12 @@ describe("the binding under random calls", function()
     end
 
     for _ = 1, CALLS do action() end
+    -- the worlds still step, without the random handlers (which fail now and then)
     for _, w in ipairs(worlds) do
-      if w.valid then h.step(w, 10) end
+      if w.valid then
+        for _, ev in ipairs(EVENTS) do pcall(w.on, w, ev, nil) end
+        h.step(w, 10)
+      end
     end
     worlds, bodies, shapes, joints, others, snaps, saved = nil, nil, nil, nil, nil, nil, nil
     h.collect()
