@@ -121,12 +121,31 @@ static void test_explode_validation(void **state)
 	tb_destroy_world(w);
 }
 
+/* A world with nothing in reach (or nothing at all): nothing pushed, and no
+ * sort of an empty list (a null array, which UBSan rejected) */
+static void test_explode_nothing_in_reach(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_vec2_zero);
+	tb_explosion_def d = blast(1.0f, 1.0f, 1.0f);
+	int pushed = -1;
+	assert_int_equal(tb_world_explode(w, &d, &pushed), TB_OK);
+	assert_int_equal(pushed, 0);
+	tb_body_id b = tu_body(w, TB_DYNAMIC_BODY, tb_v2(10.0f, 0.0f));
+	tu_circle(w, b, 0.5f, 1.0f);
+	assert_int_equal(tb_world_explode(w, &d, &pushed), TB_OK);
+	assert_int_equal(pushed, 0);
+	assert_vec_near(tb_body_get_linear_velocity(w, b), 0.0f, 0.0f, 0.0f);
+	tb_destroy_world(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_impulse_by_distance),
 		cmocka_unit_test(test_point_direction_and_filters),
 		cmocka_unit_test(test_explode_validation),
+		cmocka_unit_test(test_explode_nothing_in_reach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
