@@ -290,7 +290,7 @@ static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polyg
  * to the extent of the reference segment a1->a2 whose outward normal is n.
  * Points go midway between the rounded surfaces. Returns false when the two do
  * not overlap along the reference edge. Point 0 is at the reference start. */
-static bool clip_segments(tb_vec2 a1, tb_vec2 a2, tb_vec2 b1, tb_vec2 b2, tb_vec2 n, float ra, float rb,
+static inline __attribute__((always_inline)) bool clip_segments(tb_vec2 a1, tb_vec2 a2, tb_vec2 b1, tb_vec2 b2, tb_vec2 n, float ra, float rb,
                           uint16_t id_lower, uint16_t id_upper, local_manifold *out)
 {
 	tb_vec2 tangent = tb_left_perp(n);
