@@ -339,48 +339,56 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 			return;
 		}
 	}
-	tb_manifold old = c->manifold;
-	tb_manifold m;
+	/* what warm starting needs of the old points; the new manifold is made in
+	 * place (a copy of one just written would stall on store forwarding) */
+	int old_count = c->manifold.point_count;
+	uint16_t old_id[2];
+	float old_normal[2], old_tangent[2];
+	for (int j = 0; j < old_count; ++j) {
+		old_id[j] = c->manifold.points[j].id;
+		old_normal[j] = c->manifold.points[j].normal_impulse;
+		old_tangent[j] = c->manifold.points[j].tangent_impulse;
+	}
+	tb_manifold *m = &c->manifold;
 	if (boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE)) {
-		m = tb_collide_speculative(&sa->geom, sim_a->transform, &sb->geom, sim_b->transform, speculative);
+		tb_collide_speculative_into(m, &sa->geom, sim_a->transform, &sb->geom, sim_b->transform, speculative);
 	} else {
-		m.normal = tb_vec2_zero;
-		m.point_count = 0;
+		m->normal = tb_vec2_zero;
+		m->point_count = 0;
 	}
 	/* carry the accumulated impulses of matching features over: warm starting */
-	for (int i = 0; i < m.point_count; ++i) {
-		tb_manifold_point *p = m.points + i;
+	for (int i = 0; i < m->point_count; ++i) {
+		tb_manifold_point *p = m->points + i;
 		p->normal_impulse = 0.0f;
 		p->tangent_impulse = 0.0f;
 		p->persisted = false;
-		for (int j = 0; j < old.point_count; ++j) {
-			if (old.points[j].id == p->id) {
-				p->normal_impulse = old.points[j].normal_impulse;
-				p->tangent_impulse = old.points[j].tangent_impulse;
+		for (int j = 0; j < old_count; ++j) {
+			if (old_id[j] == p->id) {
+				p->normal_impulse = old_normal[j];
+				p->tangent_impulse = old_tangent[j];
 				p->persisted = true;
 				break;
 			}
 		}
 	}
-	if (c->flags & TB_CONTACT_ONE_WAY) m.point_count = one_way_points(w, c, &m, old.point_count > 0);
+	if (c->flags & TB_CONTACT_ONE_WAY) m->point_count = one_way_points(w, c, m, old_count > 0);
 	tb_presolve_fn *presolve = w->presolve_fn;
-	if (presolve != NULL && m.point_count > 0 &&
-	    !presolve(tb_make_shape_id(w, c->shape_a), tb_make_shape_id(w, c->shape_b), &m, w->presolve_context))
-		m.point_count = 0;
-	c->manifold = m;
+	if (presolve != NULL && m->point_count > 0 &&
+	    !presolve(tb_make_shape_id(w, c->shape_a), tb_make_shape_id(w, c->shape_b), m, w->presolve_context))
+		m->point_count = 0;
 
 	/* Touching: a point within the standard speculative distance. Points
 	 * further out (kinematic pairs, above) reach the solver but not the
 	 * events, queries and islands: those report shapes that touch now. */
 	bool touching = false;
-	for (int i = 0; i < m.point_count; ++i) touching |= m.points[i].separation <= TB_SPECULATIVE_DISTANCE;
+	for (int i = 0; i < m->point_count; ++i) touching |= m->points[i].separation <= TB_SPECULATIVE_DISTANCE;
 	bool was = (c->flags & TB_CONTACT_TOUCHING) != 0;
 	/* Touching bodies belong to one island, and an island sleeps whole: an
 	 * awake body touching a sleeping one wakes it (a box pushed into a
 	 * sleeping pile, a platform starting to move under a sleeping crate),
 	 * as does a speculative point: a sleeping body would meet the other as
 	 * an immovable one. */
-	if (m.point_count > 0) {
+	if (m->point_count > 0) {
 		if (!active_a) tb_wake_body(w, ba);
 		if (!active_b) tb_wake_body(w, bb);
 	}

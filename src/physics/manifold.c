@@ -50,15 +50,14 @@ static tb_manifold empty_manifold(void)
  * wall) keep the far end of the incident face as a speculative point, so the
  * turn the corner's impulse starts cannot carry that end through the face
  * within the step (as in Box2D v3, whose polygon clip keeps both points). */
-static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift,
-                                    float spec, bool keep_far)
+static void to_world_keeping_into(tb_manifold *m, const local_manifold *lm, tb_transform xfa, tb_transform xfb,
+                                  tb_vec2 shift, float spec, bool keep_far)
 {
 	/* Each field is written once, by itself: a wide clear followed by narrow
 	 * writes and a wide copy out stalled on store forwarding (12 % of the
 	 * large pyramid's step went here). Points past the count stay unwritten:
 	 * nothing reads them. */
-	tb_manifold m;
-	m.normal = tb_rotate(xfa.q, lm->normal);
+	m->normal = tb_rotate(xfa.q, lm->normal);
 	tb_vec2 dp = tb_sub(xfa.p, xfb.p);
 	int count = lm->count;
 	bool near = false;
@@ -70,7 +69,7 @@ static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, 
 		uint16_t id = lm->pts[i].id;
 		bool keep = separation <= spec || (keep_far && near && separation == separation);
 		if (!keep) continue;
-		tb_manifold_point *mp = m.points + n;
+		tb_manifold_point *mp = m->points + n;
 		tb_vec2 anchor_a = tb_rotate(xfa.q, tb_add(p, shift));
 		mp->point = tb_add(xfa.p, anchor_a);
 		mp->anchor_a = anchor_a;
@@ -84,7 +83,14 @@ static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, 
 		mp->persisted = false;
 		n += 1;
 	}
-	m.point_count = n;
+	m->point_count = n;
+}
+
+static tb_manifold to_world_keeping(const local_manifold *lm, tb_transform xfa, tb_transform xfb, tb_vec2 shift,
+                                    float spec, bool keep_far)
+{
+	tb_manifold m;
+	to_world_keeping_into(&m, lm, xfa, xfb, shift, spec, keep_far);
 	return m;
 }
 
@@ -397,8 +403,8 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 	return m;
 }
 
-static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
-                                           tb_transform xfb, float spec)
+static void collide_polygons_frames_into(tb_manifold *out, const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
+                                         tb_transform xfb, float spec)
 {
 	/* capsules (two-vertex polygons) keep only near points: a standing
 	 * capsule's far end is its whole length away */
@@ -443,7 +449,15 @@ static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa
 		}
 	}
 	local_manifold lm = collide_polygons_local(&la, &lb, spec);
-	return to_world_keeping(&lm, xfa, xfb, origin, spec, keep_far);
+	to_world_keeping_into(out, &lm, xfa, xfb, origin, spec, keep_far);
+}
+
+static tb_manifold collide_polygons_frames(const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
+                                           tb_transform xfb, float spec)
+{
+	tb_manifold m;
+	collide_polygons_frames_into(&m, a, xfa, b, xfb, spec);
+	return m;
 }
 
 static tb_manifold collide_polygons(const tb_polygon *a, tb_transform xfa, const tb_polygon *b, tb_transform xfb, float spec)
@@ -842,6 +856,17 @@ tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const
 	if (handled) return m;
 	m = collide_ordered(b, xfb, a, xfa, &handled, speculative);
 	return handled ? flip_manifold(m) : empty_manifold();
+}
+
+void tb_collide_speculative_into(tb_manifold *out, const tb_geometry *a, tb_transform xfa, const tb_geometry *b,
+                                 tb_transform xfb, float speculative)
+{
+	/* the common pair straight into place; the rest through the dispatch */
+	if (a->type == TB_SHAPE_POLYGON && b->type == TB_SHAPE_POLYGON) {
+		collide_polygons_frames_into(out, &a->polygon, xfa, &b->polygon, xfb, speculative);
+		return;
+	}
+	*out = tb_collide_speculative(a, xfa, b, xfb, speculative);
 }
 
 tb_manifold tb_collide(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb)

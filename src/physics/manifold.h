@@ -9,5 +9,9 @@
  * TB_SPECULATIVE_DISTANCE) instead of closer than TB_SPECULATIVE_DISTANCE. */
 tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb,
                                    float speculative);
+/* The same, written in place: the step's narrow phase makes each contact's
+ * manifold where it lives (points past the count are left as they were). */
+void tb_collide_speculative_into(tb_manifold *out, const tb_geometry *a, tb_transform xfa, const tb_geometry *b,
+                                 tb_transform xfb, float speculative);
 
 #endif

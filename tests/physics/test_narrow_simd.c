@@ -6,6 +6,7 @@
  * coincident, far apart, signed zeros). */
 #define TB_NO_SIMD 1
 #define tb_collide_speculative scalar_collide_speculative
+#define tb_collide_speculative_into scalar_collide_speculative_into
 #define tb_collide scalar_collide
 /* every public name of the file, so the library's own (SIMD) build links beside it */
 #define tb_collide_circles scalar_collide_circles
@@ -22,6 +23,7 @@
 #define tb_collide_chain_segment_and_polygon scalar_collide_chain_segment_and_polygon
 #include "../../src/physics/manifold.c"
 #undef tb_collide_speculative
+#undef tb_collide_speculative_into
 #undef tb_collide
 #undef tb_collide_circles
 #undef tb_collide_capsule_and_circle
@@ -43,6 +45,8 @@
 
 tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb,
                                    float speculative);
+void tb_collide_speculative_into(tb_manifold *out, const tb_geometry *a, tb_transform xfa, const tb_geometry *b,
+                                 tb_transform xfb, float speculative);
 
 static uint32_t rng_state = 12345u;
 
@@ -83,6 +87,11 @@ static int compare(const tb_geometry *a, tb_transform xa, const tb_geometry *b, 
 	tb_manifold simd = tb_collide_speculative(a, xa, b, xb, spec);
 	tb_manifold scalar = scalar_collide_speculative(a, xa, b, xb, spec);
 	assert_same(&simd, &scalar);
+	/* the step's in-place form (over a stale manifold) gives the same */
+	tb_manifold in_place = scalar;
+	in_place.point_count = 2;
+	tb_collide_speculative_into(&in_place, a, xa, b, xb, spec);
+	assert_same(&in_place, &scalar);
 	return simd.point_count;
 }
 
