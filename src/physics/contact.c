@@ -330,14 +330,13 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	if (continuous && is_moving_wall_pair(A, sim_a, B, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
 	/* shape boxes include the standard speculative distance: apart by more
 	 * than the rest of the pair's, there can be no point */
-	if (!boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE)) {
-		/* the common case of a broad-phase pair, and one that stays apart
-		 * changes nothing: no copies of its manifold */
-		if (c->manifold.point_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
-			c->manifold.normal = tb_vec2_zero;
-			if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
-			return;
-		}
+	bool within = boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE);
+	/* the common case of a broad-phase pair, and one that stays apart
+	 * changes nothing */
+	if (!within && c->manifold.point_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
+		c->manifold.normal = tb_vec2_zero;
+		if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+		return;
 	}
 	/* what warm starting needs of the old points; the new manifold is made in
 	 * place (a copy of one just written would stall on store forwarding) */
@@ -350,7 +349,7 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		old_tangent[j] = c->manifold.points[j].tangent_impulse;
 	}
 	tb_manifold *m = &c->manifold;
-	if (boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE)) {
+	if (within) {
 		tb_collide_speculative_into(m, &sa->geom, sim_a->transform, &sb->geom, sim_b->transform, speculative);
 	} else {
 		m->normal = tb_vec2_zero;
