@@ -200,6 +200,20 @@ static void check_ray(lua_State *L, tb_vec2 *origin, tb_vec2 *translation)
 	*translation = tb_v2(x2 - x1, y2 - y1);
 }
 
+/* A cast's first hit as shape, x, y, nx, ny, fraction (nothing on a miss);
+ * the result is a value, so the pushes need no world. */
+static int push_hit(lua_State *L, tl_world_record *rec, const tb_ray_result *r)
+{
+	if (!r->hit) return 0;
+	tl_push_handle(L, rec, TL_SHAPE, r->shape.index1, r->shape.generation, false);
+	lua_pushnumber(L, r->point.x);
+	lua_pushnumber(L, r->point.y);
+	lua_pushnumber(L, r->normal.x);
+	lua_pushnumber(L, r->normal.y);
+	lua_pushnumber(L, r->fraction);
+	return 6;
+}
+
 /* world:raycast(x1, y1, x2, y2 [, mask]) -> shape, x, y, nx, ny, fraction (nothing on a miss) */
 int tl_world_raycast(lua_State *L)
 {
@@ -208,16 +222,8 @@ int tl_world_raycast(lua_State *L)
 	check_ray(L, &origin, &d);
 	tb_query_filter f = check_mask(L, 6);
 	if (d.x == 0.0f && d.y == 0.0f) return 0;
-	/* the result is a value: the pushes after it need no world */
 	tb_ray_result r = tb_world_cast_ray_closest(tl_world_of(rec), origin, d, f);
-	if (!r.hit) return 0;
-	tl_push_handle(L, rec, TL_SHAPE, r.shape.index1, r.shape.generation, false);
-	lua_pushnumber(L, r.point.x);
-	lua_pushnumber(L, r.point.y);
-	lua_pushnumber(L, r.normal.x);
-	lua_pushnumber(L, r.normal.y);
-	lua_pushnumber(L, r.fraction);
-	return 6;
+	return push_hit(L, rec, &r);
 }
 
 static void set_num(lua_State *L, const char *k, float v)
@@ -428,14 +434,7 @@ int tl_world_cast_shape(lua_State *L)
 	}
 	tb_transform xf = {tb_v2(x, y), tb_make_rot(angle)};
 	tb_ray_result r = tb_world_cast_shape(w, &g, xf, tb_v2(dx, dy), f, ignore);
-	if (!r.hit) return 0;
-	tl_push_handle(L, rec, TL_SHAPE, r.shape.index1, r.shape.generation, false);
-	lua_pushnumber(L, r.point.x);
-	lua_pushnumber(L, r.point.y);
-	lua_pushnumber(L, r.normal.x);
-	lua_pushnumber(L, r.normal.y);
-	lua_pushnumber(L, r.fraction);
-	return 6;
+	return push_hit(L, rec, &r);
 }
 
 /* world:explode{x, y, radius, impulse, falloff = 0, mask} -> bodies pushed */
