@@ -174,7 +174,8 @@ local function stage(s)
   if x < SLOPE30[2] then return "walk right (arrows or A/D) up the slope; the steep one on the left is a wall" end
   if x < LEDGE_X then return "jump (space) up through the one-way platform, or drop to the tiles" end
   if x < SHELF.x1 and y > SHELF.y then return "on the platform: walk right onto the conveyor" end
-  if x < 28 then return "the belt carries you and its crates; jump through the platforms below" end
+  if x < 28 and y > SHELF.y then return "the belt carries you and its crates towards the cart" end
+  if x < 28 then return "the lower route: up through the one-way platforms, or on to the cart" end
   if x < BUFFER_X - 1 then return "jump onto the cart: it drives off when you stand on it" end
   if x < BRIDGE_X2 then return "cross the bridge before the boulder does" end
   return "the flag!"
