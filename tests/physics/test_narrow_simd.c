@@ -1,9 +1,10 @@
 /* The narrow phase's SSE2 paths (two quads: the separating face four faces at
  * a time, both quads brought into one frame two points per vector) against
- * the same source built without them (TB_NO_SIMD, as the browser build runs):
- * every field of every manifold bit for bit, on random boxes, rotated and
- * offset quads, rounded ones and the edge cases (touching, exactly aligned,
- * coincident, far apart, signed zeros). */
+ * the same source built without them (TB_NO_SIMD: the scalar code a CPU
+ * without SSE2 runs; the browser runs the SSE2 code as wasm SIMD, and the web
+ * suite holds it to native): every field of every manifold bit for bit, on
+ * random boxes, rotated and offset quads, rounded ones and the edge cases
+ * (touching, exactly aligned, coincident, far apart, signed zeros). */
 #define TB_NO_SIMD 1
 #define tb_collide_speculative scalar_collide_speculative
 #define tb_collide_speculative_into scalar_collide_speculative_into
