@@ -82,16 +82,20 @@ static int32_t gather_awake_bodies(tb_world *w)
 /* Every array here was reserved for all slots before the step began. */
 static void gather_constraints(tb_world *w)
 {
-	w->constraints.count = 0;
 	/* the active contacts are those with a body that has a state index now */
 	const uint64_t *bits = w->active_contact_bits.data;
 	int32_t words = w->active_contact_bits.count;
+	/* Touching, or speculative points a kinematic body's motion brought in.
+	 * Without a branch on the count: each contact's load is a cache miss, and
+	 * a branch on it would wait for each in turn. The write always lands: count
+	 * is at most the contacts walked before this one, below the slots reserved. */
+	int32_t count = 0;
+	tb_contact_constraint *out = w->constraints.data;
 	for (int32_t ci = next_bit(bits, words, 0); ci >= 0; ci = next_bit(bits, words, ci + 1)) {
-		const tb_contact *c = w->contacts.data + ci;
-		/* touching, or speculative points a kinematic body's motion brought in */
-		if (c->manifold.point_count == 0) continue;
-		w->constraints.data[w->constraints.count++].contact = ci;
+		out[count].contact = ci;
+		count += w->contacts.data[ci].manifold.point_count != 0;
 	}
+	w->constraints.count = count;
 	w->active_joints.count = 0;
 	/* and the active joints, those of a body with a state index; a joint only
 	 * sleeping bodies hold keeps the is_active its last active step gave it */
@@ -303,16 +307,21 @@ static int32_t find_root(int32_t *parent, int32_t k)
 	return k;
 }
 
-static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
+static void union_states(int32_t *parent, int32_t ka, int32_t kb)
 {
-	if (w->bodies.data[ba].type != TB_DYNAMIC_BODY || w->bodies.data[bb].type != TB_DYNAMIC_BODY) return;
-	int32_t ka = w->sims.data[ba].state_index, kb = w->sims.data[bb].state_index;
-	if (ka < 0 || kb < 0) return;
 	ka = find_root(parent, ka);
 	kb = find_root(parent, kb);
 	/* the smaller index becomes the root: deterministic */
 	if (ka < kb) parent[kb] = ka;
 	else if (kb < ka) parent[ka] = kb;
+}
+
+static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
+{
+	if (w->bodies.data[ba].type != TB_DYNAMIC_BODY || w->bodies.data[bb].type != TB_DYNAMIC_BODY) return;
+	int32_t ka = w->sims.data[ba].state_index, kb = w->sims.data[bb].state_index;
+	if (ka < 0 || kb < 0) return;
+	union_states(parent, ka, kb);
 }
 
 static void update_sleep(tb_world *w, int32_t n)
@@ -323,9 +332,13 @@ static void update_sleep(tb_world *w, int32_t n)
 		parent[k] = k;
 		min_sleep[k] = 1.0e30f;
 	}
+	/* the constraints hold their bodies' state indices (-1: immovable this
+	 * step), so the contacts themselves need not be read again */
+	const tb_body_motion *motions = w->motions.data;
 	for (int32_t k = 0; k < w->constraints.count; ++k) {
-		const tb_contact *c = w->contacts.data + w->constraints.data[k].contact;
-		union_bodies(w, parent, c->edges[0].body, c->edges[1].body);
+		int32_t ka = w->constraints.data[k].state_a, kb = w->constraints.data[k].state_b;
+		if (ka < 0 || kb < 0 || !motions[ka].dynamic || !motions[kb].dynamic) continue;
+		union_states(parent, ka, kb);
 	}
 	for (int32_t k = 0; k < w->active_joints.count; ++k) {
 		const tb_joint *j = w->joints.data + w->active_joints.data[k];
