@@ -18,7 +18,7 @@
 void tb_color_constraints(tb_world *w, int32_t awake_count)
 {
 	tb_constraint_graph *g = &w->graph;
-	int32_t n = w->constraints.count;
+	int32_t n = g->refs.count;
 	/* reserved by the step (bodies) and with the contact slots (constraints) */
 	TB_ASSERT(awake_count <= g->body_colors.capacity && n <= g->constraint_colors.capacity && n <= g->order.capacity);
 	if (awake_count > 0) memset(g->body_colors.data, 0, (size_t)awake_count * sizeof *g->body_colors.data);
@@ -29,9 +29,13 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	int32_t counts[TB_GRAPH_COLOR_COUNT + 1];
 	memset(counts, 0, sizeof counts);
 	uint64_t *used = g->body_colors.data;
+	const tb_body_sim *sims = w->sims.data;
 	for (int32_t k = 0; k < n; ++k) {
-		const tb_contact_constraint *cc = w->constraints.data + k;
-		int32_t a = cc->state_a, b = cc->state_b;
+		tb_constraint_ref *ref = g->refs.data + k;
+		const tb_contact *c = w->contacts.data + ref->contact;
+		int32_t a = sims[c->edges[0].body].state_index, b = sims[c->edges[1].body].state_index;
+		ref->state_a = a;
+		ref->state_b = b;
 		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
 		uint64_t free_colors = ~taken & all;
 		if (taken != 0 && taken < top) {
@@ -49,20 +53,39 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 		counts[color] += 1;
 	}
 
-	int32_t start = 0;
+	int32_t start = 0, block_count = 0;
 	for (int c = 0; c <= TB_GRAPH_COLOR_COUNT; ++c) {
 		g->color_start[c] = start;
 		start += counts[c];
-		counts[c] = g->color_start[c];
+		if (c < TB_GRAPH_COLOR_COUNT) {
+			g->block_start[c] = block_count;
+			block_count += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
+		}
+		counts[c] = 0;
 	}
 	g->color_start[TB_GRAPH_COLOR_COUNT + 1] = start;
-	/* a stable counting sort keeps slot order within each colour */
-	for (int32_t k = 0; k < n; ++k) g->order.data[counts[g->constraint_colors.data[k]]++] = k;
-	g->constraint_colors.count = g->order.count = n;
+	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;
+	/* reserved with the contact slots (tb_graph_block_bound) */
+	TB_ASSERT(block_count <= g->blocks.capacity);
+	g->blocks.count = block_count;
+	/* a colour's constraints fill its blocks lane by lane in slot order */
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t color = g->constraint_colors.data[k], i = counts[color]++;
+		if (color == TB_OVERFLOW_COLOR) {
+			g->refs.data[k].place = -1 - i;
+			g->order.data[i] = i;
+		} else {
+			g->refs.data[k].place = g->block_start[color] * TB_BLOCK_LANES + i;
+		}
+	}
+	g->constraint_colors.count = n;
+	g->order.count = counts[TB_OVERFLOW_COLOR];
+	w->constraints.count = counts[TB_OVERFLOW_COLOR];
 }
 
 void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator)
 {
+	tb_constraint_ref_array_destroy(allocator, &g->refs);
 	tb_u64_array_destroy(allocator, &g->body_colors);
 	tb_int_array_destroy(allocator, &g->constraint_colors);
 	tb_int_array_destroy(allocator, &g->order);

@@ -20,11 +20,24 @@
 
 TB_ARRAY_DECLARE(tb_u64_array, uint64_t)
 
+/* One contact constraint of the step, in slot order: which contact, its
+ * bodies' states and where its numbers live while it is solved. */
+typedef struct tb_constraint_ref {
+	int32_t contact;
+	int32_t state_a, state_b; /* -1: immovable this step */
+	/* a coloured one: block * TB_BLOCK_LANES + lane; the overflow: -1 - its
+	 * record in w->constraints */
+	int32_t place;
+} tb_constraint_ref;
+
+TB_ARRAY_DECLARE(tb_constraint_ref_array, tb_constraint_ref)
+
 typedef struct tb_constraint_graph {
+	tb_constraint_ref_array refs;  /* the step's constraints, slot order */
 	tb_u64_array body_colors;      /* per state index: bit c set once colour c holds one of its contacts */
 	tb_int_array constraint_colors;/* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
-	tb_int_array order;            /* constraint indices by colour, overflow last, slot order within */
-	/* colour c holds order[color_start[c] .. color_start[c + 1]); the overflow colour is last */
+	tb_int_array order;            /* 0, 1, 2, ...: the overflow records as a list for the scalar solver */
+	/* colour c holds color_start[c + 1] - color_start[c] constraints; the overflow colour is last */
 	int32_t color_start[TB_GRAPH_COLOR_COUNT + 2];
 	/* the wide solver's blocks of eight: colour c owns blocks[block_start[c] .. block_start[c + 1]) */
 	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
@@ -39,9 +52,12 @@ static inline int32_t tb_graph_block_bound(int32_t constraints)
 	return constraints / TB_BLOCK_LANES + TB_GRAPH_COLOR_COUNT;
 }
 
-/* Colours w->constraints (after tb_prepare_contacts set their state indices)
- * for `awake_count` body states. Deterministic: greedy in slot order. The
- * arrays were reserved by the step (bodies and contacts), so this never allocates. */
+/* Colours the step's constraints (g->refs, their contacts gathered by the
+ * solver) for `awake_count` body states: sets each one's state indices and
+ * place, and the blocks' ranges (w->graph.blocks.count; the blocks are filled
+ * by tb_prepare_contacts). Deterministic: greedy in slot order, and a colour's
+ * constraints fill its blocks in slot order. The arrays were reserved by the
+ * step (bodies) and with the contact slots, so this never allocates. */
 void tb_color_constraints(tb_world *w, int32_t awake_count);
 void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator);
 

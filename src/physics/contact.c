@@ -17,6 +17,7 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	return tb_contact_array_reserve(a, &w->contacts, slots) && tb_id_pool_reserve(a, &w->contact_pool, slots) &&
 	       tb_pair_set_reserve(a, &w->broad_phase.pairs, slots) &&
 	       tb_contact_constraint_array_reserve(a, &w->constraints, slots) &&
+	       tb_constraint_ref_array_reserve(a, &w->graph.refs, slots) &&
 	       tb_int_array_reserve(a, &w->graph.constraint_colors, slots) &&
 	       tb_int_array_reserve(a, &w->graph.order, slots) &&
 	       tb_contact_block_array_reserve(a, &w->graph.blocks, slots > 0 ? tb_graph_block_bound(slots) : 0) &&

@@ -17,74 +17,124 @@ static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_b
 	return dummy;
 }
 
-void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
+/* One constraint from its contact, for the step. */
+static inline __attribute__((always_inline)) void prepare_constraint(const tb_world *w, const tb_step_context *ctx, const tb_constraint_ref *ref,
+                                      tb_contact_constraint *cc)
 {
 	tb_softness contact_soft = ctx->contact_softness, static_soft = ctx->static_softness;
 	float warm = ctx->enable_warm_starting ? 1.0f : 0.0f;
-	for (int32_t k = 0; k < w->constraints.count; ++k) {
-		tb_contact_constraint *cc = w->constraints.data + k;
-		const tb_contact *c = w->contacts.data + cc->contact;
-		const tb_manifold *m = &c->manifold;
-		int32_t ba = c->edges[0].body, bb = c->edges[1].body;
-		const tb_body_sim *sa = ctx->sims + ba, *sb = ctx->sims + bb;
-		cc->state_a = sa->state_index;
-		cc->state_b = sb->state_index;
-		float ma = cc->state_a >= 0 ? sa->inv_mass : 0.0f, ia = cc->state_a >= 0 ? sa->inv_inertia : 0.0f;
-		float mb = cc->state_b >= 0 ? sb->inv_mass : 0.0f, ib = cc->state_b >= 0 ? sb->inv_inertia : 0.0f;
-		cc->inv_mass_a = ma;
-		cc->inv_i_a = ia;
-		cc->inv_mass_b = mb;
-		cc->inv_i_b = ib;
-		/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
-		cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
-		/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes
-		 * created on one spot would leave at twenty times the cap), so a body's
-		 * budget is shared among its contacts. Resting contacts push far slower
-		 * than the cap and never notice. */
-		int32_t na = cc->state_a >= 0 ? w->bodies.data[ba].contact_count : 1;
-		int32_t nb = cc->state_b >= 0 ? w->bodies.data[bb].contact_count : 1;
-		bool shared = ma > 0.1f * mb && mb > 0.1f * ma;
-		cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb)) : ctx->contact_push_max;
-		cc->friction = c->friction;
-		cc->restitution = c->restitution;
-		cc->tangent_speed = c->tangent_speed;
-		cc->rolling_resistance = c->rolling_resistance;
-		cc->rolling_mass = 0.0f;
-		cc->rolling_impulse = 0.0f;
-		if (c->rolling_resistance > 0.0f) {
-			cc->rolling_mass = ia + ib > 0.0f ? 1.0f / (ia + ib) : 0.0f;
-			cc->rolling_impulse = warm * c->rolling_impulse;
-		}
-		cc->normal = m->normal;
-		cc->point_count = m->point_count;
-		tb_vec2 n = m->normal, t = tb_right_perp(n);
-		tb_vec2 va = cc->state_a >= 0 ? ctx->states[cc->state_a].linear_velocity : sa->linear_velocity;
-		float wa = cc->state_a >= 0 ? ctx->states[cc->state_a].angular_velocity : sa->angular_velocity;
-		tb_vec2 vb = cc->state_b >= 0 ? ctx->states[cc->state_b].linear_velocity : sb->linear_velocity;
-		float wb = cc->state_b >= 0 ? ctx->states[cc->state_b].angular_velocity : sb->angular_velocity;
-		tb_vec2 la = tb_rotate(sa->transform.q, sa->local_center);
-		tb_vec2 lb = tb_rotate(sb->transform.q, sb->local_center);
-		for (int i = 0; i < m->point_count; ++i) {
-			const tb_manifold_point *mp = m->points + i;
-			tb_constraint_point *cp = cc->points + i;
-			cp->normal_impulse = warm * mp->normal_impulse;
-			cp->tangent_impulse = warm * mp->tangent_impulse;
-			cp->max_normal_impulse = 0.0f;
-			/* manifold anchors are relative to the body origins */
-			tb_vec2 ra = tb_sub(mp->anchor_a, la), rb = tb_sub(mp->anchor_b, lb);
-			cp->anchor_a = ra;
-			cp->anchor_b = rb;
-			cp->base_separation = mp->separation - tb_dot(tb_sub(rb, ra), n);
-			float rna = tb_cross(ra, n), rnb = tb_cross(rb, n);
-			float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-			cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-			float rta = tb_cross(ra, t), rtb = tb_cross(rb, t);
-			float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-			cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-			tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
-			cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
-		}
+	const tb_contact *c = w->contacts.data + ref->contact;
+	const tb_manifold *m = &c->manifold;
+	cc->contact = ref->contact;
+	cc->state_a = ref->state_a;
+	cc->state_b = ref->state_b;
+	/* an awake body's numbers come from its motion record (small, contiguous),
+	 * an immovable one's from the body */
+	const tb_body_motion *motions = w->motions.data;
+	const tb_body_sim *sa = ctx->sims + c->edges[0].body, *sb = ctx->sims + c->edges[1].body;
+	int32_t ka = ref->state_a, kb = ref->state_b;
+	float ma = 0.0f, ia = 0.0f, mb = 0.0f, ib = 0.0f;
+	int32_t na = 1, nb = 1;
+	tb_vec2 va, vb, la, lb;
+	float wa, wb;
+	if (ka >= 0) {
+		ma = motions[ka].inv_mass;
+		ia = motions[ka].inv_inertia;
+		na = motions[ka].contact_count;
+		la = motions[ka].center_offset;
+		va = ctx->states[ka].linear_velocity;
+		wa = ctx->states[ka].angular_velocity;
+	} else {
+		la = tb_rotate(sa->transform.q, sa->local_center);
+		va = sa->linear_velocity;
+		wa = sa->angular_velocity;
 	}
+	if (kb >= 0) {
+		mb = motions[kb].inv_mass;
+		ib = motions[kb].inv_inertia;
+		nb = motions[kb].contact_count;
+		lb = motions[kb].center_offset;
+		vb = ctx->states[kb].linear_velocity;
+		wb = ctx->states[kb].angular_velocity;
+	} else {
+		lb = tb_rotate(sb->transform.q, sb->local_center);
+		vb = sb->linear_velocity;
+		wb = sb->angular_velocity;
+	}
+	cc->inv_mass_a = ma;
+	cc->inv_i_a = ia;
+	cc->inv_mass_b = mb;
+	cc->inv_i_b = ib;
+	/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
+	cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
+	/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes
+	 * created on one spot would leave at twenty times the cap), so a body's
+	 * budget is shared among its contacts. Resting contacts push far slower
+	 * than the cap and never notice. */
+	bool shared = ma > 0.1f * mb && mb > 0.1f * ma;
+	cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb)) : ctx->contact_push_max;
+	cc->friction = c->friction;
+	cc->restitution = c->restitution;
+	cc->tangent_speed = c->tangent_speed;
+	cc->rolling_resistance = c->rolling_resistance;
+	cc->rolling_mass = 0.0f;
+	cc->rolling_impulse = 0.0f;
+	if (c->rolling_resistance > 0.0f) {
+		cc->rolling_mass = ia + ib > 0.0f ? 1.0f / (ia + ib) : 0.0f;
+		cc->rolling_impulse = warm * c->rolling_impulse;
+	}
+	cc->normal = m->normal;
+	cc->point_count = m->point_count;
+	tb_vec2 n = m->normal, t = tb_right_perp(n);
+	for (int i = 0; i < m->point_count; ++i) {
+		const tb_manifold_point *mp = m->points + i;
+		tb_constraint_point *cp = cc->points + i;
+		cp->normal_impulse = warm * mp->normal_impulse;
+		cp->tangent_impulse = warm * mp->tangent_impulse;
+		cp->max_normal_impulse = 0.0f;
+		/* manifold anchors are relative to the body origins */
+		tb_vec2 ra = tb_sub(mp->anchor_a, la), rb = tb_sub(mp->anchor_b, lb);
+		cp->anchor_a = ra;
+		cp->anchor_b = rb;
+		cp->base_separation = mp->separation - tb_dot(tb_sub(rb, ra), n);
+		float rna = tb_cross(ra, n), rnb = tb_cross(rb, n);
+		float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+		float rta = tb_cross(ra, t), rtb = tb_cross(rb, t);
+		float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+		tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
+		cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
+	}
+}
+
+void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
+{
+	tb_constraint_graph *g = &w->graph;
+	int32_t surface_count = 0;
+	for (int32_t k = 0; k < g->refs.count; ++k) {
+		const tb_constraint_ref *ref = g->refs.data + k;
+		if (ref->place < 0) {
+			prepare_constraint(w, ctx, ref, w->constraints.data + (-1 - ref->place));
+			continue;
+		}
+		/* Straight into its lane: the contacts are read in slot order, and the
+		 * blocks being filled (one per colour) stay in cache. */
+		tb_contact_constraint cc;
+		prepare_constraint(w, ctx, ref, &cc);
+		int32_t block = ref->place / TB_BLOCK_LANES, lane = ref->place % TB_BLOCK_LANES;
+		tb_contact_block *blk = g->blocks.data + block;
+		if (lane == 0) {
+			/* the first lane of a block comes first; its colour's count gives its lanes */
+			int color = 0;
+			while (g->block_start[color + 1] <= block) ++color;
+			int32_t in_color = g->color_start[color + 1] - g->color_start[color];
+			int32_t before = (block - g->block_start[color]) * TB_BLOCK_LANES;
+			tb_contact_block_init(blk, tb_mini(TB_BLOCK_LANES, in_color - before));
+		}
+		tb_contact_block_set_lane(blk, lane, &cc, k, g->surfaces.data, &surface_count);
+	}
+	g->surfaces.count = surface_count;
 }
 
 void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
@@ -220,32 +270,53 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 	}
 }
 
-/* Writes the impulses back for warm starting next step, and reports hits. */
+/* Writes the impulses back for warm starting next step, and reports hits. In
+ * slot order: the contacts are written in order, and a colour's blocks are
+ * read in the order they were filled. */
 void tb_store_impulses(tb_world *w)
 {
+	tb_constraint_graph *g = &w->graph;
 	float hit_threshold = w->def.hit_event_threshold;
-	for (int32_t k = 0; k < w->constraints.count; ++k) {
-		const tb_contact_constraint *cc = w->constraints.data + k;
-		tb_contact *c = w->contacts.data + cc->contact;
+	for (int32_t k = 0; k < g->refs.count; ++k) {
+		const tb_constraint_ref *ref = g->refs.data + k;
+		tb_contact *c = w->contacts.data + ref->contact;
 		tb_manifold *m = &c->manifold;
+		float rolling_impulse;
+		if (ref->place < 0) {
+			const tb_contact_constraint *cc = w->constraints.data + (-1 - ref->place);
+			rolling_impulse = cc->rolling_impulse;
+			for (int i = 0; i < cc->point_count; ++i) {
+				const tb_constraint_point *cp = cc->points + i;
+				m->points[i].normal_impulse = cp->normal_impulse;
+				m->points[i].tangent_impulse = cp->tangent_impulse;
+				m->points[i].max_normal_impulse = cp->max_normal_impulse;
+				m->points[i].normal_velocity = cp->relative_velocity;
+			}
+		} else {
+			const tb_contact_block *blk = g->blocks.data + ref->place / TB_BLOCK_LANES;
+			int lane = ref->place % TB_BLOCK_LANES;
+			rolling_impulse = blk->surface >= 0 ? g->surfaces.data[blk->surface].rolling_impulse[lane] : 0.0f;
+			for (int i = 0; i < m->point_count; ++i) {
+				const tb_block_point *bp = blk->points + i;
+				m->points[i].normal_impulse = bp->normal_impulse[lane];
+				m->points[i].tangent_impulse = bp->tangent_impulse[lane];
+				m->points[i].max_normal_impulse = bp->max_normal_impulse[lane];
+				m->points[i].normal_velocity = bp->relative_velocity[lane];
+			}
+		}
 		/* absurd surfaces can overflow it; warm starting then starts afresh */
-		c->rolling_impulse = isfinite(cc->rolling_impulse) ? cc->rolling_impulse : 0.0f;
+		c->rolling_impulse = isfinite(rolling_impulse) ? rolling_impulse : 0.0f;
+		if (!(c->flags & TB_CONTACT_HIT_EVENTS)) continue;
 		float best_speed = 0.0f;
 		int best = -1;
-		for (int i = 0; i < cc->point_count; ++i) {
-			const tb_constraint_point *cp = cc->points + i;
-			m->points[i].normal_impulse = cp->normal_impulse;
-			m->points[i].tangent_impulse = cp->tangent_impulse;
-			m->points[i].max_normal_impulse = cp->max_normal_impulse;
-			m->points[i].normal_velocity = cp->relative_velocity;
-			float approach = -cp->relative_velocity;
-			if (cp->max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
+		for (int i = 0; i < m->point_count; ++i) {
+			float approach = -m->points[i].normal_velocity;
+			if (m->points[i].max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
 				best_speed = approach;
 				best = i;
 			}
 		}
-		if (best >= 0 && (c->flags & TB_CONTACT_HIT_EVENTS) && tb_is_valid_vec2(m->points[best].point) &&
-		    isfinite(best_speed)) {
+		if (best >= 0 && tb_is_valid_vec2(m->points[best].point) && isfinite(best_speed)) {
 			/* reserved with the contact slots: one hit per constraint */
 			TB_ASSERT(w->hit_events.count < w->hit_events.capacity);
 			tb_contact_hit_event *e = w->hit_events.data + w->hit_events.count++;

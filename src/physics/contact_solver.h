@@ -109,21 +109,32 @@ const tb_contact_kernels *tb_contact_kernels_avx2(void);
 tb_solver_path tb_default_solver_path(void);
 
 /* ---- contact_solver.c ---- */
-/* Fills w->constraints (their contacts gathered by the solver) for the step. */
+/* Fills the step's constraints, coloured by tb_color_constraints: the
+ * coloured ones straight into their blocks' lanes, the overflow into
+ * w->constraints. */
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx);
 /* The scalar solver, over the constraints at list[0 .. count). */
 void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
                                 tb_body_state *states);
 void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
                            tb_body_state *states, const tb_step_context *ctx, bool use_bias, bool backward);
-/* Impulses back into the manifolds for warm starting, and hit events. */
+/* Impulses back into the manifolds for warm starting (from the blocks and
+ * the overflow records), and hit events. */
 void tb_store_impulses(tb_world *w);
 
 /* ---- contact_solver_wide.c ---- */
-/* One block from up to eight constraints (indices[0 .. count), no two sharing
- * an awake body); the rest of the lanes stay unused. Their surfaces go to
- * *surface, which is written only when a lane has one; returns whether one
- * did (the caller then keeps the record and sets block->surface). */
+/* An empty block for `lane_count` lanes (the first ones); the unused lanes
+ * have no bodies and no mass. */
+void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
+/* One lane from a constraint (no two lanes of a block may share an awake
+ * body). ref: the lane's constraint, for the reader. Its surface, if any, goes
+ * to the block's record in `surfaces`, taken from *surface_count for the
+ * block's first lane with one. */
+void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
+                               tb_block_surface *surfaces, int32_t *surface_count);
+/* A block from up to eight constraints (indices[0 .. count)); its surfaces go
+ * to *surface, written only when a lane has one; returns whether one did (the
+ * block's `surface` is then 0). */
 bool tb_prepare_contact_block(tb_contact_block *block, tb_block_surface *surface,
                               const tb_contact_constraint *constraints, const int32_t *indices, int32_t count);
 /* The block's impulses back into its constraints (surface: its record or NULL). */
@@ -131,9 +142,7 @@ void tb_store_contact_block(const tb_contact_block *block, const tb_block_surfac
                             tb_contact_constraint *constraints);
 /* The step's drivers: every colour's blocks through the world's path, the
  * overflow through the scalar solver. */
-void tb_prepare_contacts_wide(tb_world *w); /* after tb_prepare_contacts and tb_color_constraints */
 void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
 void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);
-void tb_store_impulses_wide(tb_world *w); /* back into w->constraints, before tb_store_impulses */
 
 #endif

@@ -158,62 +158,71 @@ tb_solver_path tb_default_solver_path(void)
 
 /* ---------------------------------------------------------------- blocks */
 
+void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count)
+{
+	TB_ASSERT(((uintptr_t)blk & 31u) == 0 && 0 < lane_count && lane_count <= TB_BLOCK_LANES);
+	memset(blk, 0, sizeof *blk);
+	blk->lane_count = lane_count;
+	blk->surface = TB_NULL_INDEX;
+	for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
+}
+
+void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
+                               tb_block_surface *surfaces, int32_t *surface_count)
+{
+	int i = lane;
+	blk->state_a[i] = cc->state_a;
+	blk->state_b[i] = cc->state_b;
+	blk->constraint[i] = ref;
+	blk->normal_x[i] = cc->normal.x;
+	blk->normal_y[i] = cc->normal.y;
+	blk->inv_mass_a[i] = cc->inv_mass_a;
+	blk->inv_i_a[i] = cc->inv_i_a;
+	blk->inv_mass_b[i] = cc->inv_mass_b;
+	blk->inv_i_b[i] = cc->inv_i_b;
+	blk->friction[i] = cc->friction;
+	blk->restitution[i] = cc->restitution;
+	blk->push_max[i] = cc->push_max;
+	blk->bias_rate[i] = cc->softness.bias_rate;
+	blk->mass_scale[i] = cc->softness.mass_scale;
+	blk->impulse_scale[i] = cc->softness.impulse_scale;
+	for (int j = 0; j < cc->point_count; ++j) {
+		const tb_constraint_point *cp = cc->points + j;
+		tb_block_point *bp = blk->points + j;
+		bp->anchor_ax[i] = cp->anchor_a.x;
+		bp->anchor_ay[i] = cp->anchor_a.y;
+		bp->anchor_bx[i] = cp->anchor_b.x;
+		bp->anchor_by[i] = cp->anchor_b.y;
+		bp->base_separation[i] = cp->base_separation;
+		bp->relative_velocity[i] = cp->relative_velocity;
+		bp->normal_impulse[i] = cp->normal_impulse;
+		bp->tangent_impulse[i] = cp->tangent_impulse;
+		bp->max_normal_impulse[i] = cp->max_normal_impulse;
+		bp->normal_mass[i] = cp->normal_mass;
+		bp->tangent_mass[i] = cp->tangent_mass;
+	}
+	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
+		/* a record only for a block that has a lane with a surface */
+		if (blk->surface < 0) {
+			blk->surface = (*surface_count)++;
+			memset(surfaces + blk->surface, 0, sizeof *surfaces);
+		}
+		tb_block_surface *surface = surfaces + blk->surface;
+		surface->tangent_speed[i] = cc->tangent_speed;
+		surface->rolling_resistance[i] = cc->rolling_resistance;
+		surface->rolling_mass[i] = cc->rolling_mass;
+		surface->rolling_impulse[i] = cc->rolling_impulse;
+	}
+}
+
 bool tb_prepare_contact_block(tb_contact_block *blk, tb_block_surface *surface,
                               const tb_contact_constraint *constraints, const int32_t *indices, int32_t count)
 {
-	TB_ASSERT(((uintptr_t)blk & 31u) == 0 && ((uintptr_t)surface & 31u) == 0 && count <= TB_BLOCK_LANES);
-	memset(blk, 0, sizeof *blk);
-	blk->lane_count = count;
-	blk->surface = TB_NULL_INDEX;
-	bool has_surface = false;
-	for (int i = 0; i < TB_BLOCK_LANES; ++i) {
-		if (i >= count) {
-			blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
-			continue;
-		}
-		int32_t k = indices[i];
-		const tb_contact_constraint *cc = constraints + k;
-		blk->state_a[i] = cc->state_a;
-		blk->state_b[i] = cc->state_b;
-		blk->constraint[i] = k;
-		blk->normal_x[i] = cc->normal.x;
-		blk->normal_y[i] = cc->normal.y;
-		blk->inv_mass_a[i] = cc->inv_mass_a;
-		blk->inv_i_a[i] = cc->inv_i_a;
-		blk->inv_mass_b[i] = cc->inv_mass_b;
-		blk->inv_i_b[i] = cc->inv_i_b;
-		blk->friction[i] = cc->friction;
-		blk->restitution[i] = cc->restitution;
-		blk->push_max[i] = cc->push_max;
-		blk->bias_rate[i] = cc->softness.bias_rate;
-		blk->mass_scale[i] = cc->softness.mass_scale;
-		blk->impulse_scale[i] = cc->softness.impulse_scale;
-		for (int j = 0; j < cc->point_count; ++j) {
-			const tb_constraint_point *cp = cc->points + j;
-			tb_block_point *bp = blk->points + j;
-			bp->anchor_ax[i] = cp->anchor_a.x;
-			bp->anchor_ay[i] = cp->anchor_a.y;
-			bp->anchor_bx[i] = cp->anchor_b.x;
-			bp->anchor_by[i] = cp->anchor_b.y;
-			bp->base_separation[i] = cp->base_separation;
-			bp->relative_velocity[i] = cp->relative_velocity;
-			bp->normal_impulse[i] = cp->normal_impulse;
-			bp->tangent_impulse[i] = cp->tangent_impulse;
-			bp->max_normal_impulse[i] = cp->max_normal_impulse;
-			bp->normal_mass[i] = cp->normal_mass;
-			bp->tangent_mass[i] = cp->tangent_mass;
-		}
-		if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
-			/* the record is written only for a block that keeps it */
-			if (!has_surface) memset(surface, 0, sizeof *surface);
-			has_surface = true;
-			surface->tangent_speed[i] = cc->tangent_speed;
-			surface->rolling_resistance[i] = cc->rolling_resistance;
-			surface->rolling_mass[i] = cc->rolling_mass;
-			surface->rolling_impulse[i] = cc->rolling_impulse;
-		}
-	}
-	return has_surface;
+	TB_ASSERT(((uintptr_t)surface & 31u) == 0);
+	tb_contact_block_init(blk, count);
+	int32_t surface_count = 0;
+	for (int i = 0; i < count; ++i) tb_contact_block_set_lane(blk, i, constraints + indices[i], indices[i], surface, &surface_count);
+	return surface_count > 0;
 }
 
 void tb_store_contact_block(const tb_contact_block *blk, const tb_block_surface *surface,
@@ -234,44 +243,17 @@ void tb_store_contact_block(const tb_contact_block *blk, const tb_block_surface 
 
 /* ---------------------------------------------------------------- the step's drivers */
 
-void tb_prepare_contacts_wide(tb_world *w)
-{
-	tb_constraint_graph *g = &w->graph;
-	int32_t block_count = 0;
-	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
-		g->block_start[c] = block_count;
-		block_count += (g->color_start[c + 1] - g->color_start[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
-	}
-	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;
-	/* reserved with the contact slots (tb_graph_block_bound) */
-	TB_ASSERT(block_count <= g->blocks.capacity);
-	g->blocks.count = block_count;
-
-	/* reserved with the blocks, one record at most per block */
-	int32_t surface_count = 0;
-	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
-		int32_t first = g->color_start[c], end = g->color_start[c + 1];
-		for (int32_t bi = g->block_start[c]; bi < g->block_start[c + 1]; ++bi) {
-			int32_t slot = first + TB_BLOCK_LANES * (bi - g->block_start[c]);
-			/* the next free record is filled and kept only if a lane needs it */
-			if (tb_prepare_contact_block(g->blocks.data + bi, g->surfaces.data + surface_count, w->constraints.data,
-			                             g->order.data + slot, tb_mini(TB_BLOCK_LANES, end - slot)))
-				g->blocks.data[bi].surface = surface_count++;
-		}
-	}
-	g->surfaces.count = surface_count;
-}
-
 /* The step's surface records, NULL in a step without any. */
 static tb_block_surface *step_surfaces(tb_constraint_graph *g)
 {
 	return g->surfaces.count > 0 ? g->surfaces.data : NULL;
 }
 
+/* The overflow's records are w->constraints, in slot order. */
 static const int32_t *overflow_list(const tb_constraint_graph *g, int32_t *count)
 {
-	*count = g->color_start[TB_OVERFLOW_COLOR + 1] - g->color_start[TB_OVERFLOW_COLOR];
-	return g->order.data + g->color_start[TB_OVERFLOW_COLOR];
+	*count = g->order.count;
+	return g->order.data;
 }
 
 void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
@@ -299,14 +281,4 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 		if (count > 0) w->kernels->solve(g->blocks.data + first, count, surfaces, ctx->states, ctx, use_bias);
 	}
 	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
-}
-
-void tb_store_impulses_wide(tb_world *w)
-{
-	tb_constraint_graph *g = &w->graph;
-	int32_t block_count = g->block_start[TB_GRAPH_COLOR_COUNT];
-	for (int32_t k = 0; k < block_count; ++k) {
-		const tb_contact_block *blk = g->blocks.data + k;
-		tb_store_contact_block(blk, blk->surface >= 0 ? g->surfaces.data + blk->surface : NULL, w->constraints.data);
-	}
 }

@@ -90,12 +90,12 @@ static void gather_constraints(tb_world *w)
 	 * a branch on it would wait for each in turn. The write always lands: count
 	 * is at most the contacts walked before this one, below the slots reserved. */
 	int32_t count = 0;
-	tb_contact_constraint *out = w->constraints.data;
+	tb_constraint_ref *out = w->graph.refs.data;
 	for (int32_t ci = next_bit(bits, words, 0); ci >= 0; ci = next_bit(bits, words, ci + 1)) {
 		out[count].contact = ci;
 		count += w->contacts.data[ci].manifold.point_count != 0;
 	}
-	w->constraints.count = count;
+	w->graph.refs.count = count;
 	w->active_joints.count = 0;
 	/* and the active joints, those of a body with a state index; a joint only
 	 * sleeping bodies hold keeps the is_active its last active step gave it */
@@ -123,6 +123,10 @@ static void prepare_motions(tb_world *w, const tb_step_context *ctx, int32_t n)
 		m->dw = h * s->inv_inertia * s->torque;
 		m->linear_factor = 1.0f / (1.0f + h * s->linear_damping);
 		m->angular_factor = 1.0f / (1.0f + h * s->angular_damping);
+		m->inv_mass = s->inv_mass;
+		m->inv_inertia = s->inv_inertia;
+		m->center_offset = tb_rotate(s->transform.q, s->local_center);
+		m->contact_count = w->bodies.data[i].contact_count;
 	}
 }
 
@@ -335,8 +339,8 @@ static void update_sleep(tb_world *w, int32_t n)
 	/* the constraints hold their bodies' state indices (-1: immovable this
 	 * step), so the contacts themselves need not be read again */
 	const tb_body_motion *motions = w->motions.data;
-	for (int32_t k = 0; k < w->constraints.count; ++k) {
-		int32_t ka = w->constraints.data[k].state_a, kb = w->constraints.data[k].state_b;
+	for (int32_t k = 0; k < w->graph.refs.count; ++k) {
+		int32_t ka = w->graph.refs.data[k].state_a, kb = w->graph.refs.data[k].state_b;
 		if (ka < 0 || kb < 0 || !motions[ka].dynamic || !motions[kb].dynamic) continue;
 		union_states(parent, ka, kb);
 	}
@@ -373,6 +377,7 @@ void tb_solve(tb_world *w, float dt)
 	tb_world_def *d = &w->def;
 	if (!d->enable_motion) {
 		w->constraints.count = 0;
+		w->graph.refs.count = 0;
 		w->active_joints.count = 0;
 		return;
 	}
@@ -406,9 +411,8 @@ void tb_solve(tb_world *w, float dt)
 	ctx.enable_position_correction = d->enable_position_correction;
 
 	prepare_motions(w, &ctx, n);
-	tb_prepare_contacts(w, &ctx);
 	tb_color_constraints(w, n);
-	tb_prepare_contacts_wide(w);
+	tb_prepare_contacts(w, &ctx);
 	prepare_joints(w, &ctx);
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
@@ -442,7 +446,6 @@ void tb_solve(tb_world *w, float dt)
 	}
 
 	t = tb_time_ms();
-	tb_store_impulses_wide(w);
 	for (int32_t k = 0; k < w->joint_rows.count; ++k)
 		tb_joint_store_row(w->joints.data + w->joint_rows.data[k].joint, w->joint_rows.data + k);
 	tb_store_impulses(w);

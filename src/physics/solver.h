@@ -27,6 +27,10 @@ typedef struct tb_body_motion {
 	float dw;
 	float linear_factor, angular_factor; /* 1 / (1 + h * damping): implicit, stable for any damping */
 	uint32_t dynamic;                    /* 0: kinematic, the velocity is left alone */
+	/* for preparing its contacts, so they need not read the body: */
+	float inv_mass, inv_inertia;
+	tb_vec2 center_offset;               /* centre of mass from the origin, world frame */
+	int32_t contact_count;
 } tb_body_motion;
 
 /* Per body slot: transform and mass, read in prepare, written in finalize. */

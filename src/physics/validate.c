@@ -218,7 +218,8 @@ static bool validate_reserves(const tb_world *w)
 	CHECK(w->stack.capacity >= bodies + (bodies > 0 ? 1 : 0));
 	CHECK(w->broad_phase.move_buffer.capacity >= shapes);
 	CHECK(w->broad_phase.pairs.capacity >= 2 * tb_id_pool_count(&w->contact_pool));
-	CHECK(w->constraints.capacity >= contacts && w->graph.constraint_colors.capacity >= contacts &&
+	CHECK(w->constraints.capacity >= contacts && w->graph.refs.capacity >= contacts &&
+	      w->graph.constraint_colors.capacity >= contacts &&
 	      w->graph.order.capacity >= contacts);
 	CHECK(contacts == 0 || (w->graph.blocks.capacity >= tb_graph_block_bound(contacts) &&
 	                        w->graph.surfaces.capacity >= tb_graph_block_bound(contacts)));

@@ -142,13 +142,10 @@ static void run_block(const tb_contact_kernels *k, tb_contact_constraint *cc, in
 	bool expect_surface = false;
 	for (int i = 0; i < count; ++i) expect_surface |= cc[i].tangent_speed != 0.0f || cc[i].rolling_resistance > 0.0f;
 	assert_int_equal(has_surface, expect_surface);
-	assert_int_equal(block.surface, TB_NULL_INDEX);
-	/* as the step's driver: the record's index, and no records at all in a plain step */
-	tb_block_surface *surfaces = NULL;
-	if (has_surface) {
-		block.surface = 0;
-		surfaces = &surface_lanes;
-	}
+	/* the block names its record (the first of `surfaces`) only when it has one */
+	assert_int_equal(block.surface, has_surface ? 0 : TB_NULL_INDEX);
+	/* as the step's driver: no records at all in a plain step */
+	tb_block_surface *surfaces = has_surface ? &surface_lanes : NULL;
 	for (int sub = 0; sub < 2; ++sub) {
 		ctx->substep_index = sub;
 		k->warm_start(&block, 1, surfaces, states);
