@@ -1,8 +1,8 @@
 /* tumble physics: the step's solver stage.
  *
  *   gather awake bodies -> contiguous states
- *   prepare contacts and joints (anchors, effective masses, softness), colour
- *   the contacts so each colour's can be solved four at a time
+ *   colour the contacts (within a colour no two share an awake body), then
+ *   prepare them straight into blocks of eight, and the joints
  *   per substep: fields, integrate velocities, warm start, solve (soft bias),
  *                integrate positions, relax (no bias, restitution)
  *   store impulses and hit events
