@@ -268,7 +268,7 @@ void tb_joint_prepare(tb_joint *joint, const tb_step_context *ctx)
 	joint->pt.frame_a = tb_rotate(qa, tb_sub(def->local_anchor_a, sa->local_center));
 	joint->pt.frame_b = tb_rotate(qb, tb_sub(def->local_anchor_b, sb->local_center));
 	joint->pt.delta_center = tb_sub(sb->center, sa->center);
-	joint->delta_angle = tb_unwind_angle(tb_relative_angle(qb, qa) - def->reference_angle);
+	joint->delta_angle = tb_unwind_angle(tb_solver_relative_angle(qb, qa) - def->reference_angle);
 	if (!ctx->enable_warm_starting) joint->pt.linear_impulse = tb_vec2_zero;
 
 	switch (def->type) {

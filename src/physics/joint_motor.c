@@ -17,7 +17,7 @@ void tb_motor_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body
 	pt->frame_a = tb_rotate(sim_a->transform.q, tb_sub(def->linear_offset, sim_a->local_center));
 	pt->frame_b = tb_rotate(sim_b->transform.q, tb_neg(sim_b->local_center));
 	joint->delta_angle =
-		tb_unwind_angle(tb_relative_angle(sim_b->transform.q, sim_a->transform.q) - def->angular_offset);
+		tb_unwind_angle(tb_solver_relative_angle(sim_b->transform.q, sim_a->transform.q) - def->angular_offset);
 	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
 	tb_vec2 ra = pt->frame_a, rb = pt->frame_b;
 	mj->k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
