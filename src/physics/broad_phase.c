@@ -15,6 +15,7 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 	tb_dynamic_tree_destroy(&bp->trees[0]);
 	tb_dynamic_tree_destroy(&bp->trees[1]);
 	tb_int_array_destroy(allocator, &bp->move_buffer);
+	tb_int_array_destroy(allocator, &bp->new_partners);
 	tb_free(allocator, bp->pairs.entries, (size_t)bp->pairs.capacity * sizeof *bp->pairs.entries);
 	memset(bp, 0, sizeof *bp);
 }
@@ -182,8 +183,27 @@ static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 	if (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT) return true;
 	if (!tb_should_bodies_collide(w, q->body, b->body)) return true;
 	if (tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX) return true;
-	if (!tb_create_contact(w, q->shape, other)) q->missed = true;
+	tb_int_array_push_reserved(&w->broad_phase.new_partners, other);
 	return true;
+}
+
+static int compare_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void sort_ints(int32_t *v, int32_t n)
+{
+	if (n > 32) {
+		qsort(v, (size_t)n, sizeof *v, compare_int32);
+		return;
+	}
+	for (int32_t i = 1; i < n; ++i) {
+		int32_t x = v[i], j = i - 1;
+		for (; j >= 0 && v[j] > x; --j) v[j + 1] = v[j];
+		v[j + 1] = x;
+	}
 }
 
 /* Marks a move-buffer entry whose shape is looked at again next step (shape
@@ -194,6 +214,11 @@ void tb_update_pairs(tb_world *w)
 {
 	tb_broad_phase *bp = &w->broad_phase;
 	tb_int_array *buffer = &bp->move_buffer;
+	/* Reinsertion one by one degrades the tree of movable proxies when most of
+	 * them move (a tumbling pile: queries visited five times the nodes); then
+	 * it is rebuilt whole before the moved proxies look for partners, once a
+	 * quarter of them moved. */
+	if (4 * (int64_t)buffer->count >= bp->trees[1].proxy_count) tb_dynamic_tree_rebuild(&bp->trees[1]);
 	for (int32_t i = 0; i < buffer->count; ++i) {
 		int32_t si = buffer->data[i];
 		const tb_shape *s = w->shapes.data + si;
@@ -201,8 +226,14 @@ void tb_update_pairs(tb_world *w)
 		pair_query q = {w, si, s->body, s->tree == 0, false};
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
+		bp->new_partners.count = 0;
 		tb_dynamic_tree_query(&bp->trees[1], fat, s->filter.mask_bits, pair_callback, &q);
 		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, s->filter.mask_bits, pair_callback, &q);
+		/* in shape order, whatever order the trees gave them in */
+		sort_ints(bp->new_partners.data, bp->new_partners.count);
+		for (int32_t k = 0; k < bp->new_partners.count; ++k) {
+			if (!tb_create_contact(w, si, bp->new_partners.data[k])) q.missed = true;
+		}
 		if (q.missed) buffer->data[i] = si | TB_MOVE_AGAIN;
 	}
 	/* the buffer keeps, in order, the shapes that missed a contact (the world's

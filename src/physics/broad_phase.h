@@ -21,6 +21,10 @@ typedef struct tb_broad_phase {
 	/* shapes whose proxy was created or re-inserted since the last pair update,
 	 * in order; room for every shape slot is reserved, so buffering never allocates */
 	tb_int_array move_buffer;
+	/* one moved proxy's new partners, sorted by shape before their contacts
+	 * are made (so the tree's shape never decides the contacts' order); room
+	 * for every shape slot */
+	tb_int_array new_partners;
 	tb_pair_set pairs;
 } tb_broad_phase;
 

@@ -527,3 +527,128 @@ void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *im
 	tree->node_count = image->node_count;
 	tree->proxy_count = image->proxy_count;
 }
+
+/* ---- rebuild ---- */
+
+/* Bins of the surface-area heuristic along one axis. */
+#define TB_REBUILD_BINS 12
+/* Below this depth splits follow the heuristic; deeper ones (a degenerate
+ * spread) split at the mean, so the recursion stays shallow. */
+#define TB_REBUILD_SAH_DEPTH 40
+
+static inline float leaf_key(const tb_dynamic_tree *t, int32_t id, int axis)
+{
+	tb_aabb b = t->nodes[id].aabb;
+	return axis == 0 ? 0.5f * (b.lower.x + b.upper.x) : 0.5f * (b.lower.y + b.upper.y);
+}
+
+static inline int key_bin(float key, float min_key, float scale)
+{
+	/* compared before the conversion: no out-of-range or NaN cast */
+	float f = (key - min_key) * scale;
+	return f > 0.0f ? (f < (float)TB_REBUILD_BINS ? (int)f : TB_REBUILD_BINS - 1) : 0;
+}
+
+/* Splits leaves[0 .. count) (count >= 2) in two, keeping each side in its
+ * order, and returns the size of the first (1 .. count - 1): along the longer
+ * axis of the centres, where the perimeter heuristic is cheapest; halves when
+ * every centre is the same. `spill` has room for count - 1 entries. Past
+ * TB_REBUILD_SAH_DEPTH a split at the middle at least halves the centres'
+ * spread, so the depth stays bounded by the float range (a few hundred). */
+static int32_t split_leaves(tb_dynamic_tree *t, int32_t *leaves, int32_t count, int32_t *spill, int depth)
+{
+	float lo[2], hi[2];
+	for (int axis = 0; axis < 2; ++axis) {
+		lo[axis] = hi[axis] = leaf_key(t, leaves[0], axis);
+		for (int32_t i = 1; i < count; ++i) {
+			float k = leaf_key(t, leaves[i], axis);
+			lo[axis] = k < lo[axis] ? k : lo[axis];
+			hi[axis] = k > hi[axis] ? k : hi[axis];
+		}
+	}
+	int axis = hi[0] - lo[0] >= hi[1] - lo[1] ? 0 : 1;
+	float min_key = lo[axis], max_key = hi[axis];
+	/* not a number or every centre the same: halves */
+	if (!(max_key > min_key)) return count / 2;
+
+	int best = -1;
+	float scale = (float)TB_REBUILD_BINS / (max_key - min_key), threshold = 0.5f * (min_key + max_key);
+	if (depth < TB_REBUILD_SAH_DEPTH && isfinite(scale)) {
+		int32_t bin_count[TB_REBUILD_BINS] = {0};
+		tb_aabb bin_box[TB_REBUILD_BINS];
+		for (int32_t i = 0; i < count; ++i) {
+			int b = key_bin(leaf_key(t, leaves[i], axis), min_key, scale);
+			tb_aabb box = t->nodes[leaves[i]].aabb;
+			bin_box[b] = bin_count[b] ? tb_aabb_union(bin_box[b], box) : box;
+			bin_count[b] += 1;
+		}
+		/* cost of a split after bin k: each side's perimeter times its leaves */
+		float right_cost[TB_REBUILD_BINS];
+		tb_aabb acc = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+		int32_t n = 0;
+		for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
+			if (bin_count[k]) {
+				acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
+				n += bin_count[k];
+			}
+			right_cost[k] = n ? tb_aabb_perimeter(acc) * (float)n : 0.0f;
+		}
+		float best_cost = FLT_MAX;
+		n = 0;
+		for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
+			if (bin_count[k]) {
+				acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
+				n += bin_count[k];
+			}
+			if (n == 0 || n == count) continue;
+			float cost = tb_aabb_perimeter(acc) * (float)n + right_cost[k + 1];
+			if (cost < best_cost) {
+				best_cost = cost;
+				best = k;
+			}
+		}
+	}
+	int32_t left = 0, right = 0;
+	for (int32_t i = 0; i < count; ++i) {
+		float key = leaf_key(t, leaves[i], axis);
+		bool first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
+		if (first) leaves[left++] = leaves[i];
+		else spill[right++] = leaves[i];
+	}
+	memcpy(leaves + left, spill, (size_t)right * sizeof *leaves);
+	/* a degenerate mean split (rounding) still halves */
+	return left == 0 || left == count ? count / 2 : left;
+}
+
+static int32_t build_subtree(tb_dynamic_tree *t, int32_t *leaves, int32_t count, int32_t *spill, int depth)
+{
+	if (count == 1) return leaves[0];
+	int32_t left = split_leaves(t, leaves, count, spill, depth);
+	int32_t c1 = build_subtree(t, leaves, left, spill, depth + 1);
+	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, depth + 1);
+	int32_t id = allocate_node(t);
+	t->nodes[id].child1 = c1;
+	t->nodes[id].child2 = c2;
+	t->nodes[c1].parent = id;
+	t->nodes[c2].parent = id;
+	refit(t, id);
+	return id;
+}
+
+void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
+{
+	if (tree->root == TB_NULL_NODE || tree->proxy_count < 2) return;
+	/* the leaves in id order, then the inner nodes back to the free list; the
+	 * scratch stack holds the leaves and a split's spill: n + (n - 1) entries,
+	 * no more than the 2n - 1 nodes of the tree */
+	int32_t *leaves = tree->stack, count = 0;
+	for (int32_t i = 0; i < tree->node_capacity; ++i) {
+		if (tree->nodes[i].height == 0) leaves[count++] = i;
+	}
+	TB_ASSERT(count == tree->proxy_count && 2 * count - 1 <= tree->stack_capacity);
+	for (int32_t i = tree->node_capacity - 1; i >= 0; --i) {
+		if (tree->nodes[i].height > 0) free_node(tree, i);
+	}
+	tree->root = build_subtree(tree, leaves, count, leaves + count, 0);
+	tree->nodes[tree->root].parent = TB_NULL_NODE;
+}

@@ -129,7 +129,8 @@ static tb_status reserve_shape_slots(tb_world *w, int32_t count)
 	int32_t n = pool->next_index + fresh;
 	tb_allocator *a = &w->allocator;
 	if (!tb_shape_array_reserve(a, &w->shapes, n) || !tb_id_pool_reserve(a, pool, n) ||
-	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n))
+	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n) ||
+	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, n))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

@@ -26,7 +26,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1792, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1808, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -227,6 +227,7 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	    !tb_pair_set_reserve(a, &w->broad_phase.pairs, img->broad_phase.pairs.count) ||
 	    !tb_int_array_reserve(a, &w->stack, bodies + 1) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, shapes) ||
+	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, shapes) ||
 	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events,
 	                                   img->pending_sensor_end_events.count + img->overlaps.count))
 		return false;

@@ -140,6 +140,9 @@ static void test_random_operations_match_brute_force(void **state)
 			tb_aabb b = random_box();
 			tb_dynamic_tree_move_proxy(&t, id, b);
 			sh.box[id] = b;
+		} else if (r < 42) {
+			/* rebuilt whole: every proxy keeps its id, box and user data */
+			tb_dynamic_tree_rebuild(&t);
 		} else {
 			/* grow a box by a small step, as a slowly moving body would */
 			int32_t id = sh.ids[rng_next() % (uint32_t)sh.count];
@@ -363,6 +366,117 @@ static void build_sequence(tb_dynamic_tree *t, uint32_t seed)
 	for (int i = 0; i < 50; ++i) remove_proxy(t, (int)(rng_next() % (uint32_t)sh.count));
 }
 
+/* The perimeters of the inner nodes: what a query pays, by the surface-area heuristic. */
+static double inner_perimeter(const tb_dynamic_tree *t)
+{
+	double sum = 0.0;
+	for (int32_t i = 0; i < t->node_capacity; ++i) {
+		if (t->nodes[i].height > 0) sum += tb_aabb_perimeter(t->nodes[i].aabb);
+	}
+	return sum;
+}
+
+static void check_all_queries(const tb_dynamic_tree *t, int queries)
+{
+	for (int i = 0; i < queries; ++i) {
+		tb_aabb q = random_box();
+		check_query(t, q, ~0ull);
+		check_query(t, q, 2ull);
+	}
+}
+
+static void test_rebuild(void **state)
+{
+	(void)state;
+	rng_state = 777u;
+	shadow_reset();
+	tb_dynamic_tree t = tb_dynamic_tree_create();
+	/* a pile whose proxies all moved, one reinsertion at a time */
+	for (int i = 0; i < 2000; ++i) add_proxy(&t, random_box(), 1ull << (rng_next() % 2));
+	for (int round = 0; round < 5; ++round) {
+		for (int k = 0; k < sh.count; ++k) {
+			int32_t id = sh.ids[k];
+			tb_aabb b = sh.box[id];
+			tb_vec2 d = {rng_float(-3.0f, 3.0f), rng_float(-3.0f, 3.0f)};
+			b.lower = tb_add(b.lower, d);
+			b.upper = tb_add(b.upper, d);
+			tb_dynamic_tree_move_proxy(&t, id, b);
+			sh.box[id] = b;
+		}
+	}
+	int32_t node_count = t.node_count, capacity = t.node_capacity;
+	double before = inner_perimeter(&t);
+	tb_dynamic_tree_rebuild(&t);
+	double after = inner_perimeter(&t);
+	assert_true(tb_dynamic_tree_validate(&t));
+	/* no node made or lost, nothing allocated */
+	assert_int_equal(t.node_count, node_count);
+	assert_int_equal(t.node_capacity, capacity);
+	assert_int_equal(t.proxy_count, sh.count);
+	for (int k = 0; k < sh.count; ++k) assert_memory_equal(&t.nodes[sh.ids[k]].aabb, &sh.box[sh.ids[k]], sizeof(tb_aabb));
+	check_all_queries(&t, 200);
+	/* the tree a query walks is markedly smaller */
+	print_message("inner perimeter %.0f -> %.0f\n", before, after);
+	assert_true(after < 0.8 * before);
+	assert_true(tb_dynamic_tree_get_height(&t) <= 2 * 11 + 2);
+	/* and it takes moves and removals afterwards as before */
+	for (int k = 0; k < 500; ++k) remove_proxy(&t, (int)(rng_next() % (uint32_t)sh.count));
+	for (int k = 0; k < 200; ++k) add_proxy(&t, random_box(), 1ull);
+	assert_true(tb_dynamic_tree_validate(&t));
+	check_all_queries(&t, 50);
+
+	/* two rebuilds of one tree give the same tree */
+	tb_dynamic_tree_rebuild(&t);
+	int32_t root = t.root;
+	tb_tree_node *copy = malloc((size_t)t.node_capacity * sizeof *copy);
+	memcpy(copy, t.nodes, (size_t)t.node_capacity * sizeof *copy);
+	tb_dynamic_tree_rebuild(&t);
+	assert_int_equal(t.root, root);
+	for (int32_t i = 0; i < t.node_capacity; ++i) {
+		if (copy[i].height < 0) continue;
+		assert_int_equal(t.nodes[i].child1, copy[i].child1);
+		assert_int_equal(t.nodes[i].child2, copy[i].child2);
+		assert_int_equal(t.nodes[i].parent, copy[i].parent);
+	}
+	free(copy);
+	tb_dynamic_tree_destroy(&t);
+
+	/* degenerate spreads: every box the same, and centres doubling apart
+	 * (each middle split takes one), stay valid and shallow enough to walk */
+	shadow_reset();
+	t = tb_dynamic_tree_create();
+	tb_aabb same = {{1.0f, 1.0f}, {2.0f, 2.0f}};
+	for (int i = 0; i < 1000; ++i) add_proxy(&t, same, 1ull);
+	tb_dynamic_tree_rebuild(&t);
+	assert_true(tb_dynamic_tree_validate(&t));
+	assert_true(tb_dynamic_tree_get_height(&t) <= 11);
+	check_query(&t, same, ~0ull);
+	tb_dynamic_tree_destroy(&t);
+
+	shadow_reset();
+	t = tb_dynamic_tree_create();
+	float x = 1.0e-30f;
+	for (int i = 0; i < 150; ++i, x *= 2.0f) {
+		tb_aabb b = {{x, 0.0f}, {x, 1.0f}};
+		add_proxy(&t, b, 1ull);
+	}
+	tb_dynamic_tree_rebuild(&t);
+	assert_true(tb_dynamic_tree_validate(&t));
+	tb_aabb everything = {{0.0f, 0.0f}, {1.0e30f, 1.0f}};
+	check_query(&t, everything, ~0ull);
+	tb_dynamic_tree_destroy(&t);
+
+	/* one proxy and an empty tree: nothing to do */
+	shadow_reset();
+	t = tb_dynamic_tree_create();
+	tb_dynamic_tree_rebuild(&t);
+	add_proxy(&t, same, 1ull);
+	tb_dynamic_tree_rebuild(&t);
+	assert_true(tb_dynamic_tree_validate(&t));
+	check_query(&t, same, ~0ull);
+	tb_dynamic_tree_destroy(&t);
+}
+
 static void test_deterministic(void **state)
 {
 	(void)state;
@@ -394,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_pool_grows_and_reuses),
 		cmocka_unit_test(test_query_stops_when_asked),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_rebuild),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

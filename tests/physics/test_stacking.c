@@ -218,7 +218,7 @@ static void test_overlapping_creation(void **state)
  * pushes up: 5.4 m/s at the top of the column, 4.5 with the fast preset's 4
  * substeps), then scattered over 0.4 m (what a user spawning a pile does),
  * with and without gravity. */
-static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
+static float max_speed_of_spawn(bool gravity, float jitter, uint32_t seed, float *max_up)
 {
 	tb_world_def wd = tb_default_world_def();
 	if (!gravity) wd.gravity = tb_vec2_zero;
@@ -229,7 +229,7 @@ static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 	tu_box_body(w, TB_STATIC_BODY, tb_v2(2.0f, 5.0f), 0.5f, 5.0f, 1.0f);
 	enum { N = 20 };
 	tb_body_id ids[N];
-	uint32_t r = 12345u;
+	uint32_t r = seed;
 	for (int i = 0; i < N; ++i) {
 		r = r * 1103515245u + 12345u;
 		float jx = jitter * ((float)((r >> 8) % 1000u) / 1000.0f - 0.5f);
@@ -238,6 +238,7 @@ static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 		ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(jx, 0.25f + jy), 0.25f, 0.25f, 1.0f);
 	}
 	float max_speed = 0.0f;
+	*max_up = 0.0f;
 	for (int i = 0; i < 15 * 60; ++i) {
 		tb_world_step(w, DT);
 		for (int j = 0; j < N; ++j) {
@@ -250,22 +251,46 @@ static float max_speed_of_spawn(bool gravity, float jitter, float *max_up)
 	return max_speed;
 }
 
+static int compare_floats(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
 static void test_overlapping_push_out(void **state)
 {
 	(void)state;
-	float up[3] = {0.0f, 0.0f, 0.0f};
-	float coincident = max_speed_of_spawn(false, 0.0f, up + 0);
-	float scattered = max_speed_of_spawn(false, 0.4f, up + 1);
-	float pile = max_speed_of_spawn(true, 0.4f, up + 2);
-	print_message("# push-out: coincident %.3f m/s, scattered %.3f m/s, scattered with gravity %.3f m/s "
-	              "(upwards %.3f m/s)\n",
-	              coincident, scattered, pile, up[2]);
+	float up;
+	float coincident = max_speed_of_spawn(false, 0.0f, 12345u, &up);
+	print_message("# push-out: coincident %.3f m/s\n", coincident);
 	assert_true(coincident < 6.0f);
-	assert_true(scattered < 2.0f);
-	/* with gravity the fastest box is one falling back onto the pile; what the
-	 * push-out gives is the upward speed */
-	assert_true(pile < 4.0f);
-	assert_true(up[2] < 2.0f);
+	/* A scattered spawn is chaotic: which box ends up pinched between which
+	 * decides its speed, and any change of the contacts' order (the broad
+	 * phase's) draws another sample. So it is judged over twenty spawns, by
+	 * the median and the worst. Measured: without gravity the fastest box has
+	 * a median 1.5 m/s (worst 5.2); with gravity the fastest upward one a
+	 * median 1.7 m/s (worst 4.1). Before the contacts were made in shape
+	 * order: 1.8 (6.4) and 2.0 (3.7). */
+	enum { SPAWNS = 20 };
+	float scattered[SPAWNS], pile[SPAWNS], pile_up[SPAWNS];
+	for (int k = 0; k < SPAWNS; ++k) {
+		scattered[k] = max_speed_of_spawn(false, 0.4f, 12345u + (uint32_t)k, &up);
+		pile[k] = max_speed_of_spawn(true, 0.4f, 12345u + (uint32_t)k, &pile_up[k]);
+	}
+	qsort(scattered, SPAWNS, sizeof(float), compare_floats);
+	qsort(pile, SPAWNS, sizeof(float), compare_floats);
+	qsort(pile_up, SPAWNS, sizeof(float), compare_floats);
+	float median_scattered = 0.5f * (scattered[SPAWNS / 2 - 1] + scattered[SPAWNS / 2]);
+	float median_up = 0.5f * (pile_up[SPAWNS / 2 - 1] + pile_up[SPAWNS / 2]);
+	print_message("# push-out over %d spawns: scattered median %.3f worst %.3f m/s; with gravity upward median %.3f "
+	              "worst %.3f, fastest box worst %.3f m/s\n",
+	              SPAWNS, median_scattered, scattered[SPAWNS - 1], median_up, pile_up[SPAWNS - 1], pile[SPAWNS - 1]);
+	assert_true(median_scattered < 2.0f);
+	assert_true(scattered[SPAWNS - 1] < 7.0f);
+	assert_true(median_up < 2.2f);
+	assert_true(pile_up[SPAWNS - 1] < 4.5f);
+	/* with gravity the fastest box is one falling back onto the pile */
+	assert_true(pile[SPAWNS - 1] < 5.5f);
 }
 
 /* A settled stack of six with a heavy box at `heavy_index`; destroying it must
