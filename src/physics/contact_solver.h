@@ -130,8 +130,53 @@ void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
  * body). ref: the lane's constraint, for the reader. Its surface, if any, goes
  * to the block's record in `surfaces`, taken from *surface_count for the
  * block's first lane with one. */
-void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
-                               tb_block_surface *surfaces, int32_t *surface_count);
+static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
+                               tb_block_surface *surfaces, int32_t *surface_count)
+{
+	int i = lane;
+	blk->state_a[i] = cc->state_a;
+	blk->state_b[i] = cc->state_b;
+	blk->constraint[i] = ref;
+	blk->normal_x[i] = cc->normal.x;
+	blk->normal_y[i] = cc->normal.y;
+	blk->inv_mass_a[i] = cc->inv_mass_a;
+	blk->inv_i_a[i] = cc->inv_i_a;
+	blk->inv_mass_b[i] = cc->inv_mass_b;
+	blk->inv_i_b[i] = cc->inv_i_b;
+	blk->friction[i] = cc->friction;
+	blk->restitution[i] = cc->restitution;
+	blk->push_max[i] = cc->push_max;
+	blk->bias_rate[i] = cc->softness.bias_rate;
+	blk->mass_scale[i] = cc->softness.mass_scale;
+	blk->impulse_scale[i] = cc->softness.impulse_scale;
+	for (int j = 0; j < cc->point_count; ++j) {
+		const tb_constraint_point *cp = cc->points + j;
+		tb_block_point *bp = blk->points + j;
+		bp->anchor_ax[i] = cp->anchor_a.x;
+		bp->anchor_ay[i] = cp->anchor_a.y;
+		bp->anchor_bx[i] = cp->anchor_b.x;
+		bp->anchor_by[i] = cp->anchor_b.y;
+		bp->base_separation[i] = cp->base_separation;
+		bp->relative_velocity[i] = cp->relative_velocity;
+		bp->normal_impulse[i] = cp->normal_impulse;
+		bp->tangent_impulse[i] = cp->tangent_impulse;
+		bp->max_normal_impulse[i] = cp->max_normal_impulse;
+		bp->normal_mass[i] = cp->normal_mass;
+		bp->tangent_mass[i] = cp->tangent_mass;
+	}
+	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
+		/* a record only for a block that has a lane with a surface */
+		if (blk->surface < 0) {
+			blk->surface = (*surface_count)++;
+			memset(surfaces + blk->surface, 0, sizeof *surfaces);
+		}
+		tb_block_surface *surface = surfaces + blk->surface;
+		surface->tangent_speed[i] = cc->tangent_speed;
+		surface->rolling_resistance[i] = cc->rolling_resistance;
+		surface->rolling_mass[i] = cc->rolling_mass;
+		surface->rolling_impulse[i] = cc->rolling_impulse;
+	}
+}
 /* A block from up to eight constraints (indices[0 .. count)); its surfaces go
  * to *surface, written only when a lane has one; returns whether one did (the
  * block's `surface` is then 0). */
