@@ -423,6 +423,7 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, b
 		s->aabb = tb_compute_shape_aabb_margin(s, xf, spec);
 		if (s->proxy == TB_NULL_INDEX) continue;
 		if (force_reinsert || !tb_aabb_contains(s->fat_aabb, s->aabb)) {
+			tb_aabb old_fat = s->fat_aabb;
 			tb_aabb fat = s->aabb;
 			fat.lower = tb_sub(fat.lower, tb_v2(margin, margin));
 			fat.upper = tb_add(fat.upper, tb_v2(margin, margin));
@@ -432,7 +433,8 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, b
 			else fat.upper.y += d.y;
 			s->fat_aabb = fat;
 			tb_dynamic_tree_move_proxy(&w->broad_phase.trees[s->tree], s->proxy, fat);
-			tb_broad_phase_buffer_move(w, k);
+			/* merely moved, its pairs are as they were; forced, they are looked up again */
+			tb_broad_phase_buffer_move(w, k, force_reinsert ? NULL : &old_fat);
 		}
 	}
 }

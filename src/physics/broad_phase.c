@@ -16,18 +16,36 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 	tb_dynamic_tree_destroy(&bp->trees[1]);
 	tb_int_array_destroy(allocator, &bp->move_buffer);
 	tb_int_array_destroy(allocator, &bp->new_partners);
+	tb_aabb_array_destroy(allocator, &bp->old_fat);
 	tb_free(allocator, bp->pairs.entries, (size_t)bp->pairs.capacity * sizeof *bp->pairs.entries);
 	memset(bp, 0, sizeof *bp);
 }
 
-void tb_broad_phase_buffer_move(tb_world *w, int32_t si)
+/* An empty box: overlaps nothing. */
+static const tb_aabb no_box = {{1.0f, 1.0f}, {-1.0f, -1.0f}};
+
+void tb_broad_phase_buffer_move(tb_world *w, int32_t si, const tb_aabb *old_fat)
 {
 	tb_shape *s = w->shapes.data + si;
-	if (s->in_move_buffer) return;
+	tb_broad_phase *bp = &w->broad_phase;
+	/* its leaf says it moved: a partner's query then never takes their pair as known */
+	bp->trees[s->tree].nodes[s->proxy].moved = true;
+	if (s->in_move_buffer) {
+		/* moved again: the first box stands, unless the pairs may have changed */
+		if (old_fat == NULL) bp->old_fat.data[si] = no_box;
+		return;
+	}
 	/* a shape is in the buffer once at most, and room for every slot was
 	 * reserved with the shapes */
-	tb_int_array_push_reserved(&w->broad_phase.move_buffer, si);
+	tb_int_array_push_reserved(&bp->move_buffer, si);
+	bp->old_fat.data[si] = old_fat != NULL ? *old_fat : no_box;
 	s->in_move_buffer = true;
+}
+
+void tb_broad_phase_forget_old_boxes(tb_world *w)
+{
+	tb_broad_phase *bp = &w->broad_phase;
+	for (int32_t i = 0; i < bp->move_buffer.count; ++i) bp->old_fat.data[bp->move_buffer.data[i]] = no_box;
 }
 
 void tb_broad_phase_unbuffer(tb_world *w, int32_t si)
@@ -167,12 +185,20 @@ typedef struct pair_query {
 	int32_t body;
 	bool self_static;
 	bool missed;    /* a new contact could not be made: look again next step */
+	const tb_tree_node *nodes; /* of the tree being walked */
+	tb_aabb old_fat;           /* the shape's box at the last pair update, or empty */
 } pair_query;
 
 static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 {
 	pair_query *q = context;
 	tb_world *w = q->w;
+	/* A partner that did not move and overlapped the shape's box at the last
+	 * pair update has its contact already (or is filtered out): a contact
+	 * lives exactly while the two fat boxes overlap. Known from the leaf, with
+	 * no look at the other shape or the pair set (two cache misses). */
+	const tb_tree_node *leaf = q->nodes + proxy_id;
+	if (!leaf->moved && tb_aabb_overlaps(q->old_fat, leaf->aabb)) return true;
 	if (other == q->shape) return true;
 	const tb_shape *a = w->shapes.data + q->shape, *b = w->shapes.data + other;
 	/* both moved: the pair is found from both sides; keep the one from the larger index */
@@ -223,11 +249,12 @@ void tb_update_pairs(tb_world *w)
 		int32_t si = buffer->data[i];
 		const tb_shape *s = w->shapes.data + si;
 		if (s->proxy == TB_NULL_INDEX || s->is_sensor) continue;
-		pair_query q = {w, si, s->body, s->tree == 0, false};
+		pair_query q = {w, si, s->body, s->tree == 0, false, bp->trees[1].nodes, bp->old_fat.data[si]};
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
 		bp->new_partners.count = 0;
 		tb_dynamic_tree_query(&bp->trees[1], fat, s->filter.mask_bits, pair_callback, &q);
+		q.nodes = bp->trees[0].nodes;
 		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, s->filter.mask_bits, pair_callback, &q);
 		/* in shape order, whatever order the trees gave them in */
 		sort_ints(bp->new_partners.data, bp->new_partners.count);
@@ -241,8 +268,16 @@ void tb_update_pairs(tb_world *w)
 	int32_t kept = 0;
 	for (int32_t i = 0; i < buffer->count; ++i) {
 		int32_t entry = buffer->data[i];
-		if (entry & TB_MOVE_AGAIN) buffer->data[kept++] = entry & ~TB_MOVE_AGAIN;
-		else w->shapes.data[entry].in_move_buffer = false;
+		if (entry & TB_MOVE_AGAIN) {
+			/* a pair is missing: next time every partner is looked up */
+			int32_t si = entry & ~TB_MOVE_AGAIN;
+			buffer->data[kept++] = si;
+			bp->old_fat.data[si] = no_box;
+		} else {
+			tb_shape *s = w->shapes.data + entry;
+			s->in_move_buffer = false;
+			if (s->proxy != TB_NULL_INDEX) bp->trees[s->tree].nodes[s->proxy].moved = false;
+		}
 	}
 	buffer->count = kept;
 }

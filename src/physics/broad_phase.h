@@ -16,6 +16,8 @@ typedef struct tb_pair_set {
 	int32_t capacity, count; /* capacity: a power of two, at least twice the count */
 } tb_pair_set;
 
+TB_ARRAY_DECLARE(tb_aabb_array, tb_aabb)
+
 typedef struct tb_broad_phase {
 	tb_dynamic_tree trees[2];
 	/* shapes whose proxy was created or re-inserted since the last pair update,
@@ -25,13 +27,23 @@ typedef struct tb_broad_phase {
 	 * are made (so the tree's shape never decides the contacts' order); room
 	 * for every shape slot */
 	tb_int_array new_partners;
+	/* per shape slot, for a shape in the move buffer: its fat box as of the
+	 * last pair update when it merely moved since (its pairs with unmoved
+	 * shapes that overlap that box exist already), else an empty box */
+	tb_aabb_array old_fat;
 	tb_pair_set pairs;
 } tb_broad_phase;
 
 void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator);
 void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator);
-void tb_broad_phase_buffer_move(tb_world *w, int32_t shape);
+/* old_fat: the shape's fat box before this move, when it only moved (its
+ * pairs are as they were); NULL when its pairs may have changed (a new proxy,
+ * a joint gone), so every partner is looked up again. */
+void tb_broad_phase_buffer_move(tb_world *w, int32_t shape, const tb_aabb *old_fat);
 void tb_broad_phase_unbuffer(tb_world *w, int32_t shape);
+/* Every buffered shape looks up all its partners at the next pair update (a
+ * restored world: the boxes before its last moves are not in the snapshot). */
+void tb_broad_phase_forget_old_boxes(tb_world *w);
 /* New contacts for the pairs of moved proxies. A shape whose new contact could
  * not be made stays in the move buffer and is paired again next step. */
 void tb_update_pairs(tb_world *w);

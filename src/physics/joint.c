@@ -202,7 +202,7 @@ static void destroy_joint(tb_world *w, int32_t ji)
 	/* the bodies may collide now: let the broad phase look again */
 	if (reconnect) {
 		for (int32_t k = w->bodies.data[ia].head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
-			if (w->shapes.data[k].proxy != TB_NULL_INDEX) tb_broad_phase_buffer_move(w, k);
+			if (w->shapes.data[k].proxy != TB_NULL_INDEX) tb_broad_phase_buffer_move(w, k, NULL);
 		}
 	}
 }

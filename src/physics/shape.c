@@ -103,7 +103,7 @@ void tb_create_shape_proxy(tb_world *w, int32_t si)
 	s->proxy = tb_dynamic_tree_create_proxy(&w->broad_phase.trees[s->tree], fat, s->filter.category_bits, si);
 	/* the caller reserved the tree */
 	TB_ASSERT(s->proxy != TB_NULL_INDEX);
-	tb_broad_phase_buffer_move(w, si);
+	tb_broad_phase_buffer_move(w, si, NULL);
 }
 
 void tb_destroy_shape_proxy(tb_world *w, int32_t si)
@@ -130,7 +130,8 @@ static tb_status reserve_shape_slots(tb_world *w, int32_t count)
 	tb_allocator *a = &w->allocator;
 	if (!tb_shape_array_reserve(a, &w->shapes, n) || !tb_id_pool_reserve(a, pool, n) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n) ||
-	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, n))
+	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, n) ||
+	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, n))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

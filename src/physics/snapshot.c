@@ -26,7 +26,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1808, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1824, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -228,6 +228,7 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	    !tb_int_array_reserve(a, &w->stack, bodies + 1) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, shapes) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, shapes) ||
+	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, shapes) ||
 	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events,
 	                                   img->pending_sensor_end_events.count + img->overlaps.count))
 		return false;
@@ -380,6 +381,7 @@ tb_status tb_world_restore(tb_world *w, const tb_snapshot *snap)
 	copy_scalars(w, img, true);
 	for (int t = 0; t < 2; ++t) tb_dynamic_tree_copy_nodes(&w->broad_phase.trees[t], &img->broad_phase.trees[t]);
 	tb_pair_set_copy(&w->broad_phase.pairs, &img->broad_phase.pairs);
+	tb_broad_phase_forget_old_boxes(w);
 	clear_scratch(w);
 	/* no body carries a field stamp between steps; the refresh mark is the image's */
 	memset(w->field_stamp.data, 0, (size_t)w->field_stamp.capacity * sizeof *w->field_stamp.data);

@@ -139,6 +139,8 @@ static bool validate_shape(const tb_world *w, int32_t si, int32_t proxies[2], sl
 	}
 	if (s->in_move_buffer) {
 		CHECK(s->proxy != TB_NULL_INDEX);
+		/* a partner's pair query never takes a pair with a moved shape as known */
+		CHECK(w->broad_phase.trees[s->tree].nodes[s->proxy].moved);
 		add_slot(moving, si);
 	}
 	return true;
@@ -216,7 +218,8 @@ static bool validate_reserves(const tb_world *w)
 	int32_t bodies = w->bodies.count, shapes = w->shapes.count, contacts = w->contacts.count;
 	CHECK(w->sims.count == bodies && w->sims.capacity >= bodies);
 	CHECK(w->stack.capacity >= bodies + (bodies > 0 ? 1 : 0));
-	CHECK(w->broad_phase.move_buffer.capacity >= shapes && w->broad_phase.new_partners.capacity >= shapes);
+	CHECK(w->broad_phase.move_buffer.capacity >= shapes && w->broad_phase.new_partners.capacity >= shapes &&
+	      w->broad_phase.old_fat.capacity >= shapes);
 	CHECK(w->broad_phase.pairs.capacity >= 2 * tb_id_pool_count(&w->contact_pool));
 	CHECK(w->constraints.capacity >= contacts && w->graph.refs.capacity >= contacts &&
 	      w->graph.constraint_colors.capacity >= contacts &&
