@@ -177,7 +177,7 @@ static void test_atan2_special(void **state)
 }
 
 /* The joint solver's float arc tangent (joint.h): within 1e-6 rad of atan2
- * in double (6.1e-7 measured), odd in y, and safe on every input. */
+ * in double (6.4e-7 measured), odd in y, and safe on every input. */
 #define SOLVER_ATAN2_BOUND 1.0e-6
 
 typedef struct abs_tally {
@@ -303,7 +303,7 @@ static void test_solver_atan2_special(void **state)
  * world hashes to this value on every platform (the web build checks it in
  * `make web-test`). A deliberate change to the engine's numbers changes it:
  * update it in the same commit and say why. */
-#define REF_SCENE_HASH 0x441aad013322f7f7ull
+#define REF_SCENE_HASH 0x8ab9bedca99ee230ull
 
 static void test_reference_scene_hash(void **state)
 {
