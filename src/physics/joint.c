@@ -308,12 +308,12 @@ static inline void get_states(joint_states *js, int32_t state_a, int32_t state_b
 	}
 }
 
-void tb_joint_warm_start(tb_joint *joint, tb_step_context *ctx)
+/* The kinds solved from the joint itself (revolute joints are solved from their rows). */
+static void joint_warm_start(tb_joint *joint, tb_step_context *ctx)
 {
 	joint_states js;
 	get_states(&js, joint->state_a, joint->state_b, ctx);
 	switch (joint->def.type) {
-	case TB_JOINT_REVOLUTE: tb_revolute_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_PRISMATIC: tb_prismatic_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_DISTANCE: tb_distance_warm_start(joint, js.a, js.b); break;
 	case TB_JOINT_WELD: tb_weld_warm_start(joint, js.a, js.b); break;
@@ -324,12 +324,11 @@ void tb_joint_warm_start(tb_joint *joint, tb_step_context *ctx)
 	}
 }
 
-void tb_joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
+static void joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
 {
 	joint_states js;
 	get_states(&js, joint->state_a, joint->state_b, ctx);
 	switch (joint->def.type) {
-	case TB_JOINT_REVOLUTE: tb_revolute_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_PRISMATIC: tb_prismatic_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_DISTANCE: tb_distance_solve(joint, js.a, js.b, ctx, use_bias); break;
 	case TB_JOINT_WELD: tb_weld_solve(joint, js.a, js.b, ctx, use_bias); break;
@@ -350,47 +349,64 @@ static bool is_pin(const tb_joint *joint)
 	       !def->enable_limit;
 }
 
-tb_joint_row tb_joint_make_row(const tb_joint *joint, int32_t slot)
+void tb_joint_make_row(const tb_joint *joint, int32_t slot, tb_joint_row *row, tb_revolute_row *revolute_rows,
+                       int32_t *revolute_count, const tb_step_context *ctx)
 {
-	tb_joint_row row;
-	row.state_a = joint->state_a;
-	row.state_b = joint->state_b;
-	row.joint = slot;
-	row.pin = is_pin(joint) ? 1 : 0;
-	row.pt = joint->pt;
-	return row;
-}
-
-void tb_joint_store_row(tb_joint *joint, const tb_joint_row *row)
-{
-	if (row->pin) joint->pt.linear_impulse = row->pt.linear_impulse;
-}
-
-void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx)
-{
-	joint_states js;
-	for (int32_t k = 0; k < count; ++k) {
-		tb_joint_row *row = rows + k;
-		if (!row->pin) {
-			tb_joint_warm_start(joints + row->joint, ctx);
-			continue;
-		}
-		get_states(&js, row->state_a, row->state_b, ctx);
-		tb_point_warm_start(&row->pt, js.a, js.b, 0.0f);
+	row->state_a = joint->state_a;
+	row->state_b = joint->state_b;
+	row->joint = slot;
+	row->pt = joint->pt;
+	if (is_pin(joint)) {
+		row->kind = TB_ROW_PIN;
+	} else if (joint->def.type == TB_JOINT_REVOLUTE) {
+		row->kind = *revolute_count;
+		revolute_rows[(*revolute_count)++] = tb_revolute_make_row(joint, ctx);
+	} else {
+		row->kind = TB_ROW_JOINT;
 	}
 }
 
-void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, int32_t count, tb_step_context *ctx, bool use_bias)
+void tb_joint_store_rows(tb_joint *joints, const tb_joint_row *rows, int32_t count,
+                         const tb_revolute_row *revolute_rows)
+{
+	for (int32_t k = 0; k < count; ++k) {
+		const tb_joint_row *row = rows + k;
+		if (row->kind == TB_ROW_JOINT) continue;
+		tb_joint *joint = joints + row->joint;
+		joint->pt.linear_impulse = row->pt.linear_impulse;
+		if (row->kind >= 0) tb_revolute_store_row(joint, revolute_rows + row->kind);
+	}
+}
+
+void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *revolute_rows, int32_t count,
+                              tb_step_context *ctx)
 {
 	joint_states js;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_joint_row *row = rows + k;
-		if (!row->pin) {
-			tb_joint_solve(joints + row->joint, ctx, use_bias);
+		if (row->kind == TB_ROW_JOINT) {
+			joint_warm_start(joints + row->joint, ctx);
 			continue;
 		}
 		get_states(&js, row->state_a, row->state_b, ctx);
-		tb_solve_point(&row->pt, js.a, js.b, ctx->joint_softness, use_bias);
+		if (row->kind == TB_ROW_PIN) tb_point_warm_start(&row->pt, js.a, js.b, 0.0f);
+		else tb_revolute_warm_start(row, revolute_rows + row->kind, js.a, js.b);
+	}
+}
+
+void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *revolute_rows, int32_t count,
+                         tb_step_context *ctx, bool use_bias)
+{
+	joint_states js;
+	for (int32_t k = 0; k < count; ++k) {
+		tb_joint_row *row = rows + k;
+		if (row->kind == TB_ROW_JOINT) {
+			joint_solve(joints + row->joint, ctx, use_bias);
+			continue;
+		}
+		get_states(&js, row->state_a, row->state_b, ctx);
+		if (row->kind == TB_ROW_PIN) tb_solve_point(&row->pt, js.a, js.b, ctx->joint_softness, use_bias);
+		else tb_revolute_solve(row, revolute_rows + row->kind, js.a, js.b, ctx, use_bias);
 	}
 }
 

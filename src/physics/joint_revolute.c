@@ -1,6 +1,7 @@
 /* tumble physics: the revolute joint. A point constraint pins the anchors
  * together; about the relative angle it can have a spring, a motor and
- * limits, solved in that order before the point. */
+ * limits, solved in that order before the point. The substeps solve it from
+ * its rows (joint.h): the point's tb_joint_row and the angle's tb_revolute_row. */
 #include "joint.h"
 
 void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
@@ -19,55 +20,92 @@ void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
 	}
 }
 
-void tb_revolute_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
-{
-	const tb_revolute_joint *r = &joint->revolute;
-	float axial = r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse;
-	tb_point_warm_start(&joint->pt, a, b, axial);
-}
-
-void tb_revolute_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
+tb_revolute_row tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
-	tb_revolute_joint *r = &joint->revolute;
-	float ia = joint->pt.inv_i_a, ib = joint->pt.inv_i_b;
+	const tb_revolute_joint *r = &joint->revolute;
+	tb_revolute_row row;
+	memset(&row, 0, sizeof row);
 	/* with both rotations locked there is no angular freedom to spring, drive or limit */
-	bool fixed_rotation = ia + ib == 0.0f;
+	bool fixed_rotation = joint->pt.inv_i_a + joint->pt.inv_i_b == 0.0f;
+	if (!fixed_rotation) {
+		if (def->enable_spring && def->hertz > 0.0f) row.features |= TB_REVOLUTE_SPRING;
+		if (def->enable_motor) row.features |= TB_REVOLUTE_MOTOR;
+		if (def->enable_limit) row.features |= TB_REVOLUTE_LIMIT;
+	}
+	row.delta_angle = joint->delta_angle;
+	row.angular_mass = r->angular_mass;
+	row.spring = r->spring_softness;
+	row.motor_speed = def->motor_speed;
+	row.max_motor_impulse = ctx->h * def->max_motor_torque;
+	row.lower = def->lower;
+	row.upper = def->upper;
+	row.spring_impulse = r->spring_impulse;
+	row.motor_impulse = r->motor_impulse;
+	row.lower_impulse = r->lower_impulse;
+	row.upper_impulse = r->upper_impulse;
+	return row;
+}
 
-	if (def->enable_spring && def->hertz > 0.0f && !fixed_rotation) {
-		float c = joint->delta_angle + tb_delta_rotation_angle(a, b);
-		float bias = r->spring_softness.bias_rate * c;
-		float cdot = b->angular_velocity - a->angular_velocity;
-		float impulse = -r->spring_softness.mass_scale * r->angular_mass * (cdot + bias) -
-		                r->spring_softness.impulse_scale * r->spring_impulse;
+void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r)
+{
+	tb_revolute_joint *rj = &joint->revolute;
+	rj->spring_impulse = r->spring_impulse;
+	rj->motor_impulse = r->motor_impulse;
+	rj->lower_impulse = r->lower_impulse;
+	rj->upper_impulse = r->upper_impulse;
+}
+
+void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b)
+{
+	float axial = r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse;
+	tb_point_warm_start(&row->pt, a, b, axial);
+}
+
+void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
+                       const tb_step_context *ctx, bool use_bias)
+{
+	uint32_t features = r->features;
+	float ia = row->pt.inv_i_a, ib = row->pt.inv_i_b;
+	/* the spin of both bodies in registers through the angular part (a and b
+	 * never alias: a joint joins two bodies, and immovable ones get dummies) */
+	float wa = a->angular_velocity, wb = b->angular_velocity;
+	/* the angle is the same for the spring and the limit: dq does not change in a solve */
+	float angle = 0.0f;
+	if (features & (TB_REVOLUTE_SPRING | TB_REVOLUTE_LIMIT)) angle = r->delta_angle + tb_delta_rotation_angle(a, b);
+
+	if (features & TB_REVOLUTE_SPRING) {
+		float bias = r->spring.bias_rate * angle;
+		float cdot = wb - wa;
+		float impulse =
+			-r->spring.mass_scale * r->angular_mass * (cdot + bias) - r->spring.impulse_scale * r->spring_impulse;
 		r->spring_impulse += impulse;
-		a->angular_velocity -= ia * impulse;
-		b->angular_velocity += ib * impulse;
+		wa -= ia * impulse;
+		wb += ib * impulse;
 	}
 
-	if (def->enable_motor && !fixed_rotation) {
-		float cdot = b->angular_velocity - a->angular_velocity - def->motor_speed;
+	if (features & TB_REVOLUTE_MOTOR) {
+		float cdot = wb - wa - r->motor_speed;
 		float impulse = -r->angular_mass * cdot;
 		float old = r->motor_impulse;
-		float max_impulse = ctx->h * def->max_motor_torque;
-		r->motor_impulse = tb_clampf(old + impulse, -max_impulse, max_impulse);
+		r->motor_impulse = tb_clampf(old + impulse, -r->max_motor_impulse, r->max_motor_impulse);
 		impulse = r->motor_impulse - old;
-		a->angular_velocity -= ia * impulse;
-		b->angular_velocity += ib * impulse;
+		wa -= ia * impulse;
+		wb += ib * impulse;
 	}
 
-	if (def->enable_limit && !fixed_rotation) {
-		float angle = tb_unwind_angle(joint->delta_angle + tb_delta_rotation_angle(a, b));
-		float impulse = tb_limit_impulse(angle - def->lower, b->angular_velocity - a->angular_velocity, r->angular_mass,
-		                                 &r->lower_impulse, use_bias, ctx);
-		a->angular_velocity -= ia * impulse;
-		b->angular_velocity += ib * impulse;
+	if (features & TB_REVOLUTE_LIMIT) {
+		angle = tb_unwind_angle(angle);
+		float impulse = tb_limit_impulse(angle - r->lower, wb - wa, r->angular_mass, &r->lower_impulse, use_bias, ctx);
+		wa -= ia * impulse;
+		wb += ib * impulse;
 		/* the upper limit is the lower limit seen from B: signs flip */
-		impulse = tb_limit_impulse(def->upper - angle, a->angular_velocity - b->angular_velocity, r->angular_mass,
-		                           &r->upper_impulse, use_bias, ctx);
-		a->angular_velocity += ia * impulse;
-		b->angular_velocity -= ib * impulse;
+		impulse = tb_limit_impulse(r->upper - angle, wa - wb, r->angular_mass, &r->upper_impulse, use_bias, ctx);
+		wa += ia * impulse;
+		wb -= ib * impulse;
 	}
 
-	tb_solve_point(&joint->pt, a, b, ctx->joint_softness, use_bias);
+	a->angular_velocity = wa;
+	b->angular_velocity = wb;
+	tb_solve_point(&row->pt, a, b, ctx->joint_softness, use_bias);
 }

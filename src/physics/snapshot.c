@@ -26,7 +26,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1824, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1840, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -343,6 +343,7 @@ static void clear_scratch(tb_world *w)
 	w->constraints.count = 0;
 	w->active_joints.count = 0;
 	w->joint_rows.count = 0;
+	w->revolute_rows.count = 0;
 	w->graph.refs.count = 0;
 	w->graph.body_colors.count = 0;
 	w->graph.constraint_colors.count = 0;

@@ -20,6 +20,7 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
 	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
+	       tb_revolute_row_array_reserve(a, &w->revolute_rows, j) &&
 	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
 	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
 	       tb_joint_break_event_array_reserve(a, &w->joint_break_events, j);
@@ -162,17 +163,25 @@ static void integrate_positions(tb_step_context *ctx, int32_t n)
 static void prepare_joints(tb_world *w, tb_step_context *ctx)
 {
 	int32_t count = w->active_joints.count;
+	w->revolute_rows.count = 0;
 	for (int32_t k = 0; k < count; ++k) {
 		int32_t slot = w->active_joints.data[k];
 		tb_joint_prepare(w->joints.data + slot, ctx);
-		w->joint_rows.data[k] = tb_joint_make_row(w->joints.data + slot, slot);
+		tb_joint_make_row(w->joints.data + slot, slot, w->joint_rows.data + k, w->revolute_rows.data,
+		                  &w->revolute_rows.count, ctx);
 	}
 	w->joint_rows.count = count;
 }
 
+static void warm_start_joints(tb_world *w, tb_step_context *ctx)
+{
+	tb_joint_rows_warm_start(w->joints.data, w->joint_rows.data, w->revolute_rows.data, w->joint_rows.count, ctx);
+}
+
 static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
 {
-	tb_joint_rows_solve(w->joints.data, w->joint_rows.data, w->joint_rows.count, ctx, use_bias);
+	tb_joint_rows_solve(w->joints.data, w->joint_rows.data, w->revolute_rows.data, w->joint_rows.count, ctx,
+	                    use_bias);
 }
 
 /* ---- continuous collision ---- */
@@ -425,7 +434,7 @@ void tb_solve(tb_world *w, float dt)
 
 		t = tb_time_ms();
 		if (ctx.enable_warm_starting) {
-			tb_joint_rows_warm_start(w->joints.data, w->joint_rows.data, w->joint_rows.count, &ctx);
+			warm_start_joints(w, &ctx);
 			tb_warm_start_contacts_wide(w, &ctx);
 		}
 		w->profile.warm_start += (float)(tb_time_ms() - t);
@@ -446,8 +455,7 @@ void tb_solve(tb_world *w, float dt)
 	}
 
 	t = tb_time_ms();
-	for (int32_t k = 0; k < w->joint_rows.count; ++k)
-		tb_joint_store_row(w->joints.data + w->joint_rows.data[k].joint, w->joint_rows.data + k);
+	tb_joint_store_rows(w->joints.data, w->joint_rows.data, w->joint_rows.count, w->revolute_rows.data);
 	tb_store_impulses(w);
 	w->profile.store = (float)(tb_time_ms() - t);
 

@@ -61,6 +61,7 @@ struct tb_world {
 	tb_contact_constraint_array constraints;
 	tb_int_array active_joints;
 	tb_joint_row_array joint_rows;  /* parallel to active_joints during the step */
+	tb_revolute_row_array revolute_rows; /* the angles of the joint_rows that are revolute joints, in order */
 	tb_constraint_graph graph;      /* colours and wide blocks of the constraints */
 	tb_int_array fast_bodies;
 	tb_int_array island_parent;     /* union-find over state indices */
