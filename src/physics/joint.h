@@ -67,7 +67,8 @@ typedef struct tb_revolute_row {
 	float motor_speed, max_motor_impulse; /* the impulse: per substep */
 	float lower, upper;
 	float spring_impulse, motor_impulse, lower_impulse, upper_impulse;
-	float unused[2];           /* to 64 bytes */
+	float angle;               /* measured by the last relax (see tb_revolute_solve) */
+	float unused;              /* to 64 bytes */
 } tb_revolute_row;
 
 TB_ARRAY_DECLARE(tb_revolute_row_array, tb_revolute_row)

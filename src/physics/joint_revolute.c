@@ -70,9 +70,18 @@ void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, 
 	/* the spin of both bodies in registers through the angular part (a and b
 	 * never alias: a joint joins two bodies, and immovable ones get dummies) */
 	float wa = a->angular_velocity, wb = b->angular_velocity;
-	/* the angle is the same for the spring and the limit: dq does not change in a solve */
+	/* The angle, for the spring and the limit. Positions move only between a
+	 * substep's solve and its relax (solver.c), so the angle the relax measured
+	 * is the one the next substep's solve would measure again: it is kept. */
 	float angle = 0.0f;
-	if (features & (TB_REVOLUTE_SPRING | TB_REVOLUTE_LIMIT)) angle = r->delta_angle + tb_delta_rotation_angle(a, b);
+	if (features & (TB_REVOLUTE_SPRING | TB_REVOLUTE_LIMIT)) {
+		if (use_bias && ctx->substep_index > 0) {
+			angle = r->angle;
+		} else {
+			angle = r->delta_angle + tb_delta_rotation_angle(a, b);
+			r->angle = angle;
+		}
+	}
 
 	if (features & TB_REVOLUTE_SPRING) {
 		float bias = r->spring.bias_rate * angle;

@@ -425,6 +425,8 @@ void tb_solve(tb_world *w, float dt)
 	prepare_joints(w, &ctx);
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
+	/* Positions move only in integrate_positions: a revolute joint keeps the
+	 * angle its relax measured for the next substep's solve (joint_revolute.c). */
 	for (int sub = 0; sub < d->substeps; ++sub) {
 		ctx.substep_index = sub;
 		t = tb_time_ms();
