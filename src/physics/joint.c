@@ -389,8 +389,8 @@ void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, tb_revolute_
 			continue;
 		}
 		get_states(&js, row->state_a, row->state_b, ctx);
-		if (row->kind == TB_ROW_PIN) tb_point_warm_start(&row->pt, js.a, js.b, 0.0f);
-		else tb_revolute_warm_start(row, revolute_rows + row->kind, js.a, js.b);
+		if (row->kind == TB_ROW_PIN) tb_row_warm_start(row, js.a, js.b, ctx, 0.0f);
+		else tb_revolute_warm_start(row, revolute_rows + row->kind, js.a, js.b, ctx);
 	}
 }
 
@@ -405,8 +405,12 @@ void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *
 			continue;
 		}
 		get_states(&js, row->state_a, row->state_b, ctx);
-		if (row->kind == TB_ROW_PIN) tb_solve_point(&row->pt, js.a, js.b, ctx->joint_softness, use_bias);
-		else tb_revolute_solve(row, revolute_rows + row->kind, js.a, js.b, ctx, use_bias);
+		if (row->kind == TB_ROW_PIN) {
+			tb_point_frame frame = tb_row_frame(row, js.a, js.b, ctx, use_bias);
+			tb_solve_point_in(&row->pt, &frame, js.a, js.b, ctx->joint_softness, use_bias);
+		} else {
+			tb_revolute_solve(row, revolute_rows + row->kind, js.a, js.b, ctx, use_bias);
+		}
 	}
 }
 

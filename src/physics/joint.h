@@ -28,7 +28,7 @@ typedef struct tb_world tb_world;
 /* What every joint's solve reads most: the anchors, the masses and the point
  * impulse. A plain pin (revolute without spring, motor or limit, the bulk of
  * chains, ropes and grids) needs nothing else, so the step copies it with its
- * state indices into a 64-byte row and solves the rows, not the joints. */
+ * state indices into a 96-byte row and solves the rows, not the joints. */
 typedef struct tb_joint_point {
 	tb_vec2 frame_a, frame_b;  /* anchors relative to the centres of mass, world orientation at step start */
 	tb_vec2 delta_center;      /* center_b - center_a at step start */
@@ -36,11 +36,19 @@ typedef struct tb_joint_point {
 	tb_vec2 linear_impulse;    /* the point constraint's (revolute, weld, mouse) */
 } tb_joint_point;
 
+/* What the point constraint computes from the two rotations alone: the
+ * anchors from the centres of mass, its 2x2 mass matrix K and K's determinant. */
+typedef struct tb_point_frame {
+	tb_vec2 ra, rb;
+	float k11, k12, k22, det;
+} tb_point_frame;
+
 typedef struct tb_joint_row {
 	int32_t state_a, state_b;  /* -1: immovable this step */
 	int32_t joint;             /* slot in world->joints */
 	int32_t kind;              /* TB_ROW_PIN, TB_ROW_JOINT, or the index of its tb_revolute_row (>= 0) */
 	tb_joint_point pt;
+	tb_point_frame frame;      /* measured by the last relax (see tb_row_frame) */
 } tb_joint_row;
 
 #define TB_ROW_PIN (-1)        /* solved here from pt alone */
@@ -49,10 +57,10 @@ typedef struct tb_joint_row {
 TB_ARRAY_DECLARE(tb_joint_row_array, tb_joint_row)
 
 /* A revolute joint with a spring, a motor or limits is solved from its row
- * (the point) and one of these (the angle): everything the substeps read, in
- * 64 bytes, so a pass over ragdolls reads two cache lines a joint instead of
- * four of the 304-byte joint it was prepared from. Impulses go back to the
- * joint when the step stores them. */
+ * (the point) and one of these (the angle): everything the substeps read, so
+ * a pass over ragdolls reads 160 bytes a joint instead of four cache lines of
+ * the 304-byte joint it was prepared from. Impulses go back to the joint when
+ * the step stores them. */
 enum {
 	TB_REVOLUTE_SPRING = 1u, /* the features that act this step: enabled, and */
 	TB_REVOLUTE_MOTOR = 2u,  /* some rotation is free (not both bodies' locked) */
@@ -194,7 +202,8 @@ void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx);
 /* The angular row of a revolute joint that is not a plain pin. */
 tb_revolute_row tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx);
 void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r);
-void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b);
+void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
+                            const tb_step_context *ctx);
 void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
                        const tb_step_context *ctx, bool use_bias);
 void tb_prismatic_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa);
@@ -305,13 +314,29 @@ static inline tb_vec2 tb_anchor_velocity(const tb_body_state *a, const tb_body_s
 	return tb_sub(vb, va);
 }
 
-/* The soft point constraint shared by revolute and weld: drives the anchors
- * together with the given softness (rigid when relaxing). */
-static inline void tb_solve_point(tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_softness soft,
-                                  bool use_bias)
+/* The point's frame at the bodies' current rotations. */
+static inline tb_point_frame tb_point_frame_at(const tb_joint_point *pt, const tb_body_state *a,
+                                               const tb_body_state *b)
 {
-	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
-	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
+	tb_point_frame f;
+	f.ra = tb_rotate(a->dq, pt->frame_a);
+	f.rb = tb_rotate(b->dq, pt->frame_b);
+	tb_vec2 ra = f.ra, rb = f.rb;
+	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
+	f.k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+	f.k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+	f.k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+	f.det = f.k11 * f.k22 - f.k12 * f.k12;
+	return f;
+}
+
+/* The soft point constraint shared by revolute and weld, in a given frame:
+ * drives the anchors together with the given softness (rigid when relaxing).
+ * K x = cdot + bias as tb_solve22 solves it (a singular K gives zero). */
+static inline void tb_solve_point_in(tb_joint_point *pt, const tb_point_frame *f, tb_body_state *a, tb_body_state *b,
+                                     tb_softness soft, bool use_bias)
+{
+	tb_vec2 ra = f->ra, rb = f->rb;
 	tb_vec2 cdot = tb_anchor_velocity(a, b, ra, rb);
 
 	tb_vec2 bias = tb_vec2_zero;
@@ -323,16 +348,24 @@ static inline void tb_solve_point(tb_joint_point *pt, tb_body_state *a, tb_body_
 		impulse_scale = soft.impulse_scale;
 	}
 
-	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
-	float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-	float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-	float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-	tb_vec2 x = tb_solve22(k11, k12, k12, k22, tb_add(cdot, bias));
+	tb_vec2 rhs = tb_add(cdot, bias), x = tb_vec2_zero;
+	if (f->det != 0.0f) {
+		float inv_det = 1.0f / f->det;
+		x = tb_v2(inv_det * (f->k22 * rhs.x - f->k12 * rhs.y), inv_det * (f->k11 * rhs.y - f->k12 * rhs.x));
+	}
 
 	tb_vec2 impulse = tb_v2(-mass_scale * x.x - impulse_scale * pt->linear_impulse.x,
 	                        -mass_scale * x.y - impulse_scale * pt->linear_impulse.y);
 	pt->linear_impulse = tb_add(pt->linear_impulse, impulse);
 	tb_apply_point_impulse(pt, a, b, ra, rb, impulse, 0.0f);
+}
+
+/* The soft point constraint at the bodies' current rotations. */
+static inline void tb_solve_point(tb_joint_point *pt, tb_body_state *a, tb_body_state *b, tb_softness soft,
+                                  bool use_bias)
+{
+	tb_point_frame f = tb_point_frame_at(pt, a, b);
+	tb_solve_point_in(pt, &f, a, b, soft, use_bias);
 }
 
 /* Re-applies the point impulse of the last substep, plus an angular impulse l. */
@@ -341,6 +374,30 @@ static inline void tb_point_warm_start(const tb_joint_point *pt, tb_body_state *
 	tb_vec2 ra = tb_rotate(a->dq, pt->frame_a);
 	tb_vec2 rb = tb_rotate(b->dq, pt->frame_b);
 	tb_apply_point_impulse(pt, a, b, ra, rb, pt->linear_impulse, l);
+}
+
+/* A row's point frame for this pass. Positions move only between a substep's
+ * solve and its relax (solver.c), so the frame the relax measures is the one
+ * the next substep's warm start and solve would measure again: the row keeps
+ * it, and they read it instead of computing two rotations and K again. */
+static inline tb_point_frame tb_row_frame(tb_joint_row *row, const tb_body_state *a, const tb_body_state *b,
+                                          const tb_step_context *ctx, bool use_bias)
+{
+	if (use_bias && ctx->substep_index > 0) return row->frame;
+	tb_point_frame f = tb_point_frame_at(&row->pt, a, b);
+	if (!use_bias) row->frame = f;
+	return f;
+}
+
+/* A row's warm start of its point, plus an angular impulse l. */
+static inline void tb_row_warm_start(const tb_joint_row *row, tb_body_state *a, tb_body_state *b,
+                                     const tb_step_context *ctx, float l)
+{
+	if (ctx->substep_index == 0) {
+		tb_point_warm_start(&row->pt, a, b, l);
+		return;
+	}
+	tb_apply_point_impulse(&row->pt, a, b, row->frame.ra, row->frame.rb, row->pt.linear_impulse, l);
 }
 
 /* One-sided limit on a scalar: C >= 0 must hold. Ahead of contact (C > 0) the

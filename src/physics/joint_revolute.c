@@ -56,10 +56,11 @@ void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r)
 	rj->upper_impulse = r->upper_impulse;
 }
 
-void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b)
+void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
+                            const tb_step_context *ctx)
 {
 	float axial = r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse;
-	tb_point_warm_start(&row->pt, a, b, axial);
+	tb_row_warm_start(row, a, b, ctx, axial);
 }
 
 void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
@@ -116,5 +117,6 @@ void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, 
 
 	a->angular_velocity = wa;
 	b->angular_velocity = wb;
-	tb_solve_point(&row->pt, a, b, ctx->joint_softness, use_bias);
+	tb_point_frame frame = tb_row_frame(row, a, b, ctx, use_bias);
+	tb_solve_point_in(&row->pt, &frame, a, b, ctx->joint_softness, use_bias);
 }
