@@ -360,7 +360,7 @@ void tb_joint_make_row(const tb_joint *joint, int32_t slot, tb_joint_row *row, t
 		row->kind = TB_ROW_PIN;
 	} else if (joint->def.type == TB_JOINT_REVOLUTE) {
 		row->kind = *revolute_count;
-		revolute_rows[(*revolute_count)++] = tb_revolute_make_row(joint, ctx);
+		tb_revolute_make_row(joint, ctx, revolute_rows + (*revolute_count)++);
 	} else {
 		row->kind = TB_ROW_JOINT;
 	}

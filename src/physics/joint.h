@@ -200,7 +200,7 @@ void tb_break_joints(tb_world *world);
 /* ---- per kind: prepare after the common part, warm start, solve ---- */
 void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx);
 /* The angular row of a revolute joint that is not a plain pin. */
-tb_revolute_row tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx);
+void tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx, tb_revolute_row *row);
 void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r);
 void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
                             const tb_step_context *ctx);

@@ -20,31 +20,34 @@ void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
 	}
 }
 
-tb_revolute_row tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx)
+/* Written field by field in place: a row built on the stack and copied came
+ * back as 16-byte loads of 8-byte stores, a store-forwarding stall in each. */
+void tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx, tb_revolute_row *row)
 {
 	const tb_joint_def *def = &joint->def;
 	const tb_revolute_joint *r = &joint->revolute;
-	tb_revolute_row row;
-	memset(&row, 0, sizeof row);
+	uint32_t features = 0;
 	/* with both rotations locked there is no angular freedom to spring, drive or limit */
 	bool fixed_rotation = joint->pt.inv_i_a + joint->pt.inv_i_b == 0.0f;
 	if (!fixed_rotation) {
-		if (def->enable_spring && def->hertz > 0.0f) row.features |= TB_REVOLUTE_SPRING;
-		if (def->enable_motor) row.features |= TB_REVOLUTE_MOTOR;
-		if (def->enable_limit) row.features |= TB_REVOLUTE_LIMIT;
+		if (def->enable_spring && def->hertz > 0.0f) features |= TB_REVOLUTE_SPRING;
+		if (def->enable_motor) features |= TB_REVOLUTE_MOTOR;
+		if (def->enable_limit) features |= TB_REVOLUTE_LIMIT;
 	}
-	row.delta_angle = joint->delta_angle;
-	row.angular_mass = r->angular_mass;
-	row.spring = r->spring_softness;
-	row.motor_speed = def->motor_speed;
-	row.max_motor_impulse = ctx->h * def->max_motor_torque;
-	row.lower = def->lower;
-	row.upper = def->upper;
-	row.spring_impulse = r->spring_impulse;
-	row.motor_impulse = r->motor_impulse;
-	row.lower_impulse = r->lower_impulse;
-	row.upper_impulse = r->upper_impulse;
-	return row;
+	row->features = features;
+	row->delta_angle = joint->delta_angle;
+	row->angular_mass = r->angular_mass;
+	row->spring = r->spring_softness;
+	row->motor_speed = def->motor_speed;
+	row->max_motor_impulse = ctx->h * def->max_motor_torque;
+	row->lower = def->lower;
+	row->upper = def->upper;
+	row->spring_impulse = r->spring_impulse;
+	row->motor_impulse = r->motor_impulse;
+	row->lower_impulse = r->lower_impulse;
+	row->upper_impulse = r->upper_impulse;
+	row->angle = 0.0f; /* set by the first solve */
+	row->unused = 0.0f;
 }
 
 void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r)
