@@ -383,7 +383,13 @@ static inline void tb_point_warm_start(const tb_joint_point *pt, tb_body_state *
 static inline tb_point_frame tb_row_frame(tb_joint_row *row, const tb_body_state *a, const tb_body_state *b,
                                           const tb_step_context *ctx, bool use_bias)
 {
-	if (use_bias && ctx->substep_index > 0) return row->frame;
+	if (use_bias && ctx->substep_index > 0) {
+#ifdef TB_VALIDATE /* the kept frame is what measuring again gives, bit for bit */
+		tb_point_frame again = tb_point_frame_at(&row->pt, a, b);
+		TB_ASSERT(memcmp(&again, &row->frame, sizeof again) == 0);
+#endif
+		return row->frame;
+	}
 	tb_point_frame f = tb_point_frame_at(&row->pt, a, b);
 	if (!use_bias) row->frame = f;
 	return f;
@@ -397,6 +403,10 @@ static inline void tb_row_warm_start(const tb_joint_row *row, tb_body_state *a, 
 		tb_point_warm_start(&row->pt, a, b, l);
 		return;
 	}
+#ifdef TB_VALIDATE
+	tb_point_frame again = tb_point_frame_at(&row->pt, a, b);
+	TB_ASSERT(memcmp(&again, &row->frame, sizeof again) == 0);
+#endif
 	tb_apply_point_impulse(&row->pt, a, b, row->frame.ra, row->frame.rb, row->pt.linear_impulse, l);
 }
 

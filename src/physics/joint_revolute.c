@@ -81,6 +81,10 @@ void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, 
 	if (features & (TB_REVOLUTE_SPRING | TB_REVOLUTE_LIMIT)) {
 		if (use_bias && ctx->substep_index > 0) {
 			angle = r->angle;
+#ifdef TB_VALIDATE /* what measuring again gives, bit for bit */
+			float again = r->delta_angle + tb_delta_rotation_angle(a, b);
+			TB_ASSERT(memcmp(&again, &angle, sizeof angle) == 0);
+#endif
 		} else {
 			angle = r->delta_angle + tb_delta_rotation_angle(a, b);
 			r->angle = angle;
