@@ -1,6 +1,6 @@
 /* tumble physics: the contact constraints and the two solvers that run them
  * (engine-private): the scalar one (contact_solver.c), for constraints that
- * found no graph colour, and the wide one (contact_solver_wide.c), four
+ * found no graph colour, and the wide one (contact_solver_wide.c), eight
  * constraints of one colour at a time. Both compute the same maths, rounding
  * for rounding; tests/physics/test_contact_solver.c holds them to it. */
 #ifndef TB_CONTACT_SOLVER_H
@@ -10,7 +10,9 @@
 
 typedef struct tb_world tb_world;
 
-/* Per-step contact constraint, contiguous, streamed by the solver. */
+/* A contact constraint for the step: what prepare computes for each contact
+ * before it goes into its block's lane, and the overflow's own record (the
+ * scalar solver runs the overflow from w->constraints). */
 typedef struct tb_constraint_point {
 	tb_vec2 anchor_a, anchor_b;      /* relative to the centres of mass, fixed for the step */
 	float base_separation;           /* separation minus the anchor term, so s = dot(d, n) + base */
@@ -60,7 +62,7 @@ typedef struct tb_block_point {
 typedef struct tb_contact_block {
 	_Alignas(32) int32_t state_a[TB_BLOCK_LANES];
 	int32_t state_b[TB_BLOCK_LANES];
-	int32_t constraint[TB_BLOCK_LANES]; /* into the constraint array, -1 for an unused lane */
+	int32_t constraint[TB_BLOCK_LANES]; /* the lane's constraint (the step: its ref in the graph), -1 for an unused lane */
 	float normal_x[TB_BLOCK_LANES], normal_y[TB_BLOCK_LANES];
 	float inv_mass_a[TB_BLOCK_LANES], inv_i_a[TB_BLOCK_LANES], inv_mass_b[TB_BLOCK_LANES], inv_i_b[TB_BLOCK_LANES];
 	float friction[TB_BLOCK_LANES], restitution[TB_BLOCK_LANES], push_max[TB_BLOCK_LANES];
