@@ -253,9 +253,9 @@ void tb_update_pairs(tb_world *w)
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
 		bp->new_partners.count = 0;
-		tb_dynamic_tree_query(&bp->trees[1], fat, s->filter.mask_bits, pair_callback, &q);
+		tb_dynamic_tree_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		q.nodes = bp->trees[0].nodes;
-		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, s->filter.mask_bits, pair_callback, &q);
+		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		/* in shape order, whatever order the trees gave them in */
 		sort_ints(bp->new_partners.data, bp->new_partners.count);
 		for (int32_t k = 0; k < bp->new_partners.count; ++k) {

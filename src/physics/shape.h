@@ -36,6 +36,13 @@ void tb_destroy_shape_proxy(tb_world *w, int32_t shape);
 static inline bool tb_shape_is_one_way(const tb_shape *s) { return s->one_way.x != 0.0f || s->one_way.y != 0.0f; }
 tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin);
 bool tb_should_shapes_collide(tb_filter a, tb_filter b);
+/* The category bits a shape's partners may have, for pruning a tree query:
+ * its mask, or every category in a positive group (whose members collide
+ * whatever their masks say). */
+static inline uint64_t tb_filter_partner_bits(tb_filter f)
+{
+	return f.group_index > 0 ? UINT64_MAX : f.mask_bits;
+}
 /* Unlinks and frees the shape; never allocates. */
 void tb_destroy_shape_internal(tb_world *w, int32_t shape, bool wake);
 float tb_shape_min_extent(const tb_shape *s);

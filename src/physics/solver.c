@@ -290,9 +290,9 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		cc.shape = k;
 		cc.have_proxy = false;
 		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), tb_compute_aabb(&sh->geom, xf2));
-		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, sh->filter.mask_bits, continuous_callback, &cc);
+		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
 		if (cc.bullet)
-			tb_dynamic_tree_query(&w->broad_phase.trees[1], box, sh->filter.mask_bits, continuous_callback, &cc);
+			tb_dynamic_tree_query(&w->broad_phase.trees[1], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
 	}
 
 	if (cc.fraction < 1.0f) {

@@ -1108,9 +1108,51 @@ static void test_get_bodies_and_counters(void **state)
 	tb_destroy_world(w);
 }
 
+/* Who collides: masks and categories, and groups over them. A ball starts a
+ * metre above the ground (farther than any box margin, so its pair is found
+ * only by its own query as it falls) or is thrown down at 60 m/s onto a thin
+ * ground (found by the continuous sweep). */
+static float ball_lands_at(int32_t ground_group, int32_t ball_group, uint64_t ball_mask, float vy)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id g = tu_body(w, TB_STATIC_BODY, tb_v2(0.0f, -0.05f));
+	tb_shape_def gd = tb_default_shape_def();
+	gd.filter.group_index = ground_group;
+	tu_box_with(w, g, 10.0f, 0.05f, &gd);
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 1.5f), 0.0f, tb_v2(0.0f, vy), 0.0f);
+	tb_shape_def bd = tb_default_shape_def();
+	bd.filter.group_index = ball_group;
+	bd.filter.mask_bits = ball_mask;
+	tu_circle_with(w, b, 0.5f, &bd);
+	tu_step(w, 90);
+	float y = tb_body_get_position(w, b).y;
+	tb_destroy_world(w);
+	return y;
+}
+
+static void test_filters_and_groups_decide_collision(void **state)
+{
+	(void)state;
+	for (int fast = 0; fast < 2; ++fast) {
+		float vy = fast ? -60.0f : 0.0f;
+		/* lands: resting on the ground's top at y = 0 */
+		assert_true(fabsf(ball_lands_at(0, 0, UINT64_MAX, vy) - 0.5f) < 0.02f);
+		/* a mask without the ground's category 1 falls through */
+		assert_true(ball_lands_at(0, 0, 4, vy) < -1.0f);
+		/* the same positive group collides whatever the masks say */
+		assert_true(fabsf(ball_lands_at(1, 1, 4, vy) - 0.5f) < 0.02f);
+		/* the same negative group never does */
+		assert_true(ball_lands_at(-1, -1, UINT64_MAX, vy) < -1.0f);
+		/* different groups: the masks decide */
+		assert_true(fabsf(ball_lands_at(1, 2, UINT64_MAX, vy) - 0.5f) < 0.02f);
+		assert_true(ball_lands_at(1, 2, 4, vy) < -1.0f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filters_and_groups_decide_collision),
 		cmocka_unit_test(test_default_defs),
 		cmocka_unit_test(test_set_def_validation),
 		cmocka_unit_test(test_enable_motion_false_freezes),
