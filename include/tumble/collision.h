@@ -19,7 +19,7 @@
 #define TB_SPECULATIVE_DISTANCE (4.0f * TB_LINEAR_SLOP)
 /* Broad-phase boxes are fattened by this margin so slowly moving shapes do not
  * re-insert their proxy every step. */
-#define TB_AABB_MARGIN 0.1f
+#define TB_AABB_MARGIN 0.05f
 /* Coordinates beyond this (metres) are refused: body positions and shape
  * extents. Single precision has millimetre resolution only up to ~1e4 m. */
 #define TB_HUGE 1.0e6f

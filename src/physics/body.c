@@ -408,29 +408,42 @@ void tb_body_sleep_island(tb_world *w, int32_t bi)
 
 /* How many steps of motion a re-inserted box is stretched ahead by: a body in
  * steady flight then re-enters the tree every few steps, not every step. */
-#define TB_AABB_PREDICTION 4.0f
+#define TB_AABB_PREDICTION 3.0f
 
-void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, tb_vec2 displacement, bool force_reinsert)
+void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool force_reinsert)
 {
 	tb_body *b = w->bodies.data + bi;
-	tb_transform xf = w->sims.data[bi].transform;
-	bool is_static = b->type == TB_STATIC_BODY;
+	const tb_body_sim *sim = w->sims.data + bi;
+	bool is_static = b->type == TB_STATIC_BODY, is_kinematic = b->type == TB_KINEMATIC_BODY;
 	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
 	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
-	tb_vec2 d = tb_mul_sv(TB_AABB_PREDICTION, displacement);
+	tb_vec2 d = stepped ? tb_sub(sim->center, sim->center0) : tb_vec2_zero;
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		tb_shape *s = w->shapes.data + k;
-		s->aabb = tb_compute_shape_aabb_margin(s, xf, spec);
+		tb_aabb was = s->aabb;
+		s->aabb = tb_compute_shape_aabb_margin(s, sim->transform, spec);
 		if (s->proxy == TB_NULL_INDEX) continue;
-		if (force_reinsert || !tb_aabb_contains(s->fat_aabb, s->aabb)) {
+		/* The step's motion, taken as the next step's: low and high sides. */
+		tb_vec2 lo = tb_v2(tb_minf(0.0f, d.x), tb_minf(0.0f, d.y));
+		tb_vec2 hi = tb_v2(tb_maxf(0.0f, d.x), tb_maxf(0.0f, d.y));
+		tb_aabb need = s->aabb;
+		if (is_kinematic && stepped) {
+			/* A kinematic body goes where its velocity says, through anything,
+			 * and may be fast (a 30 m/s wall) or turning with its centre still
+			 * (a tumbler): each side of its box moves as it moved in the step,
+			 * and the box must hold the next step too, so every pair it will
+			 * meet exists a step before they touch (the speculative reach of
+			 * contact.c then catches it). Dynamic bodies are swept instead. */
+			lo = tb_v2(tb_minf(0.0f, s->aabb.lower.x - was.lower.x), tb_minf(0.0f, s->aabb.lower.y - was.lower.y));
+			hi = tb_v2(tb_maxf(0.0f, s->aabb.upper.x - was.upper.x), tb_maxf(0.0f, s->aabb.upper.y - was.upper.y));
+			need.lower = tb_add(need.lower, lo);
+			need.upper = tb_add(need.upper, hi);
+		}
+		if (force_reinsert || !tb_aabb_contains(s->fat_aabb, need)) {
 			tb_aabb old_fat = s->fat_aabb;
-			tb_aabb fat = s->aabb;
-			fat.lower = tb_sub(fat.lower, tb_v2(margin, margin));
-			fat.upper = tb_add(fat.upper, tb_v2(margin, margin));
-			if (d.x < 0.0f) fat.lower.x += d.x;
-			else fat.upper.x += d.x;
-			if (d.y < 0.0f) fat.lower.y += d.y;
-			else fat.upper.y += d.y;
+			tb_aabb fat;
+			fat.lower = tb_add(tb_sub(s->aabb.lower, tb_v2(margin, margin)), tb_mul_sv(TB_AABB_PREDICTION, lo));
+			fat.upper = tb_add(tb_add(s->aabb.upper, tb_v2(margin, margin)), tb_mul_sv(TB_AABB_PREDICTION, hi));
 			s->fat_aabb = fat;
 			tb_dynamic_tree_move_proxy(&w->broad_phase.trees[s->tree], s->proxy, fat);
 			/* merely moved, its pairs are as they were; forced, they are looked up again */
@@ -570,7 +583,7 @@ tb_status tb_body_set_transform(tb_world *w, tb_body_id id, tb_vec2 position, fl
 	s->center = tb_transform_point(s->transform, s->local_center);
 	s->center0 = s->center;
 	s->rotation0 = s->transform.q;
-	if (b->enabled) tb_update_body_shape_aabbs(w, bi, tb_vec2_zero, false);
+	if (b->enabled) tb_update_body_shape_aabbs(w, bi, false, false);
 	tb_wake_body(w, bi);
 	return TB_OK;
 }

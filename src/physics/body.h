@@ -52,7 +52,7 @@ void tb_apply_body_mass(tb_world *w, int32_t body, const tb_mass_sum *sum);
 void tb_wake_body(tb_world *w, int32_t body);
 /* Puts the touching graph to sleep. */
 void tb_body_sleep_island(tb_world *w, int32_t body);
-void tb_update_body_shape_aabbs(tb_world *w, int32_t body, tb_vec2 displacement, bool force_reinsert);
+void tb_update_body_shape_aabbs(tb_world *w, int32_t body, bool stepped, bool force_reinsert);
 bool tb_should_bodies_collide(const tb_world *w, int32_t body_a, int32_t body_b);
 static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled && b->type != TB_STATIC_BODY; }
 

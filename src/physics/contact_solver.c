@@ -69,10 +69,12 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
 	/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes
 	 * created on one spot would leave at twenty times the cap), so a body's
-	 * budget is shared among its contacts. Resting contacts push far slower
-	 * than the cap and never notice. */
+	 * budget is shared among its contacts (its broad-phase pairs), and halved
+	 * for each: a pair overlapping alone parts at half the cap, twenty boxes
+	 * on one spot leave their column at 3.5 m/s (test_stacking). Resting
+	 * contacts push far slower than the cap and never notice. */
 	bool shared = ma > 0.1f * mb && mb > 0.1f * ma;
-	cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, tb_maxi(na, nb)) : ctx->contact_push_max;
+	cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, 2 * tb_maxi(na, nb)) : ctx->contact_push_max;
 	cc->friction = c->friction;
 	cc->restitution = c->restitution;
 	cc->tangent_speed = c->tangent_speed;

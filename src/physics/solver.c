@@ -306,7 +306,7 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		s->transform.q = q;
 		s->transform.p = tb_sub(c, tb_rotate(q, s->local_center));
 	}
-	tb_update_body_shape_aabbs(w, bi, tb_sub(s->center, s->center0), false);
+	tb_update_body_shape_aabbs(w, bi, true, false);
 }
 
 /* ---- islands and sleep ---- */
@@ -500,7 +500,7 @@ void tb_solve(tb_world *w, float dt)
 			s->is_fast = true;
 			w->fast_bodies.data[fast_count++] = i;
 		} else {
-			tb_update_body_shape_aabbs(w, i, tb_sub(s->center, s->center0), false);
+			tb_update_body_shape_aabbs(w, i, true, false);
 		}
 	}
 	w->profile.integrate += (float)(tb_time_ms() - t);
