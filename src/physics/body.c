@@ -337,6 +337,7 @@ void tb_sync_contact_active(tb_world *w, int32_t ci)
 	const uint64_t *bodies = w->awake_body_bits.data;
 	bool active = c->in_use && (tb_bit_get(bodies, c->edges[0].body) || tb_bit_get(bodies, c->edges[1].body));
 	uint64_t *word = w->active_contact_bits.data + (ci >> 6), bit = 1ull << (ci & 63);
+	w->contact_activations += active && (*word & bit) == 0;
 	*word = active ? *word | bit : *word & ~bit;
 }
 

@@ -32,8 +32,7 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	const tb_body_sim *sims = w->sims.data;
 	for (int32_t k = 0; k < n; ++k) {
 		tb_constraint_ref *ref = g->refs.data + k;
-		const tb_contact *c = w->contacts.data + ref->contact;
-		int32_t a = sims[c->edges[0].body].state_index, b = sims[c->edges[1].body].state_index;
+		int32_t a = sims[ref->body_a].state_index, b = sims[ref->body_b].state_index;
 		ref->state_a = a;
 		ref->state_b = b;
 		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);

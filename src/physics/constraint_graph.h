@@ -24,6 +24,7 @@ TB_ARRAY_DECLARE(tb_u64_array, uint64_t)
  * bodies' states and where its numbers live while it is solved. */
 typedef struct tb_constraint_ref {
 	int32_t contact;
+	int32_t body_a, body_b;   /* the contact's bodies (edges[0] and [1]) */
 	int32_t state_a, state_b; /* -1: immovable this step */
 	/* a coloured one: block * TB_BLOCK_LANES + lane; the overflow: -1 - its
 	 * record in w->constraints */
@@ -34,6 +35,12 @@ TB_ARRAY_DECLARE(tb_constraint_ref_array, tb_constraint_ref)
 
 typedef struct tb_constraint_graph {
 	tb_constraint_ref_array refs;  /* the step's constraints, slot order */
+	/* The narrow phase lists refs as it walks the active contacts, and they
+	 * stand for the step when no contact became active meanwhile (a wake can
+	 * make one behind its walk): refs_stamp is the world's contact_activations
+	 * they hold for, refs_from_collide says there are such refs. */
+	bool refs_from_collide;
+	uint32_t refs_stamp;
 	tb_u64_array body_colors;      /* per state index: bit c set once colour c holds one of its contacts */
 	tb_int_array constraint_colors;/* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
 	tb_int_array order;            /* 0, 1, 2, ...: the overflow records as a list for the scalar solver */

@@ -304,11 +304,27 @@ void tb_collide_contacts(tb_world *w, float dt)
 	 * this loop is met when the walk reaches it, as in a walk over every slot */
 	const uint64_t *bits = w->active_contact_bits.data;
 	int32_t words = w->active_contact_bits.count;
+	/* The ones left with points are the step's constraints (gathered here,
+	 * while each contact is in cache): the refs' slots were reserved with the
+	 * contacts', and the write always lands (count is at most the contacts
+	 * walked before this one). */
+	uint32_t stamp = w->contact_activations;
+	tb_constraint_ref *refs = w->graph.refs.data;
+	int32_t count = 0;
 	for (int32_t k = 0; k < words; ++k) {
 		for (uint64_t word = bits[k]; word != 0; word = bits[k] & (~1ull << (__builtin_ctzll(word)))) {
-			collide_contact(w, (k << 6) + __builtin_ctzll(word), dt, continuous);
+			int32_t ci = (k << 6) + __builtin_ctzll(word);
+			collide_contact(w, ci, dt, continuous);
+			const tb_contact *c = w->contacts.data + ci;
+			refs[count].contact = ci;
+			refs[count].body_a = c->edges[0].body;
+			refs[count].body_b = c->edges[1].body;
+			count += c->in_use && c->manifold.point_count != 0;
 		}
 	}
+	w->graph.refs.count = count;
+	w->graph.refs_from_collide = stamp == w->contact_activations;
+	w->graph.refs_stamp = stamp;
 }
 
 static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)

@@ -24,9 +24,11 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * path is neither: every path computes the same bits, and a world keeps its
  * own across a restore. Nor is the pre-solve hook: a function and its context
  * belong to the program, not to a moment of the world, so a world keeps its
- * own hook across a restore and a snapshot has none.) */
+ * own hook across a restore and a snapshot has none. Nor are the narrow
+ * phase's list of constraints and the count of contact activations that says
+ * whether it still holds: the step makes both anew before it reads them.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1840, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1856, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 

@@ -81,27 +81,54 @@ static int32_t gather_awake_bodies(tb_world *w)
 }
 
 /* Every array here was reserved for all slots before the step began. */
-static void gather_constraints(tb_world *w)
+/* The active contacts with points (touching, or speculative points a
+ * kinematic body's motion brought in), in slot order, walked again. Without a
+ * branch on the count: each contact's load is a cache miss, and a branch on
+ * it would wait for each in turn. The write always lands: count is at most
+ * the contacts walked before this one, below the slots reserved. */
+static int32_t walk_constraints(const tb_world *w, tb_constraint_ref *out)
 {
-	/* the active contacts are those with a body that has a state index now */
 	const uint64_t *bits = w->active_contact_bits.data;
 	int32_t words = w->active_contact_bits.count;
-	/* Touching, or speculative points a kinematic body's motion brought in.
-	 * Without a branch on the count: each contact's load is a cache miss, and
-	 * a branch on it would wait for each in turn. The write always lands: count
-	 * is at most the contacts walked before this one, below the slots reserved. */
 	int32_t count = 0;
-	tb_constraint_ref *out = w->graph.refs.data;
 	for (int32_t ci = next_bit(bits, words, 0); ci >= 0; ci = next_bit(bits, words, ci + 1)) {
+		const tb_contact *c = w->contacts.data + ci;
 		out[count].contact = ci;
-		count += w->contacts.data[ci].manifold.point_count != 0;
+		out[count].body_a = c->edges[0].body;
+		out[count].body_b = c->edges[1].body;
+		count += c->manifold.point_count != 0;
 	}
-	w->graph.refs.count = count;
+	return count;
+}
+
+static void gather_constraints(tb_world *w)
+{
+	/* The active contacts are those with a body that has a state index now.
+	 * The narrow phase listed them as it walked, unless a contact became
+	 * active since it began (then one may be behind its walk). */
+	tb_constraint_graph *g = &w->graph;
+	if (!g->refs_from_collide || g->refs_stamp != w->contact_activations) {
+		g->refs.count = walk_constraints(w, g->refs.data);
+	} else {
+#ifdef TB_VALIDATE /* the list is the walk's, ref for ref */
+		const uint64_t *cbits = w->active_contact_bits.data;
+		int32_t cwords = w->active_contact_bits.count, n = 0;
+		for (int32_t ci = next_bit(cbits, cwords, 0); ci >= 0; ci = next_bit(cbits, cwords, ci + 1)) {
+			const tb_contact *c = w->contacts.data + ci;
+			if (c->manifold.point_count == 0) continue;
+			TB_ASSERT(n < g->refs.count);
+			const tb_constraint_ref *r = g->refs.data + n++;
+			TB_ASSERT(r->contact == ci && r->body_a == c->edges[0].body && r->body_b == c->edges[1].body);
+		}
+		TB_ASSERT(n == g->refs.count);
+#endif
+	}
+	g->refs_from_collide = false;
 	w->active_joints.count = 0;
 	/* and the active joints, those of a body with a state index; a joint only
 	 * sleeping bodies hold keeps the is_active its last active step gave it */
-	bits = w->active_joint_bits.data;
-	words = w->active_joint_bits.count;
+	const uint64_t *bits = w->active_joint_bits.data;
+	int32_t words = w->active_joint_bits.count;
 	for (int32_t j = next_bit(bits, words, 0); j >= 0; j = next_bit(bits, words, j + 1)) {
 		tb_joint *jt = w->joints.data + j;
 		const tb_body *a = w->bodies.data + jt->body_a, *b = w->bodies.data + jt->body_b;

@@ -72,6 +72,7 @@ struct tb_world {
 	/* the awake sets (body.h): derived from the records, rebuilt by a restore */
 	tb_u64_array awake_body_bits;     /* a bit per body slot, count = words for bodies.count */
 	tb_u64_array active_contact_bits; /* a bit per contact slot, count = words for contacts.count */
+	uint32_t contact_activations;     /* bits of active_contact_bits set from clear, ever (wraps) */
 	tb_u64_array active_joint_bits;   /* a bit per joint slot, count = words for joints.count */
 
 	/* events of the last step */
