@@ -298,6 +298,13 @@ void tb_dynamic_tree_move_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb
  * allocation. For a tree whose proxies nearly all moved: reinsertion one by
  * one leaves a tree whose queries visit several times the nodes. */
 void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree);
+/* Gives the proxy this box where it stands in the tree, its ancestors grown
+ * to hold it (queries find it at once; the tree is looser until the proxy is
+ * reinserted or the tree rebuilt): for proxies that will be reinserted in a
+ * batch, or not at all when most of them move and the tree is rebuilt. */
+void tb_dynamic_tree_place_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb);
+/* Takes the proxy out and puts it back where its box fits best. */
+void tb_dynamic_tree_reinsert_proxy(tb_dynamic_tree *tree, int32_t proxy_id);
 /* Grows the proxy's box to contain aabb without reinsertion (used when the box
  * only needs enlarging, ancestors are enlarged too). */
 void tb_dynamic_tree_enlarge_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb);

@@ -446,7 +446,11 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool forc
 			fat.lower = tb_add(tb_sub(s->aabb.lower, tb_v2(margin, margin)), tb_mul_sv(TB_AABB_PREDICTION, lo));
 			fat.upper = tb_add(tb_add(s->aabb.upper, tb_v2(margin, margin)), tb_mul_sv(TB_AABB_PREDICTION, hi));
 			s->fat_aabb = fat;
-			tb_dynamic_tree_move_proxy(&w->broad_phase.trees[s->tree], s->proxy, fat);
+			/* A movable proxy is placed where it stands and reinserted with the
+			 * step's others at the pair update, or not at all when the tree is
+			 * rebuilt there (most of them moved). */
+			if (s->tree == 1) tb_dynamic_tree_place_proxy(&w->broad_phase.trees[1], s->proxy, fat);
+			else tb_dynamic_tree_move_proxy(&w->broad_phase.trees[s->tree], s->proxy, fat);
 			/* merely moved, its pairs are as they were; forced, they are looked up again */
 			tb_broad_phase_buffer_move(w, k, force_reinsert ? NULL : &old_fat);
 		}

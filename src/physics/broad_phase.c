@@ -244,7 +244,16 @@ void tb_update_pairs(tb_world *w)
 	 * them move (a tumbling pile: queries visited five times the nodes); then
 	 * it is rebuilt whole before the moved proxies look for partners, once a
 	 * quarter of them moved. */
-	if (4 * (int64_t)buffer->count >= bp->trees[1].proxy_count) tb_dynamic_tree_rebuild(&bp->trees[1]);
+	if (4 * (int64_t)buffer->count >= bp->trees[1].proxy_count) {
+		tb_dynamic_tree_rebuild(&bp->trees[1]);
+	} else {
+		/* the moved proxies were placed where they stood (body.c): now each
+		 * goes where its box fits, in the order they moved */
+		for (int32_t i = 0; i < buffer->count; ++i) {
+			const tb_shape *s = w->shapes.data + buffer->data[i];
+			if (s->proxy != TB_NULL_INDEX && s->tree == 1) tb_dynamic_tree_reinsert_proxy(&bp->trees[1], s->proxy);
+		}
+	}
 	for (int32_t i = 0; i < buffer->count; ++i) {
 		int32_t si = buffer->data[i];
 		const tb_shape *s = w->shapes.data + si;

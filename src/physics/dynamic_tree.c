@@ -316,6 +316,29 @@ void tb_dynamic_tree_move_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb
 	insert_leaf(tree, proxy_id);
 }
 
+void tb_dynamic_tree_place_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb)
+{
+	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);
+	TB_ASSERT(tree->nodes[proxy_id].height == 0);
+	tb_tree_node *n = tree->nodes + proxy_id;
+	n->aabb = aabb;
+	n->moved = true;
+	/* the ancestors grow to hold it (they may hold its old box too) */
+	for (int32_t p = n->parent; p != TB_NULL_NODE; p = tree->nodes[p].parent) {
+		tb_tree_node *pn = tree->nodes + p;
+		if (tb_aabb_contains(pn->aabb, aabb)) break;
+		pn->aabb = tb_aabb_union(pn->aabb, aabb);
+	}
+}
+
+void tb_dynamic_tree_reinsert_proxy(tb_dynamic_tree *tree, int32_t proxy_id)
+{
+	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);
+	TB_ASSERT(tree->nodes[proxy_id].height == 0);
+	remove_leaf(tree, proxy_id);
+	insert_leaf(tree, proxy_id);
+}
+
 void tb_dynamic_tree_enlarge_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb)
 {
 	TB_ASSERT(0 <= proxy_id && proxy_id < tree->node_capacity);

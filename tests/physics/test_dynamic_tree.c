@@ -76,6 +76,11 @@ static bool collect_fn(int32_t proxy_id, int32_t user_data, void *context)
 	return c->limit == 0 || c->count < c->limit;
 }
 
+static bool same_box(tb_aabb a, tb_aabb b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
 static void check_query(const tb_dynamic_tree *t, tb_aabb q, uint64_t mask)
 {
 	static collect got;
@@ -135,14 +140,28 @@ static void test_random_operations_match_brute_force(void **state)
 			add_proxy(&t, random_box(), 1ull << (rng_next() % 4));
 		} else if (r < 40) {
 			remove_proxy(&t, (int)(rng_next() % (uint32_t)sh.count));
+		} else if (r < 42) {
+			/* rebuilt whole: every proxy keeps its id, box and user data */
+			tb_dynamic_tree_rebuild(&t);
+		} else if (r < 60) {
+			int32_t id = sh.ids[rng_next() % (uint32_t)sh.count];
+			tb_aabb b = random_box();
+			tb_dynamic_tree_move_proxy(&t, id, b);
+			sh.box[id] = b;
+		} else if (r < 75) {
+			/* placed where it stands (the tree grows looser), now and then
+			 * reinserted */
+			int32_t id = sh.ids[rng_next() % (uint32_t)sh.count];
+			tb_aabb b = random_box();
+			tb_dynamic_tree_place_proxy(&t, id, b);
+			sh.box[id] = b;
+			assert_true(same_box(tb_dynamic_tree_get_aabb(&t, id), b));
+			if (r < 65) tb_dynamic_tree_reinsert_proxy(&t, sh.ids[rng_next() % (uint32_t)sh.count]);
 		} else if (r < 80) {
 			int32_t id = sh.ids[rng_next() % (uint32_t)sh.count];
 			tb_aabb b = random_box();
 			tb_dynamic_tree_move_proxy(&t, id, b);
 			sh.box[id] = b;
-		} else if (r < 42) {
-			/* rebuilt whole: every proxy keeps its id, box and user data */
-			tb_dynamic_tree_rebuild(&t);
 		} else {
 			/* grow a box by a small step, as a slowly moving body would */
 			int32_t id = sh.ids[rng_next() % (uint32_t)sh.count];
@@ -385,6 +404,45 @@ static void check_all_queries(const tb_dynamic_tree *t, int queries)
 	}
 }
 
+/* Placing proxies where they stand (the broad phase does it for moved bodies,
+ * then reinserts them in a batch or rebuilds the tree): queries are right
+ * meanwhile, and after reinserting every placed proxy each inner box is the
+ * union of its children's again, as after moves one at a time. */
+static void test_place_then_reinsert(void **state)
+{
+	(void)state;
+	rng_state = 4242u;
+	shadow_reset();
+	tb_dynamic_tree t = tb_dynamic_tree_create();
+	for (int i = 0; i < 500; ++i) add_proxy(&t, random_box(), 1ull << (rng_next() % 3));
+	for (int round = 0; round < 3; ++round) {
+		int32_t node_count = t.node_count;
+		for (int k = 0; k < sh.count; k += 2) {
+			int32_t id = sh.ids[k];
+			tb_aabb b = sh.box[id];
+			tb_vec2 d = {rng_float(-4.0f, 4.0f), rng_float(-4.0f, 4.0f)};
+			b.lower = tb_add(b.lower, d);
+			b.upper = tb_add(b.upper, d);
+			tb_dynamic_tree_place_proxy(&t, id, b);
+			sh.box[id] = b;
+			assert_true(t.nodes[id].moved);
+		}
+		assert_int_equal(t.node_count, node_count);
+		assert_true(tb_dynamic_tree_validate(&t));
+		check_all_queries(&t, 100);
+		for (int k = 0; k < sh.count; k += 2) tb_dynamic_tree_reinsert_proxy(&t, sh.ids[k]);
+		assert_true(tb_dynamic_tree_validate(&t));
+		check_all_queries(&t, 100);
+		for (int32_t i = 0; i < t.node_capacity; ++i) {
+			const tb_tree_node *n = t.nodes + i;
+			if (n->height <= 0) continue;
+			assert_true(same_box(n->aabb, tb_aabb_union(t.nodes[n->child1].aabb, t.nodes[n->child2].aabb)));
+		}
+		for (int k = 0; k < sh.count; ++k) assert_true(same_box(t.nodes[sh.ids[k]].aabb, sh.box[sh.ids[k]]));
+	}
+	tb_dynamic_tree_destroy(&t);
+}
+
 static void test_rebuild(void **state)
 {
 	(void)state;
@@ -508,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_pool_grows_and_reuses),
 		cmocka_unit_test(test_query_stops_when_asked),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_place_then_reinsert),
 		cmocka_unit_test(test_rebuild),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
