@@ -80,9 +80,9 @@ static int32_t gather_awake_bodies(tb_world *w)
 	return n;
 }
 
-/* Every array here was reserved for all slots before the step began. */
 /* The active contacts with points (touching, or speculative points a
- * kinematic body's motion brought in), in slot order, walked again. Without a
+ * kinematic body's motion brought in), in slot order, walked again; every
+ * array here was reserved for all slots before the step began. Without a
  * branch on the count: each contact's load is a cache miss, and a branch on
  * it would wait for each in turn. The write always lands: count is at most
  * the contacts walked before this one, below the slots reserved. */
