@@ -297,6 +297,32 @@ void tb_world_set_presolve(tb_world *w, tb_presolve_fn *fn, void *context)
 
 static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous);
 
+static inline void prefetch_pair(const tb_world *w, const tb_contact *c)
+{
+	for (int e = 0; e < 2; ++e) {
+		const tb_body *body = w->bodies.data + c->edges[e].body;
+		__builtin_prefetch(&body->type);
+		__builtin_prefetch(w->sims.data + c->edges[e].body);
+		const char *shape = (const char *)(w->shapes.data + (e == 0 ? c->shape_a : c->shape_b));
+		__builtin_prefetch(shape);
+		__builtin_prefetch(shape + 64);
+		__builtin_prefetch(shape + offsetof(tb_shape, aabb));
+		__builtin_prefetch(shape + offsetof(tb_shape, fat_aabb) + sizeof(tb_aabb) - 1);
+	}
+}
+
+/* The set bit at (*k, *word) as a slot, then steps past it; -1 at the end. */
+static inline int32_t next_active(const uint64_t *bits, int32_t words, int32_t *k, uint64_t *word)
+{
+	while (*word == 0) {
+		if (++*k >= words) return -1;
+		*word = bits[*k];
+	}
+	int32_t slot = (*k << 6) + __builtin_ctzll(*word);
+	*word &= *word - 1;
+	return slot;
+}
+
 void tb_collide_contacts(tb_world *w, float dt)
 {
 	bool continuous = w->def.enable_continuous;
@@ -311,9 +337,20 @@ void tb_collide_contacts(tb_world *w, float dt)
 	uint32_t stamp = w->contact_activations;
 	tb_constraint_ref *refs = w->graph.refs.data;
 	int32_t count = 0;
+	/* a second walk TB_PREFETCH_AHEAD contacts ahead loads them early (a wake
+	 * in the loop may add some it skipped: they are only not prefetched) */
+	int32_t ahead_k = 0, near_k = 0;
+	uint64_t ahead_word = words > 0 ? bits[0] : 0, near_word = ahead_word;
+	for (int i = 0; i < TB_PREFETCH_AHEAD; ++i) next_active(bits, words, &ahead_k, &ahead_word);
+	for (int i = 0; i < TB_PREFETCH_AHEAD / 2; ++i) next_active(bits, words, &near_k, &near_word);
 	for (int32_t k = 0; k < words; ++k) {
 		for (uint64_t word = bits[k]; word != 0; word = bits[k] & (~1ull << (__builtin_ctzll(word)))) {
 			int32_t ci = (k << 6) + __builtin_ctzll(word);
+			int32_t ahead = next_active(bits, words, &ahead_k, &ahead_word);
+			if (ahead >= 0) tb_prefetch_contact_for_write(w->contacts.data + ahead);
+			/* halfway there, the contact has arrived: its bodies and shapes next */
+			int32_t near = next_active(bits, words, &near_k, &near_word);
+			if (near >= 0) prefetch_pair(w, w->contacts.data + near);
 			collide_contact(w, ci, dt, continuous);
 			const tb_contact *c = w->contacts.data + ci;
 			refs[count].contact = ci;

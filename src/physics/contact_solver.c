@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	/* an awake body's numbers come from its motion record (small, contiguous),
 	 * an immovable one's from the body */
 	const tb_body_motion *motions = w->motions.data;
-	const tb_body_sim *sa = ctx->sims + c->edges[0].body, *sb = ctx->sims + c->edges[1].body;
+	const tb_body_sim *sa = ctx->sims + ref->body_a, *sb = ctx->sims + ref->body_b;
 	int32_t ka = ref->state_a, kb = ref->state_b;
 	float ma = 0.0f, ia = 0.0f, mb = 0.0f, ib = 0.0f;
 	int32_t na = 1, nb = 1;
@@ -116,6 +116,7 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 	int32_t surface_count = 0;
 	for (int32_t k = 0; k < g->refs.count; ++k) {
 		const tb_constraint_ref *ref = g->refs.data + k;
+		if (k + TB_PREFETCH_AHEAD < g->refs.count) tb_prefetch_contact(w->contacts.data + ref[TB_PREFETCH_AHEAD].contact);
 		if (ref->place < 0) {
 			prepare_constraint(w, ctx, ref, w->constraints.data + (-1 - ref->place));
 			continue;
@@ -281,6 +282,7 @@ void tb_store_impulses(tb_world *w)
 	float hit_threshold = w->def.hit_event_threshold;
 	for (int32_t k = 0; k < g->refs.count; ++k) {
 		const tb_constraint_ref *ref = g->refs.data + k;
+		if (k + TB_PREFETCH_AHEAD < g->refs.count) tb_prefetch_contact_for_write(w->contacts.data + ref[TB_PREFETCH_AHEAD].contact);
 		tb_contact *c = w->contacts.data + ref->contact;
 		tb_manifold *m = &c->manifold;
 		float rolling_impulse;

@@ -356,14 +356,6 @@ static void union_states(int32_t *parent, int32_t ka, int32_t kb)
 	else if (kb < ka) parent[ka] = kb;
 }
 
-static void union_bodies(tb_world *w, int32_t *parent, int32_t ba, int32_t bb)
-{
-	if (w->bodies.data[ba].type != TB_DYNAMIC_BODY || w->bodies.data[bb].type != TB_DYNAMIC_BODY) return;
-	int32_t ka = w->sims.data[ba].state_index, kb = w->sims.data[bb].state_index;
-	if (ka < 0 || kb < 0) return;
-	union_states(parent, ka, kb);
-}
-
 static void update_sleep(tb_world *w, int32_t n)
 {
 	int32_t *parent = w->island_parent.data;
@@ -380,9 +372,13 @@ static void update_sleep(tb_world *w, int32_t n)
 		if (ka < 0 || kb < 0 || !motions[ka].dynamic || !motions[kb].dynamic) continue;
 		union_states(parent, ka, kb);
 	}
-	for (int32_t k = 0; k < w->active_joints.count; ++k) {
-		const tb_joint *j = w->joints.data + w->active_joints.data[k];
-		union_bodies(w, parent, j->body_a, j->body_b);
+	/* and so do the joints' rows: a pass over them, not over the joints and
+	 * their bodies (which island a body ends in does not depend on the order
+	 * of the unions: the smallest index of a set is its root) */
+	for (int32_t k = 0; k < w->joint_rows.count; ++k) {
+		int32_t ka = w->joint_rows.data[k].state_a, kb = w->joint_rows.data[k].state_b;
+		if (ka < 0 || kb < 0 || !motions[ka].dynamic || !motions[kb].dynamic) continue;
+		union_states(parent, ka, kb);
 	}
 	int32_t islands = 0;
 	for (int32_t k = 0; k < n; ++k) {
