@@ -418,7 +418,10 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool forc
 	bool is_static = b->type == TB_STATIC_BODY, is_kinematic = b->type == TB_KINEMATIC_BODY;
 	float spec = is_static ? 0.0f : TB_SPECULATIVE_DISTANCE;
 	float margin = is_static ? 0.0f : TB_AABB_MARGIN;
-	tb_vec2 d = stepped ? tb_sub(sim->center, sim->center0) : tb_vec2_zero;
+	/* the stretch only for a body in free flight: one among others (a pile
+	 * being stirred) would catch pairs it never meets and lose them again
+	 * when it turns */
+	tb_vec2 d = stepped && (b->contact_count == 0 || is_kinematic) ? tb_sub(sim->center, sim->center0) : tb_vec2_zero;
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		tb_shape *s = w->shapes.data + k;
 		tb_aabb was = s->aabb;
