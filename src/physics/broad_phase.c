@@ -192,7 +192,6 @@ typedef struct pair_query {
 static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 {
 	pair_query *q = context;
-	tb_world *w = q->w;
 	/* A partner that did not move and overlapped the shape's box at the last
 	 * pair update has its contact already (or is filtered out): a contact
 	 * lives exactly while the two fat boxes overlap. Known from the leaf, with
@@ -200,17 +199,54 @@ static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 	const tb_tree_node *leaf = q->nodes + proxy_id;
 	if (!leaf->moved && tb_aabb_overlaps(q->old_fat, leaf->aabb)) return true;
 	if (other == q->shape) return true;
-	const tb_shape *a = w->shapes.data + q->shape, *b = w->shapes.data + other;
-	/* both moved: the pair is found from both sides; keep the one from the larger index */
-	if (b->in_move_buffer && other > q->shape && !q->self_static) return true;
-	if (b->body == q->body) return true;
-	if (a->is_sensor || b->is_sensor) return true;
-	if (!tb_should_shapes_collide(a->filter, b->filter)) return true;
-	if (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT) return true;
-	if (!tb_should_bodies_collide(w, q->body, b->body)) return true;
-	if (tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX) return true;
-	tb_int_array_push_reserved(&w->broad_phase.new_partners, other);
+	/* the rest is judged for all of the query's candidates at once (keep_new_partners) */
+	tb_int_array_push_reserved(&q->w->broad_phase.new_partners, other);
 	return true;
+}
+
+static inline void prefetch_pair_entry(const tb_pair_set *set, int32_t a, int32_t b)
+{
+	if (set->capacity > 0) __builtin_prefetch(set->entries + (hash_key(pair_key(a, b)) & ((uint32_t)set->capacity - 1)));
+}
+
+/* Keeps the candidates of a query that need a contact. Each look at a
+ * candidate's shape, body and pair-set entry is a cache miss of its own, so
+ * they are loaded for all candidates before any is read: the misses overlap
+ * instead of following one another. */
+static void keep_new_partners(const pair_query *q)
+{
+	tb_world *w = q->w;
+	tb_int_array *cand = &w->broad_phase.new_partners;
+	const tb_shape *a = w->shapes.data + q->shape;
+	for (int32_t k = 0; k < cand->count; ++k) {
+		const tb_shape *b = w->shapes.data + cand->data[k];
+		__builtin_prefetch(&b->filter);
+		__builtin_prefetch(&b->body);
+		__builtin_prefetch(&b->in_move_buffer);
+	}
+	int32_t kept = 0;
+	for (int32_t k = 0; k < cand->count; ++k) {
+		int32_t other = cand->data[k];
+		const tb_shape *b = w->shapes.data + other;
+		/* both moved: the pair is found from both sides; keep the one from the larger index */
+		if (b->in_move_buffer && other > q->shape && !q->self_static) continue;
+		if (b->body == q->body) continue;
+		if (a->is_sensor || b->is_sensor) continue;
+		if (!tb_should_shapes_collide(a->filter, b->filter)) continue;
+		if (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT) continue;
+		prefetch_pair_entry(&w->broad_phase.pairs, q->shape, other);
+		__builtin_prefetch(&w->bodies.data[b->body].joint_count);
+		cand->data[kept++] = other;
+	}
+	cand->count = kept;
+	kept = 0;
+	for (int32_t k = 0; k < cand->count; ++k) {
+		int32_t other = cand->data[k];
+		if (!tb_should_bodies_collide(w, q->body, w->shapes.data[other].body)) continue;
+		if (tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX) continue;
+		cand->data[kept++] = other;
+	}
+	cand->count = kept;
 }
 
 static int compare_int32(const void *a, const void *b)
@@ -265,6 +301,7 @@ void tb_update_pairs(tb_world *w)
 		tb_dynamic_tree_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		q.nodes = bp->trees[0].nodes;
 		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
+		keep_new_partners(&q);
 		/* in shape order, whatever order the trees gave them in */
 		sort_ints(bp->new_partners.data, bp->new_partners.count);
 		for (int32_t k = 0; k < bp->new_partners.count; ++k) {
