@@ -87,6 +87,27 @@ _Static_assert(TB_ALIGNMENT % _Alignof(tb_block_surface) == 0, "the allocator al
 TB_ARRAY_DECLARE(tb_contact_block_array, tb_contact_block)
 TB_ARRAY_DECLARE(tb_block_surface_array, tb_block_surface)
 
+/* Up to eight pins (revolute joints with no spring, motor or limit: chains,
+ * ropes, grids) that share no awake body, solved side by side by the same
+ * paths as the contacts (joint_solver_lanes.h) from the rows' numbers
+ * (joint.h): the anchors, masses and impulse, and the point frame the last
+ * relax measured. */
+typedef struct tb_pin_block {
+	_Alignas(32) int32_t state_a[TB_BLOCK_LANES];
+	int32_t state_b[TB_BLOCK_LANES];
+	int32_t row[TB_BLOCK_LANES]; /* the lane's row in w->joint_rows */
+	float frame_ax[TB_BLOCK_LANES], frame_ay[TB_BLOCK_LANES], frame_bx[TB_BLOCK_LANES], frame_by[TB_BLOCK_LANES];
+	float delta_x[TB_BLOCK_LANES], delta_y[TB_BLOCK_LANES];
+	float inv_mass_a[TB_BLOCK_LANES], inv_mass_b[TB_BLOCK_LANES], inv_i_a[TB_BLOCK_LANES], inv_i_b[TB_BLOCK_LANES];
+	float impulse_x[TB_BLOCK_LANES], impulse_y[TB_BLOCK_LANES];
+	float rax[TB_BLOCK_LANES], ray[TB_BLOCK_LANES], rbx[TB_BLOCK_LANES], rby[TB_BLOCK_LANES];
+	float k11[TB_BLOCK_LANES], k12[TB_BLOCK_LANES], k22[TB_BLOCK_LANES], det[TB_BLOCK_LANES];
+	int32_t lane_count;
+} tb_pin_block;
+
+_Static_assert(TB_ALIGNMENT % _Alignof(tb_pin_block) == 0, "the allocator aligns pin blocks");
+TB_ARRAY_DECLARE(tb_pin_block_array, tb_pin_block)
+
 /* One SIMD path of the block solver: warm start and solve of `count` blocks.
  * surfaces: the records the blocks' `surface` indices name, or NULL when no
  * block of the step has one (then no block's index is even read). */
@@ -95,6 +116,10 @@ typedef struct tb_contact_kernels {
 	                   tb_body_state *states);
 	void (*solve)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces, tb_body_state *states,
 	              const tb_step_context *ctx, bool use_bias);
+	/* the pins' blocks, as tb_joint_rows_warm_start and _solve do a pin row */
+	void (*pin_warm_start)(tb_pin_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx);
+	void (*pin_solve)(tb_pin_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx,
+	                  bool use_bias);
 } tb_contact_kernels;
 
 /* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2 or _AVX2), NULL when this

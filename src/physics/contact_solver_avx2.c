@@ -23,6 +23,7 @@ static inline wv wv_zero(void) { return _mm256_setzero_ps(); }
 static inline wv wv_add(wv a, wv b) { return _mm256_add_ps(a, b); }
 static inline wv wv_sub(wv a, wv b) { return _mm256_sub_ps(a, b); }
 static inline wv wv_mul(wv a, wv b) { return _mm256_mul_ps(a, b); }
+static inline wv wv_div(wv a, wv b) { return _mm256_div_ps(a, b); }
 static inline wv wv_neg(wv a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
 /* as SSE2's and tb_minf/tb_maxf: the second operand on ties and NaN */
 static inline wv wv_min(wv a, wv b) { return _mm256_min_ps(a, b); }
@@ -30,6 +31,7 @@ static inline wv wv_max(wv a, wv b) { return _mm256_max_ps(a, b); }
 /* ordered, non-signalling: the predicates of SSE2's cmplt/cmpgt */
 static inline wv wv_lt(wv a, wv b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline wv wv_gt(wv a, wv b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline wv wv_eq(wv a, wv b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
 static inline wv wv_and(wv a, wv b) { return _mm256_and_ps(a, b); }
 /* mask ? b : a, lane by lane */
 static inline wv wv_select(wv mask, wv a, wv b) { return _mm256_blendv_ps(a, b, mask); }
@@ -91,6 +93,7 @@ static inline void scatter_bodies(tb_body_state *states, const int32_t *index, c
 }
 
 #include "contact_solver_lanes.h"
+#include "joint_solver_lanes.h"
 
 const tb_contact_kernels *tb_contact_kernels_avx2(void) { return &kernels_avx2; }
 

@@ -8,13 +8,15 @@
  *   wv_add, wv_sub, wv_mul, wv_min, wv_max   (min and max as tb_minf/tb_maxf:
  *                      a < b ? a : b, a > b ? a : b; the second operand on ties)
  *   wv_neg(a), wv_lt(a, b), wv_gt(a, b), wv_and(m, n), wv_select(m, a, b) (m ? b : a)
+ *   wv_div, wv_eq      (for the pins, joint_solver_lanes.h)
  *   KERNEL(wide_body)  a struct of eight wv: vx, vy, angular_velocity, flags,
  *                      dpx, dpy, qc, qs (the lanes of LANES body states)
  *   gather_bodies(KERNEL(wide_body) *, states, const int32_t index[LANES])
  *   scatter_bodies(states, const int32_t index[LANES], const KERNEL(wide_body) *)
  *   KERNEL(name)       the name of this width's copy of `name`
  * and gets KERNEL(warm_start_blocks) and KERNEL(solve_blocks), which run every
- * block of a range LANES lanes at a time.
+ * block of a range LANES lanes at a time; then includes joint_solver_lanes.h,
+ * which adds the pins' and the path's KERNEL(kernels).
  *
  * Only adds, multiplies, compares and min/max, each rounding as the scalar
  * solver in contact_solver.c does (no fused multiply-add: -ffp-contract=off,
@@ -233,4 +235,4 @@ static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_blo
 	}
 }
 
-static const tb_contact_kernels KERNEL(kernels) = {KERNEL(warm_start_blocks), KERNEL(solve_blocks)};
+

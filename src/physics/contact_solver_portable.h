@@ -31,6 +31,8 @@ static inline wv wv_zero(void) { return wv_splat(0.0f); }
 WV_MAP2(wv_add, a.v[i] + b.v[i])
 WV_MAP2(wv_sub, a.v[i] - b.v[i])
 WV_MAP2(wv_mul, a.v[i] * b.v[i])
+WV_MAP2(wv_div, a.v[i] / b.v[i])
+WV_MAP2(wv_eq, a.v[i] == b.v[i] ? 1.0f : 0.0f)
 WV_MAP2(wv_min, a.v[i] < b.v[i] ? a.v[i] : b.v[i])
 WV_MAP2(wv_max, a.v[i] > b.v[i] ? a.v[i] : b.v[i])
 WV_MAP2(wv_lt, a.v[i] < b.v[i] ? 1.0f : 0.0f)

@@ -7,5 +7,6 @@
 #define KERNEL(name) name##_scalar
 #include "contact_solver_portable.h"
 #include "contact_solver_lanes.h"
+#include "joint_solver_lanes.h"
 
 const tb_contact_kernels *tb_contact_kernels_scalar(void) { return &kernels_scalar; }

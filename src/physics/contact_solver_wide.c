@@ -44,12 +44,14 @@ static inline wv wv_zero(void) { return _mm_setzero_ps(); }
 static inline wv wv_add(wv a, wv b) { return _mm_add_ps(a, b); }
 static inline wv wv_sub(wv a, wv b) { return _mm_sub_ps(a, b); }
 static inline wv wv_mul(wv a, wv b) { return _mm_mul_ps(a, b); }
+static inline wv wv_div(wv a, wv b) { return _mm_div_ps(a, b); }
 static inline wv wv_neg(wv a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
 /* as tb_minf/tb_maxf: a < b ? a : b and a > b ? a : b, the second operand on ties and NaN */
 static inline wv wv_min(wv a, wv b) { return _mm_min_ps(a, b); }
 static inline wv wv_max(wv a, wv b) { return _mm_max_ps(a, b); }
 static inline wv wv_lt(wv a, wv b) { return _mm_cmplt_ps(a, b); }
 static inline wv wv_gt(wv a, wv b) { return _mm_cmpgt_ps(a, b); }
+static inline wv wv_eq(wv a, wv b) { return _mm_cmpeq_ps(a, b); }
 static inline wv wv_and(wv a, wv b) { return _mm_and_ps(a, b); }
 /* mask ? b : a, lane by lane */
 static inline wv wv_select(wv mask, wv a, wv b) { return _mm_or_ps(_mm_and_ps(mask, b), _mm_andnot_ps(mask, a)); }
@@ -104,6 +106,7 @@ static inline void scatter_bodies(tb_body_state *states, const int32_t *index, c
 #endif
 
 #include "contact_solver_lanes.h"
+#include "joint_solver_lanes.h"
 
 const tb_contact_kernels *tb_contact_kernels_sse2(void) { return &kernels_sse2; }
 

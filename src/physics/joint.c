@@ -384,6 +384,7 @@ void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, tb_revolute_
 	joint_states js;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_joint_row *row = rows + k;
+		if (row->kind == TB_ROW_BLOCK) continue;
 		if (row->kind == TB_ROW_JOINT) {
 			joint_warm_start(joints + row->joint, ctx);
 			continue;
@@ -400,6 +401,7 @@ void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *
 	joint_states js;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_joint_row *row = rows + k;
+		if (row->kind == TB_ROW_BLOCK) continue;
 		if (row->kind == TB_ROW_JOINT) {
 			joint_solve(joints + row->joint, ctx, use_bias);
 			continue;

@@ -53,6 +53,7 @@ typedef struct tb_joint_row {
 
 #define TB_ROW_PIN (-1)        /* solved here from pt alone */
 #define TB_ROW_JOINT (-2)      /* solved by the joint's own solve, from the joint */
+#define TB_ROW_BLOCK (-3)      /* a pin solved in the step's pin blocks (solver.c) */
 
 TB_ARRAY_DECLARE(tb_joint_row_array, tb_joint_row)
 

@@ -28,7 +28,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * phase's list of constraints and the count of contact activations that says
  * whether it still holds: the step makes both anew before it reads them.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1856, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1888, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -345,6 +345,8 @@ static void clear_scratch(tb_world *w)
 	w->constraints.count = 0;
 	w->active_joints.count = 0;
 	w->joint_rows.count = 0;
+	w->pin_blocks.count = 0;
+	w->pin_colors.count = 0;
 	w->revolute_rows.count = 0;
 	w->graph.refs.count = 0;
 	w->graph.body_colors.count = 0;

@@ -20,6 +20,8 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
 	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
+	       tb_int_array_reserve(a, &w->pin_colors, j) &&
+	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? j / TB_BLOCK_LANES + 64 : 0) &&
 	       tb_revolute_row_array_reserve(a, &w->revolute_rows, j) &&
 	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
 	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
@@ -187,7 +189,101 @@ static void integrate_positions(tb_step_context *ctx, int32_t n)
 	}
 }
 
-static void prepare_joints(tb_world *w, tb_step_context *ctx)
+/* The pins go into blocks of up to eight that share no awake body, solved
+ * side by side (joint_solver_lanes.h) before the other rows. A pin takes a
+ * colour neither of its bodies has yet, above those they have, as the contacts
+ * do (constraint_graph.c): along a chain each body still meets its pins in
+ * slot order, as it did when every pin was a row solved after the one before.
+ * A pin that finds no colour (a body with 64 pins) stays a row. Blocks are
+ * solved before the rows. */
+static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
+{
+	tb_joint_row *rows = w->joint_rows.data;
+	int32_t count = w->joint_rows.count;
+	int32_t *colors = w->pin_colors.data;
+	uint64_t *used = w->graph.body_colors.data;
+	/* reserved by the step (bodies) and with the joint slots; the contacts'
+	 * colouring is done with the masks */
+	TB_ASSERT(awake_count <= w->graph.body_colors.capacity && count <= w->pin_colors.capacity);
+	if (awake_count > 0) memset(used, 0, (size_t)awake_count * sizeof *used);
+	const uint64_t top = 1ull << 63;
+	int32_t counts[64];
+	memset(counts, 0, sizeof counts);
+	for (int32_t k = 0; k < count; ++k) {
+		colors[k] = -1;
+		if (rows[k].kind != TB_ROW_PIN) continue;
+		int32_t a = rows[k].state_a, b = rows[k].state_b;
+		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
+		uint64_t free_colors = ~taken;
+		if (taken != 0 && taken < top) {
+			uint64_t above = ~0ull << (64 - __builtin_clzll(taken));
+			if ((free_colors & above) != 0) free_colors &= above;
+		}
+		if (free_colors == 0) continue;
+		int color = __builtin_ctzll(free_colors);
+		if (a >= 0) used[a] |= 1ull << color;
+		if (b >= 0) used[b] |= 1ull << color;
+		colors[k] = color;
+		counts[color] += 1;
+	}
+	int32_t block_start[65], blocks = 0;
+	for (int c = 0; c < 64; ++c) {
+		block_start[c] = blocks;
+		blocks += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
+	}
+	block_start[64] = blocks;
+	/* reserved with the joint slots */
+	TB_ASSERT(blocks <= w->pin_blocks.capacity);
+	w->pin_blocks.count = blocks;
+	for (int c = 0; c < 64; ++c) {
+		for (int32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
+			tb_pin_block *blk = w->pin_blocks.data + b;
+			memset(blk, 0, sizeof *blk);
+			blk->lane_count = tb_mini(TB_BLOCK_LANES, counts[c] - (b - block_start[c]) * TB_BLOCK_LANES);
+			for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = blk->row[i] = TB_NULL_INDEX;
+		}
+		counts[c] = 0;
+	}
+	for (int32_t k = 0; k < count; ++k) {
+		int c = colors[k];
+		if (c < 0) continue;
+		int32_t place = block_start[c] * TB_BLOCK_LANES + counts[c]++;
+		tb_pin_block *blk = w->pin_blocks.data + place / TB_BLOCK_LANES;
+		int i = place % TB_BLOCK_LANES;
+		tb_joint_row *row = rows + k;
+		const tb_joint_point *pt = &row->pt;
+		blk->state_a[i] = row->state_a;
+		blk->state_b[i] = row->state_b;
+		blk->row[i] = k;
+		blk->frame_ax[i] = pt->frame_a.x;
+		blk->frame_ay[i] = pt->frame_a.y;
+		blk->frame_bx[i] = pt->frame_b.x;
+		blk->frame_by[i] = pt->frame_b.y;
+		blk->delta_x[i] = pt->delta_center.x;
+		blk->delta_y[i] = pt->delta_center.y;
+		blk->inv_mass_a[i] = pt->inv_mass_a;
+		blk->inv_mass_b[i] = pt->inv_mass_b;
+		blk->inv_i_a[i] = pt->inv_i_a;
+		blk->inv_i_b[i] = pt->inv_i_b;
+		blk->impulse_x[i] = pt->linear_impulse.x;
+		blk->impulse_y[i] = pt->linear_impulse.y;
+		row->kind = TB_ROW_BLOCK;
+	}
+}
+
+/* The pins' impulses back into their rows, for tb_joint_store_rows. */
+static void store_pin_blocks(tb_world *w)
+{
+	for (int32_t b = 0; b < w->pin_blocks.count; ++b) {
+		const tb_pin_block *blk = w->pin_blocks.data + b;
+		for (int i = 0; i < blk->lane_count; ++i) {
+			tb_joint_row *row = w->joint_rows.data + blk->row[i];
+			row->pt.linear_impulse = tb_v2(blk->impulse_x[i], blk->impulse_y[i]);
+		}
+	}
+}
+
+static void prepare_joints(tb_world *w, tb_step_context *ctx, int32_t awake_count)
 {
 	int32_t count = w->active_joints.count;
 	w->revolute_rows.count = 0;
@@ -198,15 +294,18 @@ static void prepare_joints(tb_world *w, tb_step_context *ctx)
 		                  &w->revolute_rows.count, ctx);
 	}
 	w->joint_rows.count = count;
+	prepare_pin_blocks(w, awake_count);
 }
 
 static void warm_start_joints(tb_world *w, tb_step_context *ctx)
 {
+	w->kernels->pin_warm_start(w->pin_blocks.data, w->pin_blocks.count, ctx->states, ctx);
 	tb_joint_rows_warm_start(w->joints.data, w->joint_rows.data, w->revolute_rows.data, w->joint_rows.count, ctx);
 }
 
 static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
 {
+	w->kernels->pin_solve(w->pin_blocks.data, w->pin_blocks.count, ctx->states, ctx, use_bias);
 	tb_joint_rows_solve(w->joints.data, w->joint_rows.data, w->revolute_rows.data, w->joint_rows.count, ctx,
 	                    use_bias);
 }
@@ -445,7 +544,7 @@ void tb_solve(tb_world *w, float dt)
 	prepare_motions(w, &ctx, n);
 	tb_color_constraints(w, n);
 	tb_prepare_contacts(w, &ctx);
-	prepare_joints(w, &ctx);
+	prepare_joints(w, &ctx, n);
 	w->profile.prepare = (float)(tb_time_ms() - t);
 
 	/* Positions move only in integrate_positions: a revolute joint keeps the
@@ -480,6 +579,7 @@ void tb_solve(tb_world *w, float dt)
 	}
 
 	t = tb_time_ms();
+	store_pin_blocks(w);
 	tb_joint_store_rows(w->joints.data, w->joint_rows.data, w->joint_rows.count, w->revolute_rows.data);
 	tb_store_impulses(w);
 	w->profile.store = (float)(tb_time_ms() - t);

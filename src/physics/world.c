@@ -97,6 +97,8 @@ void tb_destroy_world(tb_world *w)
 	tb_contact_constraint_array_destroy(a, &w->constraints);
 	tb_int_array_destroy(a, &w->active_joints);
 	tb_joint_row_array_destroy(a, &w->joint_rows);
+	tb_pin_block_array_destroy(a, &w->pin_blocks);
+	tb_int_array_destroy(a, &w->pin_colors);
 	tb_revolute_row_array_destroy(a, &w->revolute_rows);
 	tb_destroy_constraint_graph(&w->graph, a);
 	tb_int_array_destroy(a, &w->fast_bodies);

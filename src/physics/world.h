@@ -61,6 +61,8 @@ struct tb_world {
 	tb_contact_constraint_array constraints;
 	tb_int_array active_joints;
 	tb_joint_row_array joint_rows;  /* parallel to active_joints during the step */
+	tb_pin_block_array pin_blocks;  /* the rows that are pins, eight to a block (solver.c) */
+	tb_int_array pin_colors;        /* per row: its pin's colour, -1 if none, while the blocks are made */
 	tb_revolute_row_array revolute_rows; /* the angles of the joint_rows that are revolute joints, in order */
 	tb_constraint_graph graph;      /* colours and wide blocks of the constraints */
 	tb_int_array fast_bodies;

@@ -18,6 +18,7 @@
 #define KERNEL(name) name##_portable4
 #include "contact_solver_portable.h"
 #include "contact_solver_lanes.h"
+#include "joint_solver_lanes.h"
 #undef LANES
 #undef KERNEL
 
