@@ -190,12 +190,15 @@ static void integrate_positions(tb_step_context *ctx, int32_t n)
 }
 
 /* The pins go into blocks of up to eight that share no awake body, solved
- * side by side (joint_solver_lanes.h) before the other rows. A pin takes a
- * colour neither of its bodies has yet, above those they have, as the contacts
- * do (constraint_graph.c): along a chain each body still meets its pins in
- * slot order, as it did when every pin was a row solved after the one before.
- * A pin that finds no colour (a body with 64 pins) stays a row. Blocks are
- * solved before the rows. */
+ * side by side (joint_solver_lanes.h) before the other rows. A pin takes the
+ * lowest colour neither of its bodies has yet, as v3 colours its joints: a
+ * grid packs into a few colours of full blocks. (Taking a colour above those
+ * its bodies have, as the contacts do, keeps a chain's sweep order, but
+ * spread the 100x100 joint grid over all 64 colours of half-empty blocks:
+ * 7.7 ms a step at the defaults against 5.9, the grid's sag and joint gaps
+ * within 1 cm either way, and a 40-link rope under a heavy end stretched to
+ * 41.98 m against 41.96.) A pin that finds no colour (a body with 64 pins)
+ * stays a row. */
 static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 {
 	tb_joint_row *rows = w->joint_rows.data;
@@ -206,7 +209,6 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 	 * colouring is done with the masks */
 	TB_ASSERT(awake_count <= w->graph.body_colors.capacity && count <= w->pin_colors.capacity);
 	if (awake_count > 0) memset(used, 0, (size_t)awake_count * sizeof *used);
-	const uint64_t top = 1ull << 63;
 	int32_t counts[64];
 	memset(counts, 0, sizeof counts);
 	for (int32_t k = 0; k < count; ++k) {
@@ -215,10 +217,6 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 		int32_t a = rows[k].state_a, b = rows[k].state_b;
 		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
 		uint64_t free_colors = ~taken;
-		if (taken != 0 && taken < top) {
-			uint64_t above = ~0ull << (64 - __builtin_clzll(taken));
-			if ((free_colors & above) != 0) free_colors &= above;
-		}
 		if (free_colors == 0) continue;
 		int color = __builtin_ctzll(free_colors);
 		if (a >= 0) used[a] |= 1ull << color;
