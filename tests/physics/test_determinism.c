@@ -355,6 +355,16 @@ static void test_pinned_reference_hash(void **state)
  * every path is used. */
 #define TB_PYRAMID_HASH 0x27995fe37d82afb8ull
 
+/* Whether this build and CPU have the path (said in the output when not). */
+static bool path_available(tb_solver_path path)
+{
+	tb_world *probe = tu_world(tb_v2(0.0f, -10.0f));
+	bool available = tb_world_set_solver_path(probe, path) == TB_OK;
+	tb_destroy_world(probe);
+	if (!available) print_message("# %s: not on this machine\n", tb_solver_path_name(path));
+	return available;
+}
+
 static uint64_t pyramid_hash(tb_solver_path path, int *touching)
 {
 	tb_world_def wd = tb_default_world_def();
@@ -386,13 +396,7 @@ static void test_every_solver_path_same_bits(void **state)
 	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2};
 	int tested = 0;
 	for (int i = 0; i < 3; ++i) {
-		tb_world *probe = tu_world(tb_v2(0.0f, -10.0f));
-		bool available = tb_world_set_solver_path(probe, paths[i]) == TB_OK;
-		tb_destroy_world(probe);
-		if (!available) {
-			print_message("# %s: not on this machine\n", tb_solver_path_name(paths[i]));
-			continue;
-		}
+		if (!path_available(paths[i])) continue;
 		int touching;
 		uint64_t h = pyramid_hash(paths[i], &touching);
 		print_message("# pyramid (base 20) after 120 steps, %s path: hash %016llx, %d touching contacts\n",
@@ -467,10 +471,7 @@ static void test_pin_blocks_same_bits_on_every_path(void **state)
 	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2};
 	int tested = 0;
 	for (int i = 0; i < 3; ++i) {
-		tb_world *probe = tu_world(tb_v2(0.0f, -10.0f));
-		bool available = tb_world_set_solver_path(probe, paths[i]) == TB_OK;
-		tb_destroy_world(probe);
-		if (!available) continue;
+		if (!path_available(paths[i])) continue;
 		int32_t blocks, full, in_blocks;
 		float lowest;
 		uint64_t h = pin_grid_hash(paths[i], &blocks, &full, &in_blocks, &lowest);
