@@ -18,6 +18,7 @@
 #ifndef TB_JOINT_H
 #define TB_JOINT_H
 
+#include "contact_solver.h"
 #include "solver.h"
 
 typedef struct tb_world tb_world;
@@ -56,6 +57,37 @@ typedef struct tb_joint_row {
 #define TB_ROW_BLOCK (-3)      /* a pin solved in the step's pin blocks (solver.c) */
 
 TB_ARRAY_DECLARE(tb_joint_row_array, tb_joint_row)
+
+/* An empty pin block for `lane_count` lanes; the unused lanes have no bodies
+ * and no mass. */
+static inline void tb_pin_block_init(tb_pin_block *blk, int32_t lane_count)
+{
+	memset(blk, 0, sizeof *blk);
+	blk->lane_count = lane_count;
+	for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = blk->row[i] = -1;
+}
+
+/* Lane i of a pin block (contact_solver.h) from a pin's row (row index k, for the impulse's way back). */
+static inline void tb_pin_block_set_lane(tb_pin_block *blk, int i, const tb_joint_row *row, int32_t k)
+{
+	const tb_joint_point *pt = &row->pt;
+	blk->state_a[i] = row->state_a;
+	blk->state_b[i] = row->state_b;
+	blk->row[i] = k;
+	blk->frame_ax[i] = pt->frame_a.x;
+	blk->frame_ay[i] = pt->frame_a.y;
+	blk->frame_bx[i] = pt->frame_b.x;
+	blk->frame_by[i] = pt->frame_b.y;
+	blk->delta_x[i] = pt->delta_center.x;
+	blk->delta_y[i] = pt->delta_center.y;
+	blk->inv_mass_a[i] = pt->inv_mass_a;
+	blk->inv_mass_b[i] = pt->inv_mass_b;
+	blk->inv_i_a[i] = pt->inv_i_a;
+	blk->inv_i_b[i] = pt->inv_i_b;
+	blk->impulse_x[i] = pt->linear_impulse.x;
+	blk->impulse_y[i] = pt->linear_impulse.y;
+}
+
 
 /* A revolute joint with a spring, a motor or limits is solved from its row
  * (the point) and one of these (the angle): everything the substeps read, so

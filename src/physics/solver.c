@@ -235,10 +235,8 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 	w->pin_blocks.count = blocks;
 	for (int c = 0; c < 64; ++c) {
 		for (int32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
-			tb_pin_block *blk = w->pin_blocks.data + b;
-			memset(blk, 0, sizeof *blk);
-			blk->lane_count = tb_mini(TB_BLOCK_LANES, counts[c] - (b - block_start[c]) * TB_BLOCK_LANES);
-			for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = blk->row[i] = TB_NULL_INDEX;
+			tb_pin_block_init(w->pin_blocks.data + b,
+			                  tb_mini(TB_BLOCK_LANES, counts[c] - (b - block_start[c]) * TB_BLOCK_LANES));
 		}
 		counts[c] = 0;
 	}
@@ -246,25 +244,8 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 		int c = colors[k];
 		if (c < 0) continue;
 		int32_t place = block_start[c] * TB_BLOCK_LANES + counts[c]++;
-		tb_pin_block *blk = w->pin_blocks.data + place / TB_BLOCK_LANES;
-		int i = place % TB_BLOCK_LANES;
+		tb_pin_block_set_lane(w->pin_blocks.data + place / TB_BLOCK_LANES, place % TB_BLOCK_LANES, rows + k, k);
 		tb_joint_row *row = rows + k;
-		const tb_joint_point *pt = &row->pt;
-		blk->state_a[i] = row->state_a;
-		blk->state_b[i] = row->state_b;
-		blk->row[i] = k;
-		blk->frame_ax[i] = pt->frame_a.x;
-		blk->frame_ay[i] = pt->frame_a.y;
-		blk->frame_bx[i] = pt->frame_b.x;
-		blk->frame_by[i] = pt->frame_b.y;
-		blk->delta_x[i] = pt->delta_center.x;
-		blk->delta_y[i] = pt->delta_center.y;
-		blk->inv_mass_a[i] = pt->inv_mass_a;
-		blk->inv_mass_b[i] = pt->inv_mass_b;
-		blk->inv_i_a[i] = pt->inv_i_a;
-		blk->inv_i_b[i] = pt->inv_i_b;
-		blk->impulse_x[i] = pt->linear_impulse.x;
-		blk->impulse_y[i] = pt->linear_impulse.y;
 		row->kind = TB_ROW_BLOCK;
 	}
 }

@@ -247,6 +247,115 @@ static void test_comparison_sees_a_difference(void **state)
 	assert_true(memcmp(scalar_states, wide_states, sizeof scalar_states) != 0);
 }
 
+/* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
+
+/* Up to eight pins between distinct bodies (pin i joins states 2i and 2i + 1,
+ * or a static anchor), two substeps of warm start, solve, position update and
+ * relax, as the step runs them: through the rows one by one, or through a
+ * block on a kernel. The same bits, or the comparison fails. */
+static void run_pins(const tb_contact_kernels *k, tb_joint_row *rows, int count, tb_body_state *states,
+                     tb_step_context *ctx)
+{
+	static tb_pin_block block; /* 32-byte aligned by its type */
+	if (k != NULL) {
+		tb_pin_block_init(&block, count);
+		for (int i = 0; i < count; ++i) tb_pin_block_set_lane(&block, i, rows + i, i);
+	}
+	for (int sub = 0; sub < 2; ++sub) {
+		ctx->substep_index = sub;
+		for (int pass = 0; pass < 3; ++pass) {
+			if (pass == 2) {
+				/* positions move between the solve and the relax */
+				for (int s = 0; s < MAX_STATES; ++s) {
+					tb_body_state *st = states + s;
+					st->dp = tb_mul_add(st->dp, ctx->h, st->linear_velocity);
+					st->dq = tb_normalize_rot((tb_rot){st->dq.c - ctx->h * st->angular_velocity * st->dq.s,
+					                                   st->dq.s + ctx->h * st->angular_velocity * st->dq.c});
+				}
+			}
+			if (k != NULL) {
+				if (pass == 0) k->pin_warm_start(&block, 1, states, ctx);
+				else k->pin_solve(&block, 1, states, ctx, pass == 1);
+				continue;
+			}
+			for (int i = 0; i < count; ++i) {
+				tb_body_state dummy_a = tb_identity_body_state, dummy_b = tb_identity_body_state;
+				tb_body_state *a = rows[i].state_a >= 0 ? states + rows[i].state_a : &dummy_a;
+				tb_body_state *b = rows[i].state_b >= 0 ? states + rows[i].state_b : &dummy_b;
+				if (pass == 0) {
+					tb_row_warm_start(rows + i, a, b, ctx, 0.0f);
+				} else {
+					tb_point_frame f = tb_row_frame(rows + i, a, b, ctx, pass == 1);
+					tb_solve_point_in(&rows[i].pt, &f, a, b, ctx->joint_softness, pass == 1);
+				}
+			}
+		}
+	}
+	if (k != NULL) {
+		for (int i = 0; i < count; ++i) rows[i].pt.linear_impulse = tb_v2(block.impulse_x[i], block.impulse_y[i]);
+	}
+}
+
+static void compare_pins(const tb_contact_kernels *k)
+{
+	assert_non_null(k);
+	rng_state = 3;
+	tb_step_context ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.dt = 1.0f / 60.0f;
+	ctx.h = ctx.dt / 4.0f;
+	ctx.inv_h = 4.0f / ctx.dt;
+	ctx.joint_softness = tb_make_soft(60.0f, 5.0f, ctx.h);
+	for (int variant = 0; variant < 400; ++variant) {
+		int count = 1 + variant % MAX_LANES;
+		tb_body_state row_states[MAX_STATES], block_states[MAX_STATES];
+		tb_joint_row rows[MAX_LANES], block_rows[MAX_LANES];
+		memset(rows, 0, sizeof rows);
+		for (int s = 0; s < MAX_STATES; ++s) {
+			tb_body_state *st = row_states + s;
+			st->linear_velocity = tb_v2(rnd(-3.0f, 3.0f), rnd(-3.0f, 3.0f));
+			st->angular_velocity = rnd(-4.0f, 4.0f);
+			st->flags = (uint32_t)s * 0x01010101u;
+			st->dp = tb_v2(rnd(-0.01f, 0.01f), rnd(-0.01f, 0.01f));
+			st->dq = tb_make_rot(rnd(-0.05f, 0.05f));
+		}
+		for (int i = 0; i < count; ++i) {
+			tb_joint_row *r = rows + i;
+			bool anchored = (variant + i) % 3 == 0;
+			r->state_a = anchored ? -1 : 2 * i;
+			r->state_b = 2 * i + 1;
+			r->kind = TB_ROW_PIN;
+			r->pt.frame_a = tb_v2(rnd(-0.6f, 0.6f), rnd(-0.6f, 0.6f));
+			r->pt.frame_b = tb_v2(rnd(-0.6f, 0.6f), rnd(-0.6f, 0.6f));
+			r->pt.delta_center = tb_v2(rnd(-1.0f, 1.0f), rnd(-1.0f, 1.0f));
+			r->pt.inv_mass_a = anchored ? 0.0f : rnd(0.1f, 2.0f);
+			r->pt.inv_i_a = anchored ? 0.0f : rnd(0.0f, 3.0f);
+			r->pt.inv_mass_b = rnd(0.1f, 2.0f);
+			/* a singular K now and then: a pin between two fixed points */
+			r->pt.inv_i_b = (variant + i) % 7 == 3 ? 0.0f : rnd(0.1f, 3.0f);
+			if ((variant + i) % 11 == 5) r->pt.inv_mass_a = r->pt.inv_mass_b = r->pt.inv_i_a = r->pt.inv_i_b = 0.0f;
+			r->pt.linear_impulse = tb_v2(rnd(-0.1f, 0.1f), rnd(-0.1f, 0.1f));
+		}
+		memcpy(block_rows, rows, sizeof rows);
+		memcpy(block_states, row_states, sizeof row_states);
+		run_pins(NULL, rows, count, row_states, &ctx);
+		run_pins(k, block_rows, count, block_states, &ctx);
+		assert_same_bits(row_states, block_states, sizeof row_states, "pin body states", variant, 0);
+		for (int i = 0; i < count; ++i)
+			assert_same_bits(&rows[i].pt.linear_impulse, &block_rows[i].pt.linear_impulse, sizeof(tb_vec2),
+			                 "pin impulses", variant, 0);
+	}
+}
+
+static void test_pins_match_rows_on_every_path(void **state)
+{
+	(void)state;
+	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SCALAR));
+	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
+	if (tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) != NULL) compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_AVX2));
+	compare_pins(&kernels_portable4);
+}
+
 /* The world setting: every path this machine has can be chosen, AUTO picks the
  * widest (or what TB_SOLVER_PATH names), and a path the CPU lacks is refused. */
 static void test_solver_path_setting(void **state)
@@ -282,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_scalar_block_matches_scalar),
 		cmocka_unit_test(test_portable_block_matches_scalar),
 		cmocka_unit_test(test_comparison_sees_a_difference),
+		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
