@@ -33,13 +33,9 @@ static float rnd(float lo, float hi)
 
 enum { MAX_LANES = TB_BLOCK_LANES, MAX_STATES = 2 * TB_BLOCK_LANES };
 
-/* Up to eight constraints between distinct bodies (constraint i joins states
- * 2i and 2i + 1, or the ground), with the mix a step meets: one and two
- * points, speculative gaps and overlaps, bounces, friction, static partners. */
-static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_state states[MAX_STATES],
-                      const tb_step_context *ctx, int variant)
+/* Body states in motion, a little moved and turned since the step began. */
+static void random_states(tb_body_state states[MAX_STATES])
 {
-	memset(cc, 0, MAX_LANES * sizeof *cc);
 	for (int s = 0; s < MAX_STATES; ++s) {
 		tb_body_state *st = states + s;
 		st->linear_velocity = tb_v2(rnd(-3.0f, 3.0f), rnd(-3.0f, 3.0f));
@@ -48,6 +44,16 @@ static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_st
 		st->dp = tb_v2(rnd(-0.01f, 0.01f), rnd(-0.01f, 0.01f));
 		st->dq = tb_make_rot(rnd(-0.05f, 0.05f));
 	}
+}
+
+/* Up to eight constraints between distinct bodies (constraint i joins states
+ * 2i and 2i + 1, or the ground), with the mix a step meets: one and two
+ * points, speculative gaps and overlaps, bounces, friction, static partners. */
+static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_state states[MAX_STATES],
+                      const tb_step_context *ctx, int variant)
+{
+	memset(cc, 0, MAX_LANES * sizeof *cc);
+	random_states(states);
 	for (int i = 0; i < count; ++i) {
 		tb_contact_constraint *c = cc + i;
 		bool ground = (variant + i) % 3 == 0;
@@ -311,14 +317,7 @@ static void compare_pins(const tb_contact_kernels *k)
 		tb_body_state row_states[MAX_STATES], block_states[MAX_STATES];
 		tb_joint_row rows[MAX_LANES], block_rows[MAX_LANES];
 		memset(rows, 0, sizeof rows);
-		for (int s = 0; s < MAX_STATES; ++s) {
-			tb_body_state *st = row_states + s;
-			st->linear_velocity = tb_v2(rnd(-3.0f, 3.0f), rnd(-3.0f, 3.0f));
-			st->angular_velocity = rnd(-4.0f, 4.0f);
-			st->flags = (uint32_t)s * 0x01010101u;
-			st->dp = tb_v2(rnd(-0.01f, 0.01f), rnd(-0.01f, 0.01f));
-			st->dq = tb_make_rot(rnd(-0.05f, 0.05f));
-		}
+		random_states(row_states);
 		for (int i = 0; i < count; ++i) {
 			tb_joint_row *r = rows + i;
 			bool anchored = (variant + i) % 3 == 0;
