@@ -20,7 +20,8 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	tb_constraint_graph *g = &w->graph;
 	int32_t n = g->refs.count;
 	/* reserved by the step (bodies) and with the contact slots (constraints) */
-	TB_ASSERT(awake_count <= g->body_colors.capacity && n <= g->constraint_colors.capacity && n <= g->order.capacity);
+	TB_ASSERT(awake_count <= g->body_colors.capacity && n <= g->constraint_colors.capacity && n <= g->order.capacity &&
+	          n <= w->constraints.capacity);
 	if (awake_count > 0) memset(g->body_colors.data, 0, (size_t)awake_count * sizeof *g->body_colors.data);
 
 	_Static_assert(TB_GRAPH_COLOR_COUNT <= 64, "one bit per colour in a uint64_t");
@@ -65,21 +66,24 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	g->color_start[TB_GRAPH_COLOR_COUNT + 1] = start;
 	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;
 	/* reserved with the contact slots (tb_graph_block_bound) */
-	TB_ASSERT(block_count <= g->blocks.capacity);
+	TB_ASSERT(block_count <= g->blocks.capacity && block_count * TB_BLOCK_LANES <= g->lane_refs.capacity);
 	g->blocks.count = block_count;
 	/* a colour's constraints fill its blocks lane by lane in slot order */
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t color = g->constraint_colors.data[k], i = counts[color]++;
 		if (color == TB_OVERFLOW_COLOR) {
-			g->refs.data[k].place = -1 - i;
-			g->order.data[i] = i;
+			g->refs.data[k].place = -1 - k;
+			g->order.data[i] = k;
 		} else {
-			g->refs.data[k].place = g->block_start[color] * TB_BLOCK_LANES + i;
+			int32_t place = g->block_start[color] * TB_BLOCK_LANES + i;
+			g->refs.data[k].place = place;
+			g->lane_refs.data[place] = k;
 		}
 	}
 	g->constraint_colors.count = n;
 	g->order.count = counts[TB_OVERFLOW_COLOR];
-	w->constraints.count = counts[TB_OVERFLOW_COLOR];
+	g->lane_refs.count = block_count * TB_BLOCK_LANES;
+	w->constraints.count = n;
 }
 
 void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator)
@@ -88,6 +92,7 @@ void tb_destroy_constraint_graph(tb_constraint_graph *g, tb_allocator *allocator
 	tb_u64_array_destroy(allocator, &g->body_colors);
 	tb_int_array_destroy(allocator, &g->constraint_colors);
 	tb_int_array_destroy(allocator, &g->order);
+	tb_int_array_destroy(allocator, &g->lane_refs);
 	tb_contact_block_array_destroy(allocator, &g->blocks);
 	tb_block_surface_array_destroy(allocator, &g->surfaces);
 	memset(g, 0, sizeof *g);

@@ -27,7 +27,7 @@ typedef struct tb_constraint_ref {
 	int32_t body_a, body_b;   /* the contact's bodies (edges[0] and [1]) */
 	int32_t state_a, state_b; /* -1: immovable this step */
 	/* a coloured one: block * TB_BLOCK_LANES + lane; the overflow: -1 - its
-	 * record in w->constraints */
+	 * record in w->constraints (which is the ref's own index) */
 	int32_t place;
 } tb_constraint_ref;
 
@@ -43,7 +43,8 @@ typedef struct tb_constraint_graph {
 	uint32_t refs_stamp;
 	tb_u64_array body_colors;      /* per state index: bit c set once colour c holds one of its contacts */
 	tb_int_array constraint_colors;/* per constraint: its colour, TB_OVERFLOW_COLOR if none fits */
-	tb_int_array order;            /* 0, 1, 2, ...: the overflow records as a list for the scalar solver */
+	tb_int_array order;            /* the overflow's constraints (their refs), in slot order, for the scalar solver */
+	tb_int_array lane_refs;        /* per block lane (block * TB_BLOCK_LANES + lane): its ref; tails unused */
 	/* colour c holds color_start[c + 1] - color_start[c] constraints; the overflow colour is last */
 	int32_t color_start[TB_GRAPH_COLOR_COUNT + 2];
 	/* the wide solver's blocks of eight: colour c owns blocks[block_start[c] .. block_start[c + 1]) */

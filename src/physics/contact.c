@@ -20,6 +20,7 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	       tb_constraint_ref_array_reserve(a, &w->graph.refs, slots) &&
 	       tb_int_array_reserve(a, &w->graph.constraint_colors, slots) &&
 	       tb_int_array_reserve(a, &w->graph.order, slots) &&
+	       tb_int_array_reserve(a, &w->graph.lane_refs, slots > 0 ? tb_graph_block_bound(slots) * TB_BLOCK_LANES : 0) &&
 	       tb_contact_block_array_reserve(a, &w->graph.blocks, slots > 0 ? tb_graph_block_bound(slots) : 0) &&
 	       tb_block_surface_array_reserve(a, &w->graph.surfaces, slots > 0 ? tb_graph_block_bound(slots) : 0) &&
 	       tb_contact_begin_event_array_reserve(a, &w->begin_events, slots) &&

@@ -113,29 +113,32 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 {
 	tb_constraint_graph *g = &w->graph;
-	int32_t surface_count = 0;
+	/* Two passes. First every constraint into its record, in slot order: the
+	 * contacts are read and the records written in order. Then the blocks
+	 * are filled one at a time, their lanes' records loaded a block ahead. (A
+	 * single pass writing each constraint straight into its lane kept a block
+	 * of every colour half filled at once, more than the cache holds.) */
+	tb_contact_constraint *constraints = w->constraints.data;
 	for (int32_t k = 0; k < g->refs.count; ++k) {
 		const tb_constraint_ref *ref = g->refs.data + k;
 		if (k + TB_PREFETCH_AHEAD < g->refs.count) tb_prefetch_contact(w->contacts.data + ref[TB_PREFETCH_AHEAD].contact);
-		if (ref->place < 0) {
-			prepare_constraint(w, ctx, ref, w->constraints.data + (-1 - ref->place));
-			continue;
+		prepare_constraint(w, ctx, ref, constraints + k);
+	}
+	int32_t surface_count = 0;
+	const int32_t *lane_refs = g->lane_refs.data;
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
+		int32_t in_color = g->color_start[c + 1] - g->color_start[c];
+		for (int32_t block = g->block_start[c]; block < g->block_start[c + 1]; ++block) {
+			int32_t lanes = tb_mini(TB_BLOCK_LANES, in_color - (block - g->block_start[c]) * TB_BLOCK_LANES);
+			const int32_t *refs = lane_refs + block * TB_BLOCK_LANES;
+			/* the next block's records, if the colour has one */
+			int32_t next_lanes = tb_mini(TB_BLOCK_LANES, in_color - (block + 1 - g->block_start[c]) * TB_BLOCK_LANES);
+			for (int i = 0; i < next_lanes; ++i) tb_prefetch_constraint(constraints + refs[TB_BLOCK_LANES + i]);
+			tb_contact_block *blk = g->blocks.data + block;
+			tb_contact_block_init(blk, lanes);
+			for (int i = 0; i < lanes; ++i)
+				tb_contact_block_set_lane(blk, i, constraints + refs[i], refs[i], g->surfaces.data, &surface_count);
 		}
-		/* Straight into its lane: the contacts are read in slot order, and the
-		 * blocks being filled (one per colour) stay in cache. */
-		tb_contact_constraint cc;
-		prepare_constraint(w, ctx, ref, &cc);
-		int32_t block = ref->place / TB_BLOCK_LANES, lane = ref->place % TB_BLOCK_LANES;
-		tb_contact_block *blk = g->blocks.data + block;
-		if (lane == 0) {
-			/* the first lane of a block comes first; its colour's count gives its lanes */
-			int color = 0;
-			while (g->block_start[color + 1] <= block) ++color;
-			int32_t in_color = g->color_start[color + 1] - g->color_start[color];
-			int32_t before = (block - g->block_start[color]) * TB_BLOCK_LANES;
-			tb_contact_block_init(blk, tb_mini(TB_BLOCK_LANES, in_color - before));
-		}
-		tb_contact_block_set_lane(blk, lane, &cc, k, g->surfaces.data, &surface_count);
 	}
 	g->surfaces.count = surface_count;
 }

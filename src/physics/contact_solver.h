@@ -40,6 +40,14 @@ typedef struct tb_contact_constraint {
 
 TB_ARRAY_DECLARE(tb_contact_constraint_array, tb_contact_constraint)
 
+/* A record's lines, wherever it starts (prepare fills the blocks from them). */
+static inline void tb_prefetch_constraint(const tb_contact_constraint *cc)
+{
+	const char *p = (const char *)cc;
+	for (size_t at = 0; at < sizeof *cc; at += 64) __builtin_prefetch(p + at);
+	__builtin_prefetch(p + sizeof *cc - 1);
+}
+
 /* The lanes of a block: eight, the AVX2 width. The SSE2 path runs a block as
  * two vectors of four, the scalar path lane by lane; all three give the same
  * bits (contact_solver_lanes.h). */
@@ -70,6 +78,7 @@ typedef struct tb_contact_block {
 	tb_block_point points[2];
 	int32_t lane_count; /* lanes in use, the first ones */
 	int32_t surface;    /* its lanes' surfaces in the graph's `surfaces`, or -1 */
+	int32_t bouncy;     /* 1 if a lane has restitution: the relax skips the bounce for a block without */
 } tb_contact_block;
 
 /* Conveyors and rolling resistance are rare, so their lanes live apart from
@@ -172,6 +181,7 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 	blk->inv_i_b[i] = cc->inv_i_b;
 	blk->friction[i] = cc->friction;
 	blk->restitution[i] = cc->restitution;
+	if (cc->restitution > 0.0f) blk->bouncy = 1;
 	blk->push_max[i] = cc->push_max;
 	blk->bias_rate[i] = cc->softness.bias_rate;
 	blk->mass_scale[i] = cc->softness.mass_scale;

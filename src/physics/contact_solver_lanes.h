@@ -90,8 +90,11 @@ static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surfac
 		soft_impulse = wv_load(blk->impulse_scale + lane);
 		neg_push = wv_neg(wv_load(blk->push_max + lane));
 	}
-	wv restitution = wv_load(blk->restitution + lane);
-	wv can_bounce = wp->use_bias ? zero : wv_gt(restitution, zero);
+	/* only the relax bounces, and only lanes with restitution: a block with
+	 * none would select the bias it has in every lane */
+	bool bounce_lanes = !wp->use_bias && blk->bouncy;
+	wv restitution = bounce_lanes ? wv_load(blk->restitution + lane) : zero;
+	wv can_bounce = bounce_lanes ? wv_gt(restitution, zero) : zero;
 
 	for (int j = 0; j < 2; ++j) {
 		tb_block_point *bp = blk->points + j;
@@ -114,8 +117,8 @@ static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surfac
 		} else {
 			bias = wv_select(speculative, zero, bias);
 		}
-		wv relative_velocity = wv_load(bp->relative_velocity + lane);
-		if (!wp->use_bias) {
+		if (bounce_lanes) {
+			wv relative_velocity = wv_load(bp->relative_velocity + lane);
 			wv near = wv_lt(s, wp->slop);
 			wv bounce = wv_and(wv_and(can_bounce, near), wv_lt(relative_velocity, wp->neg_threshold));
 			bias = wv_select(bounce, bias, wv_min(bias, wv_mul(restitution, relative_velocity)));

@@ -28,7 +28,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * phase's list of constraints and the count of contact activations that says
  * whether it still holds: the step makes both anew before it reads them.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1888, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1904, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -352,6 +352,7 @@ static void clear_scratch(tb_world *w)
 	w->graph.body_colors.count = 0;
 	w->graph.constraint_colors.count = 0;
 	w->graph.order.count = 0;
+	w->graph.lane_refs.count = 0;
 	w->graph.blocks.count = 0;
 	memset(w->graph.color_start, 0, sizeof w->graph.color_start);
 	memset(w->graph.block_start, 0, sizeof w->graph.block_start);

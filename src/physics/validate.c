@@ -225,6 +225,7 @@ static bool validate_reserves(const tb_world *w)
 	      w->graph.constraint_colors.capacity >= contacts &&
 	      w->graph.order.capacity >= contacts);
 	CHECK(contacts == 0 || (w->graph.blocks.capacity >= tb_graph_block_bound(contacts) &&
+	                        w->graph.lane_refs.capacity >= tb_graph_block_bound(contacts) * TB_BLOCK_LANES &&
 	                        w->graph.surfaces.capacity >= tb_graph_block_bound(contacts)));
 	CHECK(w->begin_events.capacity >= contacts && w->end_events.capacity >= 2 * contacts &&
 	      w->hit_events.capacity >= contacts && w->pending_end_events.capacity >= contacts);
