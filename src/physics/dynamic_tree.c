@@ -49,10 +49,10 @@ void tb_dynamic_tree_destroy(tb_dynamic_tree *tree)
 /* Doubles the node pool (from TB_TREE_INITIAL_CAPACITY) until `free_needed`
  * nodes are free; the scratch stack follows, since a walk never holds more
  * entries than there are nodes. All or nothing. */
-/* A rebuild's leaves are records of a box and an id (build_leaf), the leaves
- * and a split's spill at most one per node: five ints a node. The walks need
- * one. */
-#define TB_TREE_STACK_PER_NODE 5
+/* A rebuild's leaves are records of a centre and an id (build_leaf), the
+ * leaves and a split's spill at most one per node: three ints a node. The
+ * walks need one. */
+#define TB_TREE_STACK_PER_NODE 3
 
 static bool grow_nodes(tb_dynamic_tree *t, int32_t free_needed)
 {
@@ -569,20 +569,17 @@ void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *im
  * the centres' spread, so the depth stays bounded by the float range. */
 #define TB_REBUILD_SAH_DEPTH 3
 
-/* A leaf while the tree is rebuilt: its box beside its id, so the splits read
- * one array in order instead of a node of the pool per leaf per level. */
+/* A leaf while the tree is rebuilt: its box's centre beside its id, so the
+ * splits read one small array in order instead of a node of the pool per leaf
+ * per level (only the heuristic's levels read the boxes). */
 typedef struct build_leaf {
-	tb_aabb box;
+	float center[2];
 	int32_t id;
 } build_leaf;
 
-_Static_assert(sizeof(build_leaf) == TB_TREE_STACK_PER_NODE * sizeof(int32_t), "a leaf record is five ints");
+_Static_assert(sizeof(build_leaf) == TB_TREE_STACK_PER_NODE * sizeof(int32_t), "a leaf record is three ints");
 
-static inline float leaf_key(const build_leaf *leaf, int axis)
-{
-	tb_aabb b = leaf->box;
-	return axis == 0 ? 0.5f * (b.lower.x + b.upper.x) : 0.5f * (b.lower.y + b.upper.y);
-}
+static inline float leaf_key(const build_leaf *leaf, int axis) { return leaf->center[axis]; }
 
 static inline int key_bin(float key, float min_key, float scale)
 {
@@ -596,12 +593,12 @@ static inline int key_bin(float key, float min_key, float scale)
  * axis of the centres, where the perimeter heuristic is cheapest (the top
  * TB_REBUILD_SAH_DEPTH levels) or at their middle; halves when every centre
  * is the same. `spill` has room for count - 1 entries. */
-static int32_t split_leaves(build_leaf *leaves, int32_t count, build_leaf *spill, int depth)
+static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, build_leaf *spill,
+                            int depth)
 {
-	float lo[2], hi[2];
-	for (int axis = 0; axis < 2; ++axis) {
-		lo[axis] = hi[axis] = leaf_key(leaves, axis);
-		for (int32_t i = 1; i < count; ++i) {
+	float lo[2] = {leaves[0].center[0], leaves[0].center[1]}, hi[2] = {lo[0], lo[1]};
+	for (int32_t i = 1; i < count; ++i) {
+		for (int axis = 0; axis < 2; ++axis) {
 			float k = leaf_key(leaves + i, axis);
 			lo[axis] = k < lo[axis] ? k : lo[axis];
 			hi[axis] = k > hi[axis] ? k : hi[axis];
@@ -619,7 +616,7 @@ static int32_t split_leaves(build_leaf *leaves, int32_t count, build_leaf *spill
 		tb_aabb bin_box[TB_REBUILD_BINS];
 		for (int32_t i = 0; i < count; ++i) {
 			int b = key_bin(leaf_key(leaves + i, axis), min_key, scale);
-			tb_aabb box = leaves[i].box;
+			tb_aabb box = nodes[leaves[i].id].aabb;
 			bin_box[b] = bin_count[b] ? tb_aabb_union(bin_box[b], box) : box;
 			bin_count[b] += 1;
 		}
@@ -664,7 +661,7 @@ static int32_t split_leaves(build_leaf *leaves, int32_t count, build_leaf *spill
 static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, build_leaf *spill, int depth)
 {
 	if (count == 1) return leaves[0].id;
-	int32_t left = split_leaves(leaves, count, spill, depth);
+	int32_t left = split_leaves(t->nodes, leaves, count, spill, depth);
 	int32_t c1 = build_subtree(t, leaves, left, spill, depth + 1);
 	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, depth + 1);
 	int32_t id = allocate_node(t);
@@ -688,7 +685,9 @@ void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
 	int32_t count = 0;
 	for (int32_t i = 0; i < tree->node_capacity; ++i) {
 		if (tree->nodes[i].height == 0) {
-			leaves[count].box = tree->nodes[i].aabb;
+			tb_aabb b = tree->nodes[i].aabb;
+			leaves[count].center[0] = 0.5f * (b.lower.x + b.upper.x);
+			leaves[count].center[1] = 0.5f * (b.lower.y + b.upper.y);
 			leaves[count].id = i;
 			count += 1;
 		}
