@@ -31,8 +31,10 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	memset(counts, 0, sizeof counts);
 	uint64_t *used = g->body_colors.data;
 	const tb_body_sim *sims = w->sims.data;
+	tb_constraint_ref *refs = g->refs.data;
+	int32_t *colors = g->constraint_colors.data;
 	for (int32_t k = 0; k < n; ++k) {
-		tb_constraint_ref *ref = g->refs.data + k;
+		tb_constraint_ref *ref = refs + k;
 		int32_t a = sims[ref->body_a].state_index, b = sims[ref->body_b].state_index;
 		ref->state_a = a;
 		ref->state_b = b;
@@ -49,7 +51,7 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 			if (a >= 0) used[a] |= 1ull << color;
 			if (b >= 0) used[b] |= 1ull << color;
 		}
-		g->constraint_colors.data[k] = color;
+		colors[k] = color;
 		counts[color] += 1;
 	}
 
@@ -68,20 +70,25 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	/* reserved with the contact slots (tb_graph_block_bound) */
 	TB_ASSERT(block_count <= g->blocks.capacity && block_count * TB_BLOCK_LANES <= g->lane_refs.capacity);
 	g->blocks.count = block_count;
-	/* a colour's constraints fill its blocks lane by lane in slot order */
+	/* a colour's constraints fill its blocks lane by lane in slot order (the
+	 * arrays in locals: the stores through them would reload them) */
+	int32_t *order = g->order.data, *lane_refs = g->lane_refs.data;
+	int32_t first_place[TB_GRAPH_COLOR_COUNT + 1];
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) first_place[c] = g->block_start[c] * TB_BLOCK_LANES;
+	first_place[TB_OVERFLOW_COLOR] = 0;
 	for (int32_t k = 0; k < n; ++k) {
-		int32_t color = g->constraint_colors.data[k], i = counts[color]++;
+		int32_t color = colors[k], i = first_place[color]++;
 		if (color == TB_OVERFLOW_COLOR) {
-			g->refs.data[k].place = -1 - k;
-			g->order.data[i] = k;
+			refs[k].place = -1 - k;
+			order[i] = k;
 		} else {
-			int32_t place = g->block_start[color] * TB_BLOCK_LANES + i;
-			g->refs.data[k].place = place;
-			g->lane_refs.data[place] = k;
+			refs[k].place = i;
+			lane_refs[i] = k;
 		}
 	}
+	int32_t overflow_count = first_place[TB_OVERFLOW_COLOR];
 	g->constraint_colors.count = n;
-	g->order.count = counts[TB_OVERFLOW_COLOR];
+	g->order.count = overflow_count;
 	g->lane_refs.count = block_count * TB_BLOCK_LANES;
 	w->constraints.count = n;
 }
