@@ -2,6 +2,7 @@
  * and a set of existing pairs. Only proxies that were created or re-inserted
  * this step look for new partners, so a resting pile costs nothing here. */
 #include "world.h"
+#include <float.h>
 
 void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator)
 {
@@ -21,8 +22,11 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 	memset(bp, 0, sizeof *bp);
 }
 
-/* An empty box: overlaps nothing. */
-static const tb_aabb no_box = {{1.0f, 1.0f}, {-1.0f, -1.0f}};
+/* An empty box, which overlaps no box: its lower corner above and its upper
+ * below every coordinate a box can have. (It was the square turned inside out, (1, 1) to (-1, -1), which
+ * tb_aabb_overlaps finds overlapping any box that holds [-1, 1]^2: a shape
+ * made inside a big shape's box took their pair as known and fell through.) */
+static const tb_aabb no_box = {{FLT_MAX, FLT_MAX}, {-FLT_MAX, -FLT_MAX}};
 
 void tb_broad_phase_buffer_move(tb_world *w, int32_t si, const tb_aabb *old_fat)
 {

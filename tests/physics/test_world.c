@@ -1039,6 +1039,31 @@ static void test_resized_shape_collides_at_new_size(void **state)
 	tb_destroy_world(w);
 }
 
+/* A shape made where a big shape's box already is, but apart from the shape
+ * itself, gets its pair: a ball beside a planet (a static circle of radius
+ * 5 whose box holds the origin's neighbourhood) lands on it instead of
+ * falling through. The broad phase once took the pair as known (an empty
+ * box that overlapped every box holding [-1, 1]^2). */
+static void test_new_shape_inside_big_box_collides(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tu_circle_body(w, TB_STATIC_BODY, tb_v2(0.0f, 0.0f), 5.0f, 1.0f);
+	tu_step(w, 3);
+	/* centre 5.41 m from the planet's: 0.11 m above its surface, inside its box */
+	tb_vec2 start = tb_v2(3.0f, 4.5f);
+	tb_body_id ball = tu_circle_body(w, TB_DYNAMIC_BODY, start, 0.3f, 1.0f);
+	float closest = 10.0f;
+	for (int i = 0; i < 120; ++i) {
+		tu_step(w, 1);
+		closest = tb_minf(closest, tb_length(tb_body_get_position(w, ball)));
+	}
+	/* it rolled off the planet's shoulder, never into it */
+	assert_true(closest > 5.25f);
+	assert_true(tb_body_get_position(w, ball).x > start.x + 1.0f);
+	tb_destroy_world(w);
+}
+
 static void test_world_clear(void **state)
 {
 	(void)state;
@@ -1177,6 +1202,7 @@ int main(void)
 		cmocka_unit_test(test_mass_out_of_range_refused),
 		cmocka_unit_test(test_degenerate_body_total_stays_finite),
 		cmocka_unit_test(test_resized_shape_collides_at_new_size),
+		cmocka_unit_test(test_new_shape_inside_big_box_collides),
 		cmocka_unit_test(test_world_clear),
 		cmocka_unit_test(test_get_bodies_and_counters),
 	};
