@@ -222,18 +222,34 @@ static void keep_new_partners(const pair_query *q)
 	tb_world *w = q->w;
 	tb_int_array *cand = &w->broad_phase.new_partners;
 	const tb_shape *a = w->shapes.data + q->shape;
+	const tb_aabb *old_fat = w->broad_phase.old_fat.data;
 	for (int32_t k = 0; k < cand->count; ++k) {
 		const tb_shape *b = w->shapes.data + cand->data[k];
 		__builtin_prefetch(&b->filter);
 		__builtin_prefetch(&b->body);
 		__builtin_prefetch(&b->in_move_buffer);
+		__builtin_prefetch(old_fat + cand->data[k]);
 	}
 	int32_t kept = 0;
 	for (int32_t k = 0; k < cand->count; ++k) {
 		int32_t other = cand->data[k];
 		const tb_shape *b = w->shapes.data + other;
-		/* both moved: the pair is found from both sides; keep the one from the larger index */
-		if (b->in_move_buffer && other > q->shape && !q->self_static) continue;
+		if (b->in_move_buffer) {
+			/* both moved: the pair is found from both sides; keep the one from the larger index */
+			if (other > q->shape && !q->self_static) continue;
+			/* Their boxes at the last pair update overlapped: the pair has its
+			 * contact or is filtered out, as for a partner that did not move
+			 * (pair_callback), with no look at the pair set. */
+			if (tb_aabb_overlaps(q->old_fat, old_fat[other])) {
+#ifdef TB_VALIDATE
+				TB_ASSERT(tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX ||
+				          !tb_should_shapes_collide(a->filter, b->filter) || b->body == q->body || a->is_sensor ||
+				          b->is_sensor || !tb_should_bodies_collide(w, q->body, b->body) ||
+				          (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT));
+#endif
+				continue;
+			}
+		}
 		if (b->body == q->body) continue;
 		if (a->is_sensor || b->is_sensor) continue;
 		if (!tb_should_shapes_collide(a->filter, b->filter)) continue;
