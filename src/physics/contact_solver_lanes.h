@@ -27,7 +27,6 @@
 
 typedef struct KERNEL(params) {
 	wv inv_h, slop, neg_threshold, zero, one;
-	bool use_bias, correct;
 } KERNEL(params);
 
 /* One vector's worth of a block: lanes [lane, lane + LANES). `surface` is the
@@ -69,8 +68,13 @@ static inline void KERNEL(warm_start)(tb_contact_block *blk, const tb_block_surf
 	scatter_bodies(states, blk->state_b + lane, &b);
 }
 
-static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surface, int lane, tb_body_state *states,
-                                 const KERNEL(params) *wp)
+/* soft: the solve with the soft bias (position correction on); relax: the
+ * relax, which bounces. Each is a constant where it is called
+ * (KERNEL(solve_range)), so every variant is compiled apart without the
+ * other's branches and registers. */
+static inline __attribute__((always_inline)) void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surface,
+                                                                int lane, tb_body_state *states,
+                                                                const KERNEL(params) *wp, bool soft, bool relax)
 {
 	KERNEL(wide_body) a, b;
 	gather_bodies(&a, states, blk->state_a + lane);
@@ -83,7 +87,6 @@ static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surfac
 
 	/* soft bias terms are the same for both points */
 	wv bias_rate = zero, soft_mass = one, soft_impulse = zero, neg_push = zero;
-	bool soft = wp->use_bias && wp->correct;
 	if (soft) {
 		bias_rate = wv_load(blk->bias_rate + lane);
 		soft_mass = wv_load(blk->mass_scale + lane);
@@ -92,7 +95,7 @@ static inline void KERNEL(solve)(tb_contact_block *blk, tb_block_surface *surfac
 	}
 	/* only the relax bounces, and only lanes with restitution: a block with
 	 * none would select the bias it has in every lane */
-	bool bounce_lanes = !wp->use_bias && blk->bouncy;
+	bool bounce_lanes = relax && blk->bouncy;
 	wv restitution = bounce_lanes ? wv_load(blk->restitution + lane) : zero;
 	wv can_bounce = bounce_lanes ? wv_gt(restitution, zero) : zero;
 
@@ -216,6 +219,23 @@ static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, c
 	}
 }
 
+static inline __attribute__((always_inline)) void KERNEL(solve_range)(tb_contact_block *blocks, int32_t count,
+                                                                      tb_block_surface *surfaces, tb_body_state *states,
+                                                                      const KERNEL(params) *wp, bool soft, bool relax)
+{
+	for (int32_t k = 0; k < count; ++k) {
+		tb_contact_block *blk = blocks + k;
+		if (surfaces == NULL || blk->surface < 0) {
+			for (int lane = 0; lane < blk->lane_count; lane += LANES)
+				KERNEL(solve)(blk, NULL, lane, states, wp, soft, relax);
+		} else {
+			tb_block_surface *s = surfaces + blk->surface;
+			for (int lane = 0; lane < blk->lane_count; lane += LANES)
+				KERNEL(solve)(blk, s, lane, states, wp, soft, relax);
+		}
+	}
+}
+
 static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces,
                                  tb_body_state *states, const tb_step_context *ctx, bool use_bias)
 {
@@ -225,17 +245,9 @@ static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_blo
 	wp.neg_threshold = wv_splat(-ctx->restitution_threshold);
 	wp.zero = wv_zero();
 	wp.one = wv_splat(1.0f);
-	wp.use_bias = use_bias;
-	wp.correct = ctx->enable_position_correction;
-	for (int32_t k = 0; k < count; ++k) {
-		tb_contact_block *blk = blocks + k;
-		if (surfaces == NULL || blk->surface < 0) {
-			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, NULL, lane, states, &wp);
-		} else {
-			tb_block_surface *s = surfaces + blk->surface;
-			for (int lane = 0; lane < blk->lane_count; lane += LANES) KERNEL(solve)(blk, s, lane, states, &wp);
-		}
-	}
+	if (!use_bias) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, true);
+	else if (ctx->enable_position_correction) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, true, false);
+	else KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, false);
 }
 
 
