@@ -368,6 +368,12 @@ void tb_rebuild_awake_sets(tb_world *w)
 	}
 	for (int32_t i = 0; i < w->contacts.count; ++i) tb_sync_contact_active(w, i);
 	for (int32_t i = 0; i < w->joints.count; ++i) tb_sync_joint_active(w, i);
+	/* and the count of touching contacts, which is no more the image's than the sets */
+	w->touching_contact_count = 0;
+	for (int32_t i = 0; i < w->contacts.count; ++i) {
+		const tb_contact *c = w->contacts.data + i;
+		w->touching_contact_count += c->in_use && (c->flags & TB_CONTACT_TOUCHING) != 0;
+	}
 }
 
 static void sleep_body(tb_world *w, int32_t i)

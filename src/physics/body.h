@@ -68,7 +68,8 @@ static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled &&
 void tb_sync_body_awake(tb_world *w, int32_t body);
 void tb_sync_contact_active(tb_world *w, int32_t contact);
 void tb_sync_joint_active(tb_world *w, int32_t joint);
-/* Sets every bit from the records (after a restore or a load). */
+/* Sets every bit from the records (after a restore or a load), and the
+ * world's count of touching contacts. */
 void tb_rebuild_awake_sets(tb_world *w);
 static inline bool tb_body_is_active(const tb_body *b) { return b->in_use && b->awake && tb_body_is_simulated(b); }
 static inline int32_t tb_bit_words(int32_t slots) { return (slots + 63) >> 6; }

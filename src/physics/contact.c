@@ -145,6 +145,7 @@ void tb_destroy_contact(tb_world *w, int32_t ci, bool wake_bodies)
 {
 	tb_contact *c = w->contacts.data + ci;
 	bool touching = (c->flags & TB_CONTACT_TOUCHING) != 0;
+	w->touching_contact_count -= touching;
 	/* outside the step the event waits for the next one, so event arrays being
 	 * read by the caller are never reallocated under it */
 	if (touching && (c->flags & TB_CONTACT_EVENTS)) tb_push_end_event(w, c->shape_a, c->shape_b, !w->locked);
@@ -448,9 +449,11 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	}
 	if (touching && !was) {
 		c->flags |= TB_CONTACT_TOUCHING;
+		w->touching_contact_count += 1;
 		if (c->flags & TB_CONTACT_EVENTS) push_begin_event(w, c);
 	} else if (!touching && was) {
 		c->flags &= ~(uint32_t)TB_CONTACT_TOUCHING;
+		w->touching_contact_count -= 1;
 		c->rolling_impulse = 0.0f;
 		if (c->flags & TB_CONTACT_EVENTS) tb_push_end_event(w, c->shape_a, c->shape_b, false);
 	}

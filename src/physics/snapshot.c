@@ -114,7 +114,11 @@ tb_counters tb_snapshot_get_counters(const tb_snapshot *snap)
 		memset(&none, 0, sizeof none);
 		return none;
 	}
-	return tb_world_get_counters(&snap->image);
+	tb_counters c = tb_world_get_counters(&snap->image);
+	/* the image has no awake set (a restore rebuilds it): its bodies say */
+	c.awake_body_count = 0;
+	for (int32_t i = 0; i < snap->image.bodies.count; ++i) c.awake_body_count += tb_body_is_active(snap->image.bodies.data + i);
+	return c;
 }
 
 /* Everything of the world record that is neither an array above nor scratch.
@@ -141,6 +145,7 @@ static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator
 	dst->step_issues = src->step_issues;
 	dst->inv_dt0 = src->inv_dt0;
 	dst->breakable_joint_count = src->breakable_joint_count;
+	dst->touching_contact_count = src->touching_contact_count;
 }
 
 tb_snapshot *tb_world_snapshot(const tb_world *w, tb_status *status)

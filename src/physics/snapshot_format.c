@@ -870,11 +870,14 @@ static bool build_pairs(tb_world *img)
 	tb_pair_set *set = &img->broad_phase.pairs;
 	memset(set->entries, 0, (size_t)set->capacity * sizeof *set->entries);
 	set->count = 0;
+	/* and the count of touching ones, for the image's counters */
+	img->touching_contact_count = 0;
 	for (int32_t i = 0; i < img->contacts.count; ++i) {
 		const tb_contact *c = img->contacts.data + i;
 		if (!c->in_use) continue;
 		if (tb_pair_set_find(set, c->shape_a, c->shape_b) != TB_NULL_INDEX) return false;
 		tb_pair_set_add(set, c->shape_a, c->shape_b, i);
+		img->touching_contact_count += (c->flags & TB_CONTACT_TOUCHING) != 0;
 	}
 	return true;
 }

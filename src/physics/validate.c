@@ -347,10 +347,15 @@ static bool validate_links(const tb_world *w)
 	CHECK(same_slots(moving, buffered));
 
 	/* the pair set is the live contacts: each finds itself, and the counts agree */
+	int32_t touching = 0;
 	for (int32_t i = 0; i < w->contacts.count; ++i) {
-		if (w->contacts.data[i].in_use) CHECK(validate_contact(w, i));
+		if (!w->contacts.data[i].in_use) continue;
+		CHECK(validate_contact(w, i));
+		touching += (w->contacts.data[i].flags & TB_CONTACT_TOUCHING) != 0;
 	}
 	CHECK(w->broad_phase.pairs.count == tb_id_pool_count(&w->contact_pool));
+	/* the counters' touching count, kept as the flags change */
+	CHECK(touching == w->touching_contact_count);
 	int32_t breakable = 0;
 	for (int32_t i = 0; i < w->joints.count; ++i) {
 		if (!w->joints.data[i].in_use) continue;
