@@ -49,8 +49,10 @@ void tb_broad_phase_buffer_move(tb_world *w, int32_t si, const tb_aabb *old_fat)
 void tb_broad_phase_forget_old_boxes(tb_world *w)
 {
 	tb_broad_phase *bp = &w->broad_phase;
-	for (int32_t i = 0; i < bp->move_buffer.count; ++i) bp->old_fat.data[bp->move_buffer.data[i]] = no_box;
+	for (int32_t i = 0; i < w->shapes.count; ++i) bp->old_fat.data[i] = no_box;
 }
+
+void tb_broad_phase_forget_old_box(tb_world *w, int32_t si) { w->broad_phase.old_fat.data[si] = no_box; }
 
 void tb_broad_phase_unbuffer(tb_world *w, int32_t si)
 {
@@ -66,6 +68,7 @@ void tb_broad_phase_unbuffer(tb_world *w, int32_t si)
 		}
 	}
 	s->in_move_buffer = false;
+	w->broad_phase.old_fat.data[si] = no_box;
 }
 
 /* ---- pair set ---- */
@@ -202,6 +205,21 @@ static bool pair_callback(int32_t proxy_id, int32_t other, void *context)
 	 * no look at the other shape or the pair set (two cache misses). */
 	const tb_tree_node *leaf = q->nodes + proxy_id;
 	if (!leaf->moved && tb_aabb_overlaps(q->old_fat, leaf->aabb)) return true;
+	/* One that moved too, with its box at that update overlapping the
+	 * shape's, the same (a shape outside the move buffer has no old box, so a
+	 * leaf marked moved for another reason never passes). */
+	if (leaf->moved && tb_aabb_overlaps(q->old_fat, q->w->broad_phase.old_fat.data[other])) {
+#ifdef TB_VALIDATE
+		const tb_world *w = q->w;
+		const tb_shape *a = w->shapes.data + q->shape, *b = w->shapes.data + other;
+		TB_ASSERT(b->in_move_buffer);
+		TB_ASSERT(tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX ||
+		          !tb_should_shapes_collide(a->filter, b->filter) || b->body == q->body || a->is_sensor ||
+		          b->is_sensor || !tb_should_bodies_collide(w, q->body, b->body) ||
+		          (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT));
+#endif
+		return true;
+	}
 	if (other == q->shape) return true;
 	/* the rest is judged for all of the query's candidates at once (keep_new_partners) */
 	tb_int_array_push_reserved(&q->w->broad_phase.new_partners, other);
@@ -222,34 +240,18 @@ static void keep_new_partners(const pair_query *q)
 	tb_world *w = q->w;
 	tb_int_array *cand = &w->broad_phase.new_partners;
 	const tb_shape *a = w->shapes.data + q->shape;
-	const tb_aabb *old_fat = w->broad_phase.old_fat.data;
 	for (int32_t k = 0; k < cand->count; ++k) {
 		const tb_shape *b = w->shapes.data + cand->data[k];
 		__builtin_prefetch(&b->filter);
 		__builtin_prefetch(&b->body);
 		__builtin_prefetch(&b->in_move_buffer);
-		__builtin_prefetch(old_fat + cand->data[k]);
 	}
 	int32_t kept = 0;
 	for (int32_t k = 0; k < cand->count; ++k) {
 		int32_t other = cand->data[k];
 		const tb_shape *b = w->shapes.data + other;
-		if (b->in_move_buffer) {
-			/* both moved: the pair is found from both sides; keep the one from the larger index */
-			if (other > q->shape && !q->self_static) continue;
-			/* Their boxes at the last pair update overlapped: the pair has its
-			 * contact or is filtered out, as for a partner that did not move
-			 * (pair_callback), with no look at the pair set. */
-			if (tb_aabb_overlaps(q->old_fat, old_fat[other])) {
-#ifdef TB_VALIDATE
-				TB_ASSERT(tb_pair_set_find(&w->broad_phase.pairs, q->shape, other) != TB_NULL_INDEX ||
-				          !tb_should_shapes_collide(a->filter, b->filter) || b->body == q->body || a->is_sensor ||
-				          b->is_sensor || !tb_should_bodies_collide(w, q->body, b->body) ||
-				          (a->geom.type == TB_SHAPE_CHAIN_SEGMENT && b->geom.type == TB_SHAPE_CHAIN_SEGMENT));
-#endif
-				continue;
-			}
-		}
+		/* both moved: the pair is found from both sides; keep the one from the larger index */
+		if (b->in_move_buffer && other > q->shape && !q->self_static) continue;
 		if (b->body == q->body) continue;
 		if (a->is_sensor || b->is_sensor) continue;
 		if (!tb_should_shapes_collide(a->filter, b->filter)) continue;
@@ -342,6 +344,7 @@ void tb_update_pairs(tb_world *w)
 		} else {
 			tb_shape *s = w->shapes.data + entry;
 			s->in_move_buffer = false;
+			bp->old_fat.data[entry] = no_box;
 			if (s->proxy != TB_NULL_INDEX) bp->trees[s->tree].nodes[s->proxy].moved = false;
 		}
 	}

@@ -42,8 +42,11 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator);
 void tb_broad_phase_buffer_move(tb_world *w, int32_t shape, const tb_aabb *old_fat);
 void tb_broad_phase_unbuffer(tb_world *w, int32_t shape);
 /* Every buffered shape looks up all its partners at the next pair update (a
- * restored world: the boxes before its last moves are not in the snapshot). */
+ * restored world: the boxes before its last moves are not in the snapshot),
+ * and a shape outside the buffer has no old box, as always between updates. */
 void tb_broad_phase_forget_old_boxes(tb_world *w);
+/* A new shape's slot: no old box. */
+void tb_broad_phase_forget_old_box(tb_world *w, int32_t shape);
 /* New contacts for the pairs of moved proxies. A shape whose new contact could
  * not be made stays in the move buffer and is paired again next step. */
 void tb_update_pairs(tb_world *w);

@@ -202,6 +202,7 @@ static int32_t add_shape(tb_world *w, int32_t bi, const tb_geometry *g, float de
 	tb_shape *s = w->shapes.data + si;
 	uint32_t gen = tb_id_pool_issue(&w->shape_pool, si, s->generation);
 	memset(s, 0, sizeof *s);
+	tb_broad_phase_forget_old_box(w, si);
 	s->generation = gen;
 	s->in_use = true;
 	s->geom = *g;

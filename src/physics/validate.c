@@ -292,6 +292,12 @@ bool tb_world_validate(const tb_world *w)
 	CHECK(w->mover_pool.issued.capacity >= w->mover_pool.next_index);
 	CHECK(validate_reserves(w));
 	CHECK(validate_links(w));
+	/* only a buffered shape has a box from the last pair update (broad_phase.c;
+	 * a snapshot's image has none at all, so not in validate_links) */
+	for (int32_t i = 0; i < w->shapes.count; ++i) {
+		const tb_aabb old = w->broad_phase.old_fat.data[i];
+		CHECK(w->shapes.data[i].in_move_buffer || (old.lower.x > old.upper.x && old.lower.y > old.upper.y));
+	}
 	return validate_awake_sets(w);
 }
 
