@@ -23,9 +23,10 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 }
 
 /* An empty box, which overlaps no box: its lower corner above and its upper
- * below every coordinate a box can have. (It was the square turned inside out, (1, 1) to (-1, -1), which
- * tb_aabb_overlaps finds overlapping any box that holds [-1, 1]^2: a shape
- * made inside a big shape's box took their pair as known and fell through.) */
+ * below every coordinate a box can have. (It was the square turned inside
+ * out, (1, 1) to (-1, -1), which tb_aabb_overlaps finds overlapping any box
+ * that holds [-1, 1]^2: a shape made inside a big shape's box took their pair
+ * as known and fell through.) */
 static const tb_aabb no_box = {{FLT_MAX, FLT_MAX}, {-FLT_MAX, -FLT_MAX}};
 
 void tb_broad_phase_buffer_move(tb_world *w, int32_t si, const tb_aabb *old_fat)

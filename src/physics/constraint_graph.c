@@ -63,7 +63,6 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 			g->block_start[c] = block_count;
 			block_count += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
 		}
-		counts[c] = 0;
 	}
 	g->color_start[TB_GRAPH_COLOR_COUNT + 1] = start;
 	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;

@@ -145,9 +145,9 @@ const tb_contact_kernels *tb_contact_kernels_avx2(void);
 tb_solver_path tb_default_solver_path(void);
 
 /* ---- contact_solver.c ---- */
-/* Fills the step's constraints, coloured by tb_color_constraints: the
- * coloured ones straight into their blocks' lanes, the overflow into
- * w->constraints. */
+/* Fills the step's constraints, coloured by tb_color_constraints: each into
+ * its record in w->constraints (at its ref's index), then the coloured ones
+ * into their blocks' lanes; the overflow is solved from the records. */
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx);
 /* The scalar solver, over the constraints at list[0 .. count). */
 void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,

@@ -204,7 +204,7 @@ static tb_block_surface *step_surfaces(tb_constraint_graph *g)
 	return g->surfaces.count > 0 ? g->surfaces.data : NULL;
 }
 
-/* The overflow's records are w->constraints, in slot order. */
+/* The overflow: its records in w->constraints at the refs g->order lists, in slot order. */
 static const int32_t *overflow_list(const tb_constraint_graph *g, int32_t *count)
 {
 	*count = g->order.count;
