@@ -117,7 +117,8 @@ tb_counters tb_snapshot_get_counters(const tb_snapshot *snap)
 	tb_counters c = tb_world_get_counters(&snap->image);
 	/* the image has no awake set (a restore rebuilds it): its bodies say */
 	c.awake_body_count = 0;
-	for (int32_t i = 0; i < snap->image.bodies.count; ++i) c.awake_body_count += tb_body_is_active(snap->image.bodies.data + i);
+	const tb_body_array *bodies = &snap->image.bodies;
+	for (int32_t i = 0; i < bodies->count; ++i) c.awake_body_count += tb_body_is_active(bodies->data + i);
 	return c;
 }
 
