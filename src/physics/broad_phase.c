@@ -2,6 +2,7 @@
  * and a set of existing pairs. Only proxies that were created or re-inserted
  * this step look for new partners, so a resting pile costs nothing here. */
 #include "world.h"
+#include "tree_walk.h"
 #include <float.h>
 
 void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator)
@@ -321,9 +322,9 @@ void tb_update_pairs(tb_world *w)
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
 		bp->new_partners.count = 0;
-		tb_dynamic_tree_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
+		tb_tree_walk_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		q.nodes = bp->trees[0].nodes;
-		if (s->tree == 1) tb_dynamic_tree_query(&bp->trees[0], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
+		if (s->tree == 1) tb_tree_walk_query(&bp->trees[0], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		keep_new_partners(&q);
 		/* in shape order, whatever order the trees gave them in */
 		sort_ints(bp->new_partners.data, bp->new_partners.count);

@@ -12,14 +12,11 @@
  * ahead, so moving and destroying proxies never allocate. */
 #include "tumble/collision.h"
 #include "core.h"
+#include "tree_walk.h"
 
 #include <float.h>
 
 #define TB_TREE_INITIAL_CAPACITY 16
-/* Traversals use this much C stack first: a balanced tree of any size that
- * fits in memory is far shallower. Deeper (corrupt) trees continue on the
- * tree's own scratch stack, which is as large as the node pool. */
-#define TB_TREE_LOCAL_STACK 256
 
 tb_dynamic_tree tb_dynamic_tree_create_with_allocator(tb_alloc_fn *alloc, void *alloc_ud)
 {
@@ -362,48 +359,10 @@ void tb_dynamic_tree_enlarge_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_a
 	}
 }
 
-/* A traversal stack: C-stack array first, the tree's scratch if that fills. */
-typedef struct walk_stack {
-	int32_t *items;
-	int count, capacity;
-	int32_t *spill;
-	int spill_capacity;
-} walk_stack;
-
-static inline void walk_push(walk_stack *s, int32_t v)
-{
-	if (s->count == s->capacity) {
-		/* Only a degenerate tree gets here. The tree's stack is as large as the
-		 * node pool, and a walk never holds more entries than there are nodes. */
-		if (s->items == s->spill || s->spill_capacity <= s->count) {
-			TB_ASSERT(false);
-			return;
-		}
-		memcpy(s->spill, s->items, (size_t)s->count * sizeof(int32_t));
-		s->items = s->spill;
-		s->capacity = s->spill_capacity;
-	}
-	s->items[s->count++] = v;
-}
-
 void tb_dynamic_tree_query(const tb_dynamic_tree *tree, tb_aabb aabb, uint64_t mask_bits, tb_tree_query_fn *fn,
                            void *context)
 {
-	if (tree->root == TB_NULL_NODE) return;
-	int32_t local[TB_TREE_LOCAL_STACK];
-	walk_stack s = {local, 0, TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
-	walk_push(&s, tree->root);
-	while (s.count > 0) {
-		int32_t id = s.items[--s.count];
-		const tb_tree_node *n = tree->nodes + id;
-		if ((n->category_bits & mask_bits) == 0 || !tb_aabb_overlaps(n->aabb, aabb)) continue;
-		if (is_leaf(n)) {
-			if (!fn(id, n->user_data, context)) return;
-		} else {
-			walk_push(&s, n->child1);
-			walk_push(&s, n->child2);
-		}
-	}
+	tb_tree_walk_query(tree, aabb, mask_bits, fn, context);
 }
 
 void tb_dynamic_tree_ray_cast(const tb_dynamic_tree *tree, const tb_ray_cast_input *input, uint64_t mask_bits,
