@@ -23,8 +23,8 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 {
 	tb_softness contact_soft = ctx->contact_softness, static_soft = ctx->static_softness;
 	float warm = ctx->enable_warm_starting ? 1.0f : 0.0f;
-	const tb_contact *c = w->contacts.data + ref->contact;
-	const tb_manifold *m = &c->manifold;
+	tb_contact *c = w->contacts.data + ref->contact;
+	tb_manifold *m = &c->manifold;
 	cc->contact = ref->contact;
 	cc->state_a = ref->state_a;
 	cc->state_b = ref->state_b;
@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	cc->point_count = m->point_count;
 	tb_vec2 n = m->normal, t = tb_right_perp(n);
 	for (int i = 0; i < m->point_count; ++i) {
-		const tb_manifold_point *mp = m->points + i;
+		tb_manifold_point *mp = m->points + i;
 		tb_constraint_point *cp = cc->points + i;
 		cp->normal_impulse = warm * mp->normal_impulse;
 		cp->tangent_impulse = warm * mp->tangent_impulse;
@@ -107,6 +107,9 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
 		tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
 		cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
+		/* the step's result already (the solver never changes it): the store
+		 * then reads only the impulses back */
+		mp->normal_velocity = cp->relative_velocity;
 	}
 }
 
@@ -297,7 +300,6 @@ void tb_store_impulses(tb_world *w)
 				m->points[i].normal_impulse = cp->normal_impulse;
 				m->points[i].tangent_impulse = cp->tangent_impulse;
 				m->points[i].max_normal_impulse = cp->max_normal_impulse;
-				m->points[i].normal_velocity = cp->relative_velocity;
 			}
 		} else {
 			const tb_contact_block *blk = g->blocks.data + ref->place / TB_BLOCK_LANES;
@@ -308,7 +310,6 @@ void tb_store_impulses(tb_world *w)
 				m->points[i].normal_impulse = bp->normal_impulse[lane];
 				m->points[i].tangent_impulse = bp->tangent_impulse[lane];
 				m->points[i].max_normal_impulse = bp->max_normal_impulse[lane];
-				m->points[i].normal_velocity = bp->relative_velocity[lane];
 			}
 		}
 		/* absurd surfaces can overflow it; warm starting then starts afresh */
