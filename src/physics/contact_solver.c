@@ -111,6 +111,9 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 		 * then reads only the impulses back */
 		mp->normal_velocity = cp->relative_velocity;
 	}
+	/* a one-point manifold's second point: no mass, no impulse (its block
+	 * lane is copied from the whole record) */
+	if (m->point_count < 2) memset(cc->points + 1, 0, sizeof cc->points[1]);
 }
 
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
@@ -137,10 +140,7 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 			/* the next block's records, if the colour has one */
 			int32_t next_lanes = tb_mini(TB_BLOCK_LANES, in_color - (block + 1 - g->block_start[c]) * TB_BLOCK_LANES);
 			for (int i = 0; i < next_lanes; ++i) tb_prefetch_constraint(constraints + refs[TB_BLOCK_LANES + i]);
-			tb_contact_block *blk = g->blocks.data + block;
-			tb_contact_block_init(blk, lanes);
-			for (int i = 0; i < lanes; ++i)
-				tb_contact_block_set_lane(blk, i, constraints + refs[i], refs[i], g->surfaces.data, &surface_count);
+			tb_contact_block_fill(g->blocks.data + block, constraints, refs, lanes, g->surfaces.data, &surface_count);
 		}
 	}
 	g->surfaces.count = surface_count;

@@ -166,6 +166,8 @@ void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
  * body). ref: the lane's constraint, for the reader. Its surface, if any, goes
  * to the block's record in `surfaces`, taken from *surface_count for the
  * block's first lane with one. */
+static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
+                                                tb_block_surface *surfaces, int32_t *surface_count);
 static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
                                tb_block_surface *surfaces, int32_t *surface_count)
 {
@@ -201,6 +203,12 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 		bp->normal_mass[i] = cp->normal_mass;
 		bp->tangent_mass[i] = cp->tangent_mass;
 	}
+	tb_contact_block_set_surface(blk, i, cc, surfaces, surface_count);
+}
+/* A lane's surface, if it has one (tb_contact_block_set_lane). */
+static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
+                                                tb_block_surface *surfaces, int32_t *surface_count)
+{
 	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
 		/* a record only for a block that has a lane with a surface */
 		if (blk->surface < 0) {
@@ -214,6 +222,13 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 		surface->rolling_impulse[i] = cc->rolling_impulse;
 	}
 }
+/* A block from the constraints at refs[0 .. lanes) (a colour's next lanes), as
+ * tb_contact_block_init and tb_contact_block_set_lane for each lane make it. A
+ * record of a one-point constraint must hold zeros in its second point (as
+ * prepare leaves them): a full block is filled four lanes at a time by
+ * transposing the records' rows, points included. */
+void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *constraints, const int32_t *refs,
+                           int32_t lanes, tb_block_surface *surfaces, int32_t *surface_count);
 /* A block from up to eight constraints (indices[0 .. count)); its surfaces go
  * to *surface, written only when a lane has one; returns whether one did (the
  * block's `surface` is then 0). */

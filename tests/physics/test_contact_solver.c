@@ -253,6 +253,52 @@ static void test_comparison_sees_a_difference(void **state)
 	assert_true(memcmp(scalar_states, wide_states, sizeof scalar_states) != 0);
 }
 
+/* A block filled from its records whole (a full block is transposed four
+ * lanes at a time, never cleared first) holds what lane-by-lane filling of a
+ * cleared block gives: every lane array, the count, the bounce flag and the
+ * surface records, bit for bit, whatever the block held before. The records
+ * come in a scrambled order, as a colour's lanes name them. */
+static void test_block_fill_matches_lane_by_lane(void **state)
+{
+	(void)state;
+	rng_state = 11;
+	tb_step_context ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.h = 1.0f / 480.0f;
+	ctx.contact_softness = tb_make_soft(60.0f, 10.0f, ctx.h);
+	ctx.static_softness = tb_make_soft(120.0f, 10.0f, ctx.h);
+	static tb_contact_block by_lane, filled;
+	static tb_block_surface lane_surfaces[2], fill_surfaces[2];
+	for (int variant = 0; variant < 300; ++variant) {
+		int count = 1 + variant % MAX_LANES;
+		tb_contact_constraint cc[MAX_LANES];
+		tb_body_state states[MAX_STATES];
+		make_case(cc, count, states, &ctx, variant);
+		int32_t refs[MAX_LANES];
+		for (int i = 0; i < count; ++i) refs[i] = (i * 5 + variant) % count;
+		/* refs must not repeat: 5 is prime to every count up to 8 but 5 itself */
+		if (count == 5)
+			for (int i = 0; i < count; ++i) refs[i] = (i + variant) % count;
+		memset(&by_lane, 0xa5, sizeof by_lane);
+		memset(&filled, 0x5a, sizeof filled);
+		memset(lane_surfaces, 0xa5, sizeof lane_surfaces);
+		memset(fill_surfaces, 0x5a, sizeof fill_surfaces);
+		int32_t lane_count = 0, fill_count = 0;
+		tb_contact_block_init(&by_lane, count);
+		for (int i = 0; i < count; ++i)
+			tb_contact_block_set_lane(&by_lane, i, cc + refs[i], refs[i], lane_surfaces, &lane_count);
+		tb_contact_block_fill(&filled, cc, refs, count, fill_surfaces, &fill_count);
+		size_t lanes_end = offsetof(tb_contact_block, lane_count);
+		if (memcmp(&by_lane, &filled, lanes_end) != 0) fail_msg("lane arrays differ (case %d)", variant);
+		assert_int_equal(by_lane.lane_count, filled.lane_count);
+		assert_int_equal(by_lane.surface, filled.surface);
+		assert_int_equal(by_lane.bouncy, filled.bouncy);
+		assert_int_equal(lane_count, fill_count);
+		if (fill_count > 0 && memcmp(lane_surfaces, fill_surfaces, sizeof lane_surfaces[0]) != 0)
+			fail_msg("surface records differ (case %d)", variant);
+	}
+}
+
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
 
 /* Up to eight pins between distinct bodies (pin i joins states 2i and 2i + 1,
@@ -390,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_scalar_block_matches_scalar),
 		cmocka_unit_test(test_portable_block_matches_scalar),
 		cmocka_unit_test(test_comparison_sees_a_difference),
+		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
