@@ -12,6 +12,10 @@
  * Every loop runs in slot order, so two runs of one script agree bit for bit. */
 #include "world.h"
 
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 {
 	tb_allocator *a = &w->allocator;
@@ -179,14 +183,45 @@ static void integrate_velocities(tb_world *w, tb_step_context *ctx, int32_t n)
 	}
 }
 
-static void integrate_positions(tb_step_context *ctx, int32_t n)
+void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h)
 {
-	float h = ctx->h;
 	for (int32_t k = 0; k < n; ++k) {
-		tb_body_state *st = ctx->states + k;
+		tb_body_state *st = states + k;
 		st->dq = tb_integrate_rot(st->dq, h * st->angular_velocity);
 		st->dp = tb_mul_add(st->dp, h, st->linear_velocity);
 	}
+}
+
+void tb_integrate_positions(tb_body_state *states, int32_t n, float h)
+{
+	int32_t k = 0;
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+	/* four states at a time, their halves transposed into lanes: the scalar
+	 * loop's operations in the same order, each lane rounding as it does */
+	__m128 hh = _mm_set1_ps(h), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	for (; k + 4 <= n; k += 4) {
+		float *p = (float *)(states + k);
+		__m128 vx = _mm_loadu_ps(p), vy = _mm_loadu_ps(p + 8), w = _mm_loadu_ps(p + 16), flags = _mm_loadu_ps(p + 24);
+		_MM_TRANSPOSE4_PS(vx, vy, w, flags);
+		__m128 dpx = _mm_loadu_ps(p + 4), dpy = _mm_loadu_ps(p + 12), qc = _mm_loadu_ps(p + 20), qs = _mm_loadu_ps(p + 28);
+		_MM_TRANSPOSE4_PS(dpx, dpy, qc, qs);
+		/* tb_integrate_rot, then tb_normalize_rot */
+		__m128 delta = _mm_mul_ps(hh, w);
+		__m128 c = _mm_sub_ps(qc, _mm_mul_ps(delta, qs)), s = _mm_add_ps(qs, _mm_mul_ps(delta, qc));
+		__m128 mag = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(s, s), _mm_mul_ps(c, c)));
+		__m128 inv = _mm_and_ps(_mm_cmpgt_ps(mag, zero), _mm_div_ps(one, mag));
+		qc = _mm_mul_ps(c, inv);
+		qs = _mm_mul_ps(s, inv);
+		dpx = _mm_add_ps(dpx, _mm_mul_ps(hh, vx));
+		dpy = _mm_add_ps(dpy, _mm_mul_ps(hh, vy));
+		_MM_TRANSPOSE4_PS(dpx, dpy, qc, qs);
+		_mm_storeu_ps(p + 4, dpx);
+		_mm_storeu_ps(p + 12, dpy);
+		_mm_storeu_ps(p + 20, qc);
+		_mm_storeu_ps(p + 28, qs);
+	}
+#endif
+	tb_integrate_positions_scalar(states + k, n - k, h);
 }
 
 /* The pins go into blocks of up to eight that share no awake body, solved
@@ -548,7 +583,7 @@ void tb_solve(tb_world *w, float dt)
 		w->profile.solve_contacts += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();
-		integrate_positions(&ctx, n);
+		tb_integrate_positions(ctx.states, n, ctx.h);
 		w->profile.integrate += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();

@@ -92,4 +92,11 @@ typedef struct tb_step_context {
  * whose writes are discarded. */
 static const tb_body_state tb_identity_body_state = {{0.0f, 0.0f}, 0.0f, 0, {0.0f, 0.0f}, {1.0f, 0.0f}};
 
+/* A substep's position update of n states: dp += h v, dq turned by h w and
+ * normalised. The first is the step's (four states at a time where there is
+ * SSE2); the second the same maths one state at a time, which it matches bit
+ * for bit (test_contact_solver). */
+void tb_integrate_positions(tb_body_state *states, int32_t n, float h);
+void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h);
+
 #endif

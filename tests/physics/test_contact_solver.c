@@ -299,6 +299,40 @@ static void test_block_fill_matches_lane_by_lane(void **state)
 	}
 }
 
+/* The substep's position update, four states at a time, gives the bits of the
+ * one-at-a-time loop: any count (the tail), still and spinning bodies, a
+ * rotation that degenerates to zero length, and NaN and infinite speeds. */
+static void test_integrate_positions_matches_scalar(void **state)
+{
+	(void)state;
+	rng_state = 5;
+	enum { N = 23 };
+	tb_body_state wide[N], scalar[N];
+	for (int round = 0; round < 200; ++round) {
+		for (int k = 0; k < N; ++k) {
+			tb_body_state *st = wide + k;
+			st->linear_velocity = tb_v2(rnd(-20.0f, 20.0f), rnd(-20.0f, 20.0f));
+			st->angular_velocity = (k + round) % 5 == 0 ? 0.0f : rnd(-50.0f, 50.0f);
+			st->flags = (uint32_t)k;
+			st->dp = tb_v2(rnd(-1.0f, 1.0f), rnd(-1.0f, 1.0f));
+			st->dq = tb_make_rot(rnd(-3.1f, 3.1f));
+		}
+		if (round % 4 == 1) {
+			wide[round % N].dq = (tb_rot){0.0f, 0.0f};
+			wide[(round + 1) % N].angular_velocity = NAN;
+			wide[(round + 2) % N].linear_velocity.x = INFINITY;
+			wide[(round + 3) % N].angular_velocity = -1.0e30f;
+			wide[(round + 4) % N].dp.y = -0.0f;
+		}
+		memcpy(scalar, wide, sizeof wide);
+		int n = round % (N + 1);
+		float h = round % 2 ? 1.0f / 480.0f : 1.0f / 120.0f;
+		tb_integrate_positions(wide, n, h);
+		tb_integrate_positions_scalar(scalar, n, h);
+		if (memcmp(wide, scalar, sizeof wide) != 0) fail_msg("states differ (round %d, %d states)", round, n);
+	}
+}
+
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
 
 /* Up to eight pins between distinct bodies (pin i joins states 2i and 2i + 1,
@@ -437,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_portable_block_matches_scalar),
 		cmocka_unit_test(test_comparison_sees_a_difference),
 		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
+		cmocka_unit_test(test_integrate_positions_matches_scalar),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
