@@ -98,5 +98,13 @@ static const tb_body_state tb_identity_body_state = {{0.0f, 0.0f}, 0.0f, 0, {0.0
  * for bit (test_contact_solver). */
 void tb_integrate_positions(tb_body_state *states, int32_t n, float h);
 void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h);
+/* A substep's velocity update of n states from their motions: damping, then
+ * gravity and the applied forces, speed capped at max_speed and spin at
+ * max_rotation; kinematic states are left alone. Four states at a time where
+ * there is SSE2, matching the one-at-a-time second bit for bit. */
+void tb_integrate_velocities(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
+                             float max_rotation);
+void tb_integrate_velocities_scalar(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
+                                    float max_rotation);
 
 #endif

@@ -333,6 +333,49 @@ static void test_integrate_positions_matches_scalar(void **state)
 	}
 }
 
+/* The substep's velocity update the same: damping and gravity, kinematic
+ * states left alone, speeds over the cap (their group goes one at a time),
+ * spins over the cap either way, NaN and infinities. */
+static void test_integrate_velocities_matches_scalar(void **state)
+{
+	(void)state;
+	rng_state = 9;
+	enum { N = 23 };
+	tb_body_state wide[N], scalar[N];
+	tb_body_motion motions[N];
+	float max_speed = 40.0f, max_rotation = 0.25f * TB_PI * 480.0f;
+	for (int round = 0; round < 300; ++round) {
+		memset(motions, 0, sizeof motions);
+		for (int k = 0; k < N; ++k) {
+			tb_body_state *st = wide + k;
+			st->linear_velocity = tb_v2(rnd(-30.0f, 30.0f), rnd(-30.0f, 30.0f));
+			st->angular_velocity = rnd(-300.0f, 300.0f);
+			st->flags = (uint32_t)(k * 7);
+			st->dp = tb_v2(rnd(-1.0f, 1.0f), rnd(-1.0f, 1.0f));
+			st->dq = tb_make_rot(rnd(-3.1f, 3.1f));
+			tb_body_motion *m = motions + k;
+			m->dv = tb_v2(rnd(-0.1f, 0.1f), rnd(-0.1f, 0.0f));
+			m->dw = rnd(-1.0f, 1.0f);
+			m->linear_factor = rnd(0.9f, 1.0f);
+			m->angular_factor = rnd(0.9f, 1.0f);
+			m->dynamic = (k + round) % 6 != 0;
+		}
+		/* past the caps in some rounds only, so most groups take the vector path */
+		if (round % 3 == 0) wide[round % N].linear_velocity.x = 45.0f;
+		if (round % 3 == 1) wide[(round + 1) % N].angular_velocity = 2000.0f;
+		if (round % 5 == 2) {
+			wide[(round + 2) % N].angular_velocity = NAN;
+			wide[(round + 3) % N].linear_velocity.y = -INFINITY;
+			wide[(round + 4) % N].linear_velocity = tb_v2(-0.0f, -0.0f);
+		}
+		memcpy(scalar, wide, sizeof wide);
+		int n = round % (N + 1);
+		tb_integrate_velocities(wide, motions, n, max_speed, max_rotation);
+		tb_integrate_velocities_scalar(scalar, motions, n, max_speed, max_rotation);
+		if (memcmp(wide, scalar, sizeof wide) != 0) fail_msg("states differ (round %d, %d states)", round, n);
+	}
+}
+
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
 
 /* Up to eight pins between distinct bodies (pin i joins states 2i and 2i + 1,
@@ -472,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_comparison_sees_a_difference),
 		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
 		cmocka_unit_test(test_integrate_positions_matches_scalar),
+		cmocka_unit_test(test_integrate_velocities_matches_scalar),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
