@@ -35,14 +35,9 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	int32_t *colors = g->constraint_colors.data;
 	for (int32_t k = 0; k < n; ++k) {
 		tb_constraint_ref *ref = refs + k;
-		const tb_body_sim *sa = sims + ref->body_a, *sb = sims + ref->body_b;
-		int32_t a = sa->state_index, b = sb->state_index;
+		int32_t a = sims[ref->body_a].state_index, b = sims[ref->body_b].state_index;
 		ref->state_a = a;
 		ref->state_b = b;
-		/* a body no impulse moves (kinematic) is only read by its contacts'
-		 * lanes (TB_STATE_READ_ONLY): it takes no colour, like a static one */
-		if (sa->inv_mass == 0.0f && sa->inv_inertia == 0.0f) a = TB_NULL_INDEX;
-		if (sb->inv_mass == 0.0f && sb->inv_inertia == 0.0f) b = TB_NULL_INDEX;
 		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
 		uint64_t free_colors = ~taken & all;
 		if (taken != 0 && taken < top) {

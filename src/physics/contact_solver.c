@@ -10,12 +10,10 @@
  * of a bounce (seed 002's worked example). */
 #include "world.h"
 
-/* The state to solve on: the body's own, or a copy whose writes are
- * discarded (an immovable body's identity state, a read-only body's state). */
 static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_body_state *dummy)
 {
-	if (tb_state_writable(index)) return states + index;
-	*dummy = index >= 0 ? states[tb_state_slot(index)] : tb_identity_body_state;
+	if (index >= 0) return states + index;
+	*dummy = tb_identity_body_state;
 	return dummy;
 }
 
@@ -67,9 +65,6 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	cc->inv_i_a = ia;
 	cc->inv_mass_b = mb;
 	cc->inv_i_b = ib;
-	/* a body no impulse moves is only read (as the colouring assumed) */
-	if (ka >= 0 && ma == 0.0f && ia == 0.0f) cc->state_a = ka | TB_STATE_READ_ONLY;
-	if (kb >= 0 && mb == 0.0f && ib == 0.0f) cc->state_b = kb | TB_STATE_READ_ONLY;
 	/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
 	cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
 	/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes

@@ -44,7 +44,7 @@ typedef struct KERNEL(wide_body) {
 static inline const float *state_floats(const tb_body_state *states, int32_t index)
 {
 	/* immovable bodies read as the identity state and are never written */
-	return (const float *)(index >= 0 ? states + tb_state_slot(index) : &tb_identity_body_state);
+	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
 }
 
 /* Eight body states of eight floats each, one per row, into eight lanes of each field. */
@@ -82,14 +82,14 @@ static inline void scatter_bodies(tb_body_state *states, const int32_t *index, c
 	/* body i in the low half, body i + 4 in the high half */
 	__m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
 	__m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-	if (tb_state_writable(index[0])) _mm_storeu_ps((float *)(states + index[0]), _mm256_castps256_ps128(s0));
-	if (tb_state_writable(index[1])) _mm_storeu_ps((float *)(states + index[1]), _mm256_castps256_ps128(s1));
-	if (tb_state_writable(index[2])) _mm_storeu_ps((float *)(states + index[2]), _mm256_castps256_ps128(s2));
-	if (tb_state_writable(index[3])) _mm_storeu_ps((float *)(states + index[3]), _mm256_castps256_ps128(s3));
-	if (tb_state_writable(index[4])) _mm_storeu_ps((float *)(states + index[4]), _mm256_extractf128_ps(s0, 1));
-	if (tb_state_writable(index[5])) _mm_storeu_ps((float *)(states + index[5]), _mm256_extractf128_ps(s1, 1));
-	if (tb_state_writable(index[6])) _mm_storeu_ps((float *)(states + index[6]), _mm256_extractf128_ps(s2, 1));
-	if (tb_state_writable(index[7])) _mm_storeu_ps((float *)(states + index[7]), _mm256_extractf128_ps(s3, 1));
+	if (index[0] >= 0) _mm_storeu_ps((float *)(states + index[0]), _mm256_castps256_ps128(s0));
+	if (index[1] >= 0) _mm_storeu_ps((float *)(states + index[1]), _mm256_castps256_ps128(s1));
+	if (index[2] >= 0) _mm_storeu_ps((float *)(states + index[2]), _mm256_castps256_ps128(s2));
+	if (index[3] >= 0) _mm_storeu_ps((float *)(states + index[3]), _mm256_castps256_ps128(s3));
+	if (index[4] >= 0) _mm_storeu_ps((float *)(states + index[4]), _mm256_extractf128_ps(s0, 1));
+	if (index[5] >= 0) _mm_storeu_ps((float *)(states + index[5]), _mm256_extractf128_ps(s1, 1));
+	if (index[6] >= 0) _mm_storeu_ps((float *)(states + index[6]), _mm256_extractf128_ps(s2, 1));
+	if (index[7] >= 0) _mm_storeu_ps((float *)(states + index[7]), _mm256_extractf128_ps(s3, 1));
 }
 
 #include "contact_solver_lanes.h"

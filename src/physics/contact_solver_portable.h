@@ -61,7 +61,7 @@ typedef struct KERNEL(wide_body) {
 static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states, const int32_t *index)
 {
 	for (int i = 0; i < LANES; ++i) {
-		const tb_body_state *s = index[i] >= 0 ? states + tb_state_slot(index[i]) : &tb_identity_body_state;
+		const tb_body_state *s = index[i] >= 0 ? states + index[i] : &tb_identity_body_state;
 		b->vx.v[i] = s->linear_velocity.x;
 		b->vy.v[i] = s->linear_velocity.y;
 		b->angular_velocity.v[i] = s->angular_velocity;
@@ -77,7 +77,7 @@ static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *stat
 static inline void scatter_bodies(tb_body_state *states, const int32_t *index, const KERNEL(wide_body) *b)
 {
 	for (int i = 0; i < LANES; ++i) {
-		if (!tb_state_writable(index[i])) continue;
+		if (index[i] < 0) continue;
 		tb_body_state *s = states + index[i];
 		s->linear_velocity.x = b->vx.v[i];
 		s->linear_velocity.y = b->vy.v[i];

@@ -65,7 +65,7 @@ struct KERNEL(wide_body) {
 static inline const float *state_floats(const tb_body_state *states, int32_t index)
 {
 	/* immovable bodies read as the identity state and are never written */
-	return (const float *)(index >= 0 ? states + tb_state_slot(index) : &tb_identity_body_state);
+	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
 }
 
 static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states, const int32_t *index)
@@ -95,10 +95,10 @@ static inline void scatter_bodies(tb_body_state *states, const int32_t *index, c
 {
 	__m128 r0 = b->vx, r1 = b->vy, r2 = b->angular_velocity, r3 = b->flags;
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	if (tb_state_writable(index[0])) _mm_storeu_ps((float *)(states + index[0]), r0);
-	if (tb_state_writable(index[1])) _mm_storeu_ps((float *)(states + index[1]), r1);
-	if (tb_state_writable(index[2])) _mm_storeu_ps((float *)(states + index[2]), r2);
-	if (tb_state_writable(index[3])) _mm_storeu_ps((float *)(states + index[3]), r3);
+	if (index[0] >= 0) _mm_storeu_ps((float *)(states + index[0]), r0);
+	if (index[1] >= 0) _mm_storeu_ps((float *)(states + index[1]), r1);
+	if (index[2] >= 0) _mm_storeu_ps((float *)(states + index[2]), r2);
+	if (index[3] >= 0) _mm_storeu_ps((float *)(states + index[3]), r3);
 }
 
 #else

@@ -88,18 +88,6 @@ typedef struct tb_step_context {
 	bool enable_position_correction;
 } tb_step_context;
 
-/* A contact's body that no impulse can move (a kinematic body: no inverse
- * mass, no inverse inertia) is read but never written by the contact solver:
- * its state index carries this flag in the constraints and the blocks, so it
- * takes no graph colour and any number of a colour's lanes can meet it (the
- * tumbler's spinning walls). Every path reads the flagged index's state and
- * skips its write, so lanes that share it never race. */
-#define TB_STATE_READ_ONLY (1 << 30)
-
-static inline int32_t tb_state_slot(int32_t index) { return index & ~TB_STATE_READ_ONLY; }
-/* the state is the solver's to write: an index without the flag */
-static inline bool tb_state_writable(int32_t index) { return (uint32_t)index < (uint32_t)TB_STATE_READ_ONLY; }
-
 /* A body's state for solving: static and sleeping bodies read as a zero state
  * whose writes are discarded. */
 static const tb_body_state tb_identity_body_state = {{0.0f, 0.0f}, 0.0f, 0, {0.0f, 0.0f}, {1.0f, 0.0f}};

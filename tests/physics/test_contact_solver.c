@@ -31,12 +31,7 @@ static float rnd(float lo, float hi)
 	return lo + (hi - lo) * u;
 }
 
-/* the last state is a kinematic body's, which several lanes of a case may meet */
-enum { MAX_LANES = TB_BLOCK_LANES, KINEMATIC_STATE = 2 * TB_BLOCK_LANES, MAX_STATES = 2 * TB_BLOCK_LANES + 1 };
-
-/* A quarter of the cases put a kinematic body (read, never written) in every
- * other lane. */
-static bool lane_is_kinematic(int variant, int i) { return variant % 4 == 3 && i % 2 == 0 && (variant + i) % 3 != 0; }
+enum { MAX_LANES = TB_BLOCK_LANES, MAX_STATES = 2 * TB_BLOCK_LANES };
 
 /* Body states in motion, a little moved and turned since the step began. */
 static void random_states(tb_body_state states[MAX_STATES])
@@ -59,29 +54,23 @@ static void make_case(tb_contact_constraint cc[MAX_LANES], int count, tb_body_st
 {
 	memset(cc, 0, MAX_LANES * sizeof *cc);
 	random_states(states);
-	/* a kinematic body at rest along x and not turning: its zeros negative,
-	 * which a lane that wrote it back (v - 0 * p) would turn positive */
-	if (variant % 8 == 7) {
-		states[KINEMATIC_STATE].linear_velocity.x = -0.0f;
-		states[KINEMATIC_STATE].angular_velocity = -0.0f;
-	}
 	for (int i = 0; i < count; ++i) {
 		tb_contact_constraint *c = cc + i;
-		bool ground = (variant + i) % 3 == 0, kinematic = lane_is_kinematic(variant, i);
-		c->state_a = ground ? -1 : kinematic ? KINEMATIC_STATE | TB_STATE_READ_ONLY : 2 * i;
+		bool ground = (variant + i) % 3 == 0;
+		c->state_a = ground ? -1 : 2 * i;
 		c->state_b = 2 * i + 1;
 		c->contact = i;
 		c->point_count = (variant + i) % 4 == 1 ? 1 : 2;
 		tb_rot direction = tb_make_rot(rnd(-3.1f, 3.1f));
 		c->normal = tb_v2(direction.c, direction.s);
-		c->inv_mass_a = ground || kinematic ? 0.0f : rnd(0.1f, 2.0f);
-		c->inv_i_a = ground || kinematic ? 0.0f : rnd(0.0f, 3.0f);
+		c->inv_mass_a = ground ? 0.0f : rnd(0.1f, 2.0f);
+		c->inv_i_a = ground ? 0.0f : rnd(0.0f, 3.0f);
 		c->inv_mass_b = rnd(0.1f, 2.0f);
 		c->inv_i_b = (variant + i) % 5 == 2 ? 0.0f : rnd(0.1f, 3.0f); /* fixed rotation */
 		c->friction = rnd(0.0f, 1.0f);
 		c->restitution = (variant + i) % 2 == 0 ? 0.0f : rnd(0.2f, 0.9f);
 		c->push_max = rnd(0.5f, 3.0f);
-		c->softness = ground || kinematic ? ctx->static_softness : ctx->contact_softness;
+		c->softness = ground ? ctx->static_softness : ctx->contact_softness;
 		tb_vec2 n = c->normal, t = tb_right_perp(n);
 		for (int p = 0; p < c->point_count; ++p) {
 			tb_constraint_point *cp = c->points + p;
@@ -194,13 +183,9 @@ static void compare_paths(const tb_contact_kernels *k, bool position_correction,
 		make_case(scalar_cc, count, scalar_states, &ctx, variant);
 		memcpy(wide_cc, scalar_cc, sizeof scalar_cc);
 		memcpy(wide_states, scalar_states, sizeof scalar_states);
-		tb_body_state kinematic = scalar_states[KINEMATIC_STATE];
 		run_scalar(scalar_cc, count, scalar_states, &ctx);
 		run_block(k, wide_cc, count, wide_states, &ctx);
 		assert_same_bits(scalar_states, wide_states, sizeof scalar_states, "body states", variant, 0);
-		/* the lanes that met the kinematic body moved it not at all */
-		assert_same_bits(&kinematic, &wide_states[KINEMATIC_STATE], 4 * sizeof(float), "kinematic velocities",
-		                 variant, 0);
 		assert_same_impulses(scalar_cc, wide_cc, count, variant, 0);
 	}
 }
@@ -262,7 +247,7 @@ static void test_comparison_sees_a_difference(void **state)
 	make_case(scalar_cc, MAX_LANES, scalar_states, &ctx, 1);
 	memcpy(wide_cc, scalar_cc, sizeof scalar_cc);
 	memcpy(wide_states, scalar_states, sizeof scalar_states);
-	scalar_states[3].linear_velocity.x = nextafterf(scalar_states[3].linear_velocity.x, 100.0f);
+	scalar_states[5].linear_velocity.x = nextafterf(scalar_states[5].linear_velocity.x, 100.0f);
 	run_scalar(scalar_cc, MAX_LANES, scalar_states, &ctx);
 	run_block(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2), wide_cc, MAX_LANES, wide_states, &ctx);
 	assert_true(memcmp(scalar_states, wide_states, sizeof scalar_states) != 0);
@@ -389,33 +374,6 @@ static void test_integrate_velocities_matches_scalar(void **state)
 		tb_integrate_velocities_scalar(scalar, motions, n, max_speed, max_rotation);
 		if (memcmp(wide, scalar, sizeof wide) != 0) fail_msg("states differ (round %d, %d states)", round, n);
 	}
-}
-
-/* A kinematic platform carrying a hundred boxes: the platform takes no graph
- * colour (every lane that meets it only reads it), so all its contacts go
- * into blocks instead of all but 64 to the scalar overflow; the boxes ride
- * along and the platform keeps exactly the velocity it was given. */
-static void test_kinematic_platform_takes_no_colour(void **state)
-{
-	(void)state;
-	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
-	tb_body_id platform = tu_box_body(w, TB_KINEMATIC_BODY, tb_v2(0.0f, 0.0f), 60.0f, 0.5f, 1.0f);
-	assert_int_equal(tb_body_set_linear_velocity(w, platform, tb_v2(1.0f, -0.0f)), TB_OK);
-	enum { BOXES = 100 };
-	tb_body_id boxes[BOXES];
-	for (int i = 0; i < BOXES; ++i)
-		boxes[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(-49.5f + (float)i, 0.95f), 0.4f, 0.4f, 1.0f);
-	tu_step(w, 90);
-	assert_true(w->graph.refs.count >= BOXES);
-	assert_int_equal(w->graph.order.count, 0);
-	tb_vec2 v = tb_body_get_linear_velocity(w, platform);
-	assert_true(v.x == 1.0f && v.y == 0.0f && signbit(v.y));
-	for (int i = 0; i < BOXES; ++i) {
-		tb_vec2 vb = tb_body_get_linear_velocity(w, boxes[i]);
-		assert_true(fabsf(vb.x - 1.0f) < 1.0e-3f && fabsf(vb.y) < 1.0e-3f);
-		assert_true(fabsf(tb_body_get_position(w, boxes[i]).y - 0.9f) < 0.01f);
-	}
-	tb_destroy_world(w);
 }
 
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
@@ -558,7 +516,6 @@ int main(void)
 		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
 		cmocka_unit_test(test_integrate_positions_matches_scalar),
 		cmocka_unit_test(test_integrate_velocities_matches_scalar),
-		cmocka_unit_test(test_kinematic_platform_takes_no_colour),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
