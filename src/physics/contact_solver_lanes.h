@@ -99,27 +99,17 @@ static inline __attribute__((always_inline)) void KERNEL(solve)(tb_contact_block
 	wv restitution = bounce_lanes ? wv_load(blk->restitution + lane) : zero;
 	wv can_bounce = bounce_lanes ? wv_gt(restitution, zero) : zero;
 
-	/* both points' current separations first (positions do not change while
-	 * solving): the rotations and displacements are then no longer needed */
-	wv separation[2];
-	for (int j = 0; j < 2; ++j) {
-		const tb_block_point *bp = blk->points + j;
-		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
-		wv rbx = wv_load(bp->anchor_bx + lane), rby = wv_load(bp->anchor_by + lane);
-		/* see tb_solve_contact_list for the clamped rotation term */
-		wv prdx = wv_sub(wv_sub(wv_mul(b.qc, rbx), wv_mul(b.qs, rby)), wv_sub(wv_mul(a.qc, rax), wv_mul(a.qs, ray)));
-		wv prdy = wv_sub(wv_add(wv_mul(b.qs, rbx), wv_mul(b.qc, rby)), wv_add(wv_mul(a.qs, rax), wv_mul(a.qc, ray)));
-		wv drx = wv_sub(rbx, rax), dry = wv_sub(rby, ray);
-		wv rot_term = wv_min(wv_add(wv_mul(wv_sub(prdx, drx), nx), wv_mul(wv_sub(prdy, dry), ny)), zero);
-		separation[j] = wv_add(wv_add(wv_add(wv_mul(wv_add(dpx, drx), nx), wv_mul(wv_add(dpy, dry), ny)), rot_term),
-		                       wv_load(bp->base_separation + lane));
-	}
-
 	for (int j = 0; j < 2; ++j) {
 		tb_block_point *bp = blk->points + j;
 		wv rax = wv_load(bp->anchor_ax + lane), ray = wv_load(bp->anchor_ay + lane);
 		wv rbx = wv_load(bp->anchor_bx + lane), rby = wv_load(bp->anchor_by + lane);
-		wv s = separation[j];
+		/* current separation: see tb_solve_contact_list for the clamped rotation term */
+		wv prdx = wv_sub(wv_sub(wv_mul(b.qc, rbx), wv_mul(b.qs, rby)), wv_sub(wv_mul(a.qc, rax), wv_mul(a.qs, ray)));
+		wv prdy = wv_sub(wv_add(wv_mul(b.qs, rbx), wv_mul(b.qc, rby)), wv_add(wv_mul(a.qs, rax), wv_mul(a.qc, ray)));
+		wv drx = wv_sub(rbx, rax), dry = wv_sub(rby, ray);
+		wv rot_term = wv_min(wv_add(wv_mul(wv_sub(prdx, drx), nx), wv_mul(wv_sub(prdy, dry), ny)), zero);
+		wv s = wv_add(wv_add(wv_add(wv_mul(wv_add(dpx, drx), nx), wv_mul(wv_add(dpy, dry), ny)), rot_term),
+		              wv_load(bp->base_separation + lane));
 
 		wv speculative = wv_gt(s, zero);
 		wv bias = wv_mul(s, wp->inv_h), mass_scale = one, impulse_scale = zero;
