@@ -48,7 +48,8 @@ static inline const float *state_floats(const tb_body_state *states, int32_t ind
 }
 
 /* Eight body states of eight floats each, one per row, into eight lanes of each field. */
-static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states, const int32_t *index)
+static inline __attribute__((always_inline)) void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states,
+                                                                const int32_t *index)
 {
 	__m256 r0 = _mm256_loadu_ps(state_floats(states, index[0])), r1 = _mm256_loadu_ps(state_floats(states, index[1]));
 	__m256 r2 = _mm256_loadu_ps(state_floats(states, index[2])), r3 = _mm256_loadu_ps(state_floats(states, index[3]));
@@ -75,7 +76,8 @@ static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *stat
 
 /* Only velocities change while solving: the first four floats of each state
  * (v, angular velocity, and the flags, which ride along bit for bit). */
-static inline void scatter_bodies(tb_body_state *states, const int32_t *index, const KERNEL(wide_body) *b)
+static inline __attribute__((always_inline)) void scatter_bodies(tb_body_state *states, const int32_t *index,
+                                                                 const KERNEL(wide_body) *b)
 {
 	__m256 t0 = _mm256_unpacklo_ps(b->vx, b->vy), t1 = _mm256_unpackhi_ps(b->vx, b->vy);
 	__m256 t2 = _mm256_unpacklo_ps(b->angular_velocity, b->flags), t3 = _mm256_unpackhi_ps(b->angular_velocity, b->flags);

@@ -58,7 +58,8 @@ typedef struct KERNEL(wide_body) {
 } KERNEL(wide_body);
 
 /* Immovable bodies (index -1) read as the identity state and are never written. */
-static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states, const int32_t *index)
+static inline __attribute__((always_inline)) void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states,
+                                                                const int32_t *index)
 {
 	for (int i = 0; i < LANES; ++i) {
 		const tb_body_state *s = index[i] >= 0 ? states + index[i] : &tb_identity_body_state;
@@ -74,7 +75,8 @@ static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *stat
 }
 
 /* Only velocities change while solving. */
-static inline void scatter_bodies(tb_body_state *states, const int32_t *index, const KERNEL(wide_body) *b)
+static inline __attribute__((always_inline)) void scatter_bodies(tb_body_state *states, const int32_t *index,
+                                                                 const KERNEL(wide_body) *b)
 {
 	for (int i = 0; i < LANES; ++i) {
 		if (index[i] < 0) continue;

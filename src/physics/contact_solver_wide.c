@@ -68,7 +68,8 @@ static inline const float *state_floats(const tb_body_state *states, int32_t ind
 	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
 }
 
-static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states, const int32_t *index)
+static inline __attribute__((always_inline)) void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states,
+                                                                const int32_t *index)
 {
 	const float *p0 = state_floats(states, index[0]), *p1 = state_floats(states, index[1]);
 	const float *p2 = state_floats(states, index[2]), *p3 = state_floats(states, index[3]);
@@ -91,7 +92,8 @@ static inline void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *stat
 }
 
 /* Only velocities change while solving; flags ride along bit for bit (shuffles never touch the bits). */
-static inline void scatter_bodies(tb_body_state *states, const int32_t *index, const KERNEL(wide_body) *b)
+static inline __attribute__((always_inline)) void scatter_bodies(tb_body_state *states, const int32_t *index,
+                                                                 const KERNEL(wide_body) *b)
 {
 	__m128 r0 = b->vx, r1 = b->vy, r2 = b->angular_velocity, r3 = b->flags;
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
@@ -184,13 +186,15 @@ _Static_assert(offsetof(tb_contact_constraint, state_b) == offsetof(tb_contact_c
 _Static_assert(sizeof(tb_constraint_point) == 11 * sizeof(float) && offsetof(tb_constraint_point, anchor_a) == 0 &&
                offsetof(tb_constraint_point, anchor_b) == 8 && offsetof(tb_constraint_point, base_separation) == 16 &&
                offsetof(tb_constraint_point, relative_velocity) == 20 &&
-               offsetof(tb_constraint_point, normal_impulse) == 24 && offsetof(tb_constraint_point, tangent_impulse) == 28 &&
-               offsetof(tb_constraint_point, max_normal_impulse) == 32 && offsetof(tb_constraint_point, normal_mass) == 36 &&
-               offsetof(tb_constraint_point, tangent_mass) == 40,
+               offsetof(tb_constraint_point, normal_impulse) == 24 &&
+               offsetof(tb_constraint_point, tangent_impulse) == 28 &&
+               offsetof(tb_constraint_point, max_normal_impulse) == 32 &&
+               offsetof(tb_constraint_point, normal_mass) == 36 && offsetof(tb_constraint_point, tangent_mass) == 40,
                "a record's point in the order of its block's lane arrays");
 _Static_assert(offsetof(tb_block_point, anchor_ay) == 1 * sizeof(float[TB_BLOCK_LANES]) &&
                offsetof(tb_block_point, tangent_mass) == 10 * sizeof(float[TB_BLOCK_LANES]) &&
-               offsetof(tb_contact_block, normal_y) == offsetof(tb_contact_block, normal_x) + sizeof(float[TB_BLOCK_LANES]) &&
+               offsetof(tb_contact_block, normal_y) ==
+                   offsetof(tb_contact_block, normal_x) + sizeof(float[TB_BLOCK_LANES]) &&
                offsetof(tb_contact_block, impulse_scale) ==
                    offsetof(tb_contact_block, normal_x) + 11 * sizeof(float[TB_BLOCK_LANES]),
                "a block's lane arrays one after the other, in the records' order");
@@ -253,7 +257,8 @@ void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *c
 	}
 #endif
 	tb_contact_block_init(blk, lanes);
-	for (int i = 0; i < lanes; ++i) tb_contact_block_set_lane(blk, i, constraints + refs[i], refs[i], surfaces, surface_count);
+	for (int i = 0; i < lanes; ++i)
+		tb_contact_block_set_lane(blk, i, constraints + refs[i], refs[i], surfaces, surface_count);
 }
 
 bool tb_prepare_contact_block(tb_contact_block *blk, tb_block_surface *surface,

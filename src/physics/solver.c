@@ -217,7 +217,8 @@ void tb_integrate_velocities(tb_body_state *states, const tb_body_motion *motion
 		}
 		__m128 nw = _mm_add_ps(_mm_mul_ps(af, w), dw);
 		__m128 over = _mm_cmpgt_ps(_mm_mul_ps(nw, nw), max_rot_sq);
-		__m128 capped = _mm_or_ps(_mm_and_ps(_mm_cmpgt_ps(nw, zero), pos_rot), _mm_andnot_ps(_mm_cmpgt_ps(nw, zero), neg_rot));
+		__m128 positive = _mm_cmpgt_ps(nw, zero);
+		__m128 capped = _mm_or_ps(_mm_and_ps(positive, pos_rot), _mm_andnot_ps(positive, neg_rot));
 		nw = _mm_or_ps(_mm_and_ps(over, capped), _mm_andnot_ps(over, nw));
 		vx = _mm_or_ps(_mm_and_ps(moving, nvx), _mm_andnot_ps(moving, vx));
 		vy = _mm_or_ps(_mm_and_ps(moving, nvy), _mm_andnot_ps(moving, vy));
@@ -252,7 +253,8 @@ void tb_integrate_positions(tb_body_state *states, int32_t n, float h)
 		float *p = (float *)(states + k);
 		__m128 vx = _mm_loadu_ps(p), vy = _mm_loadu_ps(p + 8), w = _mm_loadu_ps(p + 16), flags = _mm_loadu_ps(p + 24);
 		_MM_TRANSPOSE4_PS(vx, vy, w, flags);
-		__m128 dpx = _mm_loadu_ps(p + 4), dpy = _mm_loadu_ps(p + 12), qc = _mm_loadu_ps(p + 20), qs = _mm_loadu_ps(p + 28);
+		__m128 dpx = _mm_loadu_ps(p + 4), dpy = _mm_loadu_ps(p + 12);
+		__m128 qc = _mm_loadu_ps(p + 20), qs = _mm_loadu_ps(p + 28);
 		_MM_TRANSPOSE4_PS(dpx, dpy, qc, qs);
 		/* tb_integrate_rot, then tb_normalize_rot */
 		__m128 delta = _mm_mul_ps(hh, w);
