@@ -162,12 +162,27 @@ void tb_store_impulses(tb_world *w);
 /* An empty block for `lane_count` lanes (the first ones); the unused lanes
  * have no bodies and no mass. */
 void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
+/* A lane's surface, if it has one (see tb_contact_block_set_lane). */
+static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
+                                                tb_block_surface *surfaces, int32_t *surface_count)
+{
+	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
+		/* a record only for a block that has a lane with a surface */
+		if (blk->surface < 0) {
+			blk->surface = (*surface_count)++;
+			memset(surfaces + blk->surface, 0, sizeof *surfaces);
+		}
+		tb_block_surface *surface = surfaces + blk->surface;
+		surface->tangent_speed[i] = cc->tangent_speed;
+		surface->rolling_resistance[i] = cc->rolling_resistance;
+		surface->rolling_mass[i] = cc->rolling_mass;
+		surface->rolling_impulse[i] = cc->rolling_impulse;
+	}
+}
 /* One lane from a constraint (no two lanes of a block may share an awake
  * body). ref: the lane's constraint, for the reader. Its surface, if any, goes
  * to the block's record in `surfaces`, taken from *surface_count for the
  * block's first lane with one. */
-static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
-                                                tb_block_surface *surfaces, int32_t *surface_count);
 static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
                                tb_block_surface *surfaces, int32_t *surface_count)
 {
@@ -204,23 +219,6 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 		bp->tangent_mass[i] = cp->tangent_mass;
 	}
 	tb_contact_block_set_surface(blk, i, cc, surfaces, surface_count);
-}
-/* A lane's surface, if it has one (tb_contact_block_set_lane). */
-static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
-                                                tb_block_surface *surfaces, int32_t *surface_count)
-{
-	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
-		/* a record only for a block that has a lane with a surface */
-		if (blk->surface < 0) {
-			blk->surface = (*surface_count)++;
-			memset(surfaces + blk->surface, 0, sizeof *surfaces);
-		}
-		tb_block_surface *surface = surfaces + blk->surface;
-		surface->tangent_speed[i] = cc->tangent_speed;
-		surface->rolling_resistance[i] = cc->rolling_resistance;
-		surface->rolling_mass[i] = cc->rolling_mass;
-		surface->rolling_impulse[i] = cc->rolling_impulse;
-	}
 }
 /* A block from the constraints at refs[0 .. lanes) (a colour's next lanes), as
  * tb_contact_block_init and tb_contact_block_set_lane for each lane make it. A
