@@ -21,7 +21,6 @@ static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_b
 static inline __attribute__((always_inline)) void prepare_constraint(const tb_world *w, const tb_step_context *ctx, const tb_constraint_ref *ref,
                                       tb_contact_constraint *cc)
 {
-	tb_softness contact_soft = ctx->contact_softness, static_soft = ctx->static_softness;
 	float warm = ctx->enable_warm_starting ? 1.0f : 0.0f;
 	tb_contact *c = w->contacts.data + ref->contact;
 	tb_manifold *m = &c->manifold;
@@ -65,8 +64,6 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	cc->inv_i_a = ia;
 	cc->inv_mass_b = mb;
 	cc->inv_i_b = ib;
-	/* against immovable bodies a stiffer spring is stable and keeps piles from sinking */
-	cc->softness = (ma == 0.0f || mb == 0.0f) ? static_soft : contact_soft;
 	/* Push-out speeds add up along a chain of overlapping bodies (twenty boxes
 	 * created on one spot would leave at twenty times the cap), so a body's
 	 * budget is shared among its contacts (its broad-phase pairs), and halved
@@ -215,9 +212,10 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 				/* speculative: allow closing exactly the gap this substep */
 				bias = s * inv_h;
 			} else if (use_bias && correct) {
-				bias = tb_maxf(cc->softness.bias_rate * s, -cc->push_max);
-				mass_scale = cc->softness.mass_scale;
-				impulse_scale = cc->softness.impulse_scale;
+				tb_softness soft = tb_contact_softness(ctx, ma, mb);
+				bias = tb_maxf(soft.bias_rate * s, -cc->push_max);
+				mass_scale = soft.mass_scale;
+				impulse_scale = soft.impulse_scale;
 			}
 			if (!use_bias && s < TB_LINEAR_SLOP && cc->restitution > 0.0f && cp->relative_velocity < -threshold) {
 				/* bounce: leave at e times the approach speed measured before the step */

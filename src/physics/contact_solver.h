@@ -16,9 +16,9 @@ typedef struct tb_world tb_world;
 typedef struct tb_constraint_point {
 	tb_vec2 anchor_a, anchor_b;      /* relative to the centres of mass, fixed for the step */
 	float base_separation;           /* separation minus the anchor term, so s = dot(d, n) + base */
-	float relative_velocity;         /* normal velocity at prepare, for restitution and hits */
 	float normal_impulse, tangent_impulse, max_normal_impulse;
 	float normal_mass, tangent_mass;
+	float relative_velocity;         /* normal velocity at prepare, for restitution */
 } tb_constraint_point;
 
 typedef struct tb_contact_constraint {
@@ -27,9 +27,10 @@ typedef struct tb_contact_constraint {
 	int32_t point_count;
 	tb_vec2 normal;
 	float inv_mass_a, inv_i_a, inv_mass_b, inv_i_b;
-	float friction, restitution;
+	float friction;
 	float push_max;                  /* cap on the push-out speed, m/s */
-	tb_softness softness;
+	float restitution;
+	/* (the spring is the step's: tb_contact_softness) */
 	tb_constraint_point points[2];
 	/* surfaces: the speed friction drives the tangent velocity to, and rolling
 	 * resistance on the relative spin (a torque up to rolling_resistance times
@@ -39,6 +40,14 @@ typedef struct tb_contact_constraint {
 } tb_contact_constraint;
 
 TB_ARRAY_DECLARE(tb_contact_constraint_array, tb_contact_constraint)
+
+/* A contact's spring: against an immovable body (no mass on one side) a
+ * stiffer one is stable and keeps piles from sinking. Every solver path
+ * chooses it from the constraint's masses, so no record or block carries it. */
+static inline tb_softness tb_contact_softness(const tb_step_context *ctx, float inv_mass_a, float inv_mass_b)
+{
+	return (inv_mass_a == 0.0f || inv_mass_b == 0.0f) ? ctx->static_softness : ctx->contact_softness;
+}
 
 /* A record's lines, wherever it starts (prepare fills the blocks from them). */
 static inline void tb_prefetch_constraint(const tb_contact_constraint *cc)
@@ -57,7 +66,6 @@ static inline void tb_prefetch_constraint(const tb_contact_constraint *cc)
 typedef struct tb_block_point {
 	float anchor_ax[TB_BLOCK_LANES], anchor_ay[TB_BLOCK_LANES], anchor_bx[TB_BLOCK_LANES], anchor_by[TB_BLOCK_LANES];
 	float base_separation[TB_BLOCK_LANES];
-	float relative_velocity[TB_BLOCK_LANES];
 	float normal_impulse[TB_BLOCK_LANES], tangent_impulse[TB_BLOCK_LANES], max_normal_impulse[TB_BLOCK_LANES];
 	float normal_mass[TB_BLOCK_LANES], tangent_mass[TB_BLOCK_LANES];
 } tb_block_point;
@@ -66,28 +74,31 @@ typedef struct tb_block_point {
  * aligned SIMD loads: the block array's allocator aligns it (core.h). An unused
  * lane (the tail of a colour) is a constraint with no mass between two
  * immovable bodies: it computes zeros and is never written back. A one-point
- * manifold's second point is the same: no mass, no impulse. */
+ * manifold's second point is the same: no mass, no impulse. Each pass of the
+ * solver streams every block, so a block holds only what every pass reads:
+ * the spring is the step's (chosen by the masses, tb_contact_softness), the
+ * lanes' constraints are the graph's lane refs, and what only a bounce reads
+ * lives with the rare surfaces. */
 typedef struct tb_contact_block {
 	_Alignas(32) int32_t state_a[TB_BLOCK_LANES];
 	int32_t state_b[TB_BLOCK_LANES];
-	int32_t constraint[TB_BLOCK_LANES]; /* the lane's constraint (the step: its ref in the graph), -1 for an unused lane */
 	float normal_x[TB_BLOCK_LANES], normal_y[TB_BLOCK_LANES];
 	float inv_mass_a[TB_BLOCK_LANES], inv_i_a[TB_BLOCK_LANES], inv_mass_b[TB_BLOCK_LANES], inv_i_b[TB_BLOCK_LANES];
-	float friction[TB_BLOCK_LANES], restitution[TB_BLOCK_LANES], push_max[TB_BLOCK_LANES];
-	float bias_rate[TB_BLOCK_LANES], mass_scale[TB_BLOCK_LANES], impulse_scale[TB_BLOCK_LANES];
+	float friction[TB_BLOCK_LANES], push_max[TB_BLOCK_LANES];
 	tb_block_point points[2];
 	int32_t lane_count; /* lanes in use, the first ones */
 	int32_t surface;    /* its lanes' surfaces in the graph's `surfaces`, or -1 */
-	int32_t bouncy;     /* 1 if a lane has restitution: the relax skips the bounce for a block without */
 } tb_contact_block;
 
-/* Conveyors and rolling resistance are rare, so their lanes live apart from
- * the blocks, only for the blocks that have them (a lane without them holds
- * zeros): plain piles keep their blocks as they were and a step without any
- * surface does not look for them. */
+/* Conveyors, rolling resistance and restitution are rare, so their lanes live
+ * apart from the blocks, only for the blocks that have them (a lane without
+ * them holds zeros): plain piles keep their blocks small and a step without
+ * any surface does not look for them. Only the relax reads the bounce. */
 typedef struct tb_block_surface {
 	_Alignas(32) float tangent_speed[TB_BLOCK_LANES];
 	float rolling_resistance[TB_BLOCK_LANES], rolling_mass[TB_BLOCK_LANES], rolling_impulse[TB_BLOCK_LANES];
+	float restitution[TB_BLOCK_LANES];
+	float relative_velocity[2][TB_BLOCK_LANES]; /* each point's normal velocity at prepare */
 } tb_block_surface;
 
 _Static_assert(TB_ALIGNMENT % _Alignof(tb_contact_block) == 0, "the allocator aligns contact blocks");
@@ -166,7 +177,7 @@ void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
 static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, const tb_contact_constraint *cc,
                                                 tb_block_surface *surfaces, int32_t *surface_count)
 {
-	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f) {
+	if (cc->tangent_speed != 0.0f || cc->rolling_resistance > 0.0f || cc->restitution > 0.0f) {
 		/* a record only for a block that has a lane with a surface */
 		if (blk->surface < 0) {
 			blk->surface = (*surface_count)++;
@@ -177,19 +188,19 @@ static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, co
 		surface->rolling_resistance[i] = cc->rolling_resistance;
 		surface->rolling_mass[i] = cc->rolling_mass;
 		surface->rolling_impulse[i] = cc->rolling_impulse;
+		surface->restitution[i] = cc->restitution;
+		for (int j = 0; j < cc->point_count; ++j) surface->relative_velocity[j][i] = cc->points[j].relative_velocity;
 	}
 }
 /* One lane from a constraint (no two lanes of a block may share an awake
- * body). ref: the lane's constraint, for the reader. Its surface, if any, goes
- * to the block's record in `surfaces`, taken from *surface_count for the
- * block's first lane with one. */
-static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc, int32_t ref,
-                               tb_block_surface *surfaces, int32_t *surface_count)
+ * body). Its surface, if any, goes to the block's record in `surfaces`, taken
+ * from *surface_count for the block's first lane with one. */
+static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc,
+                                             tb_block_surface *surfaces, int32_t *surface_count)
 {
 	int i = lane;
 	blk->state_a[i] = cc->state_a;
 	blk->state_b[i] = cc->state_b;
-	blk->constraint[i] = ref;
 	blk->normal_x[i] = cc->normal.x;
 	blk->normal_y[i] = cc->normal.y;
 	blk->inv_mass_a[i] = cc->inv_mass_a;
@@ -197,12 +208,7 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 	blk->inv_mass_b[i] = cc->inv_mass_b;
 	blk->inv_i_b[i] = cc->inv_i_b;
 	blk->friction[i] = cc->friction;
-	blk->restitution[i] = cc->restitution;
-	if (cc->restitution > 0.0f) blk->bouncy = 1;
 	blk->push_max[i] = cc->push_max;
-	blk->bias_rate[i] = cc->softness.bias_rate;
-	blk->mass_scale[i] = cc->softness.mass_scale;
-	blk->impulse_scale[i] = cc->softness.impulse_scale;
 	for (int j = 0; j < cc->point_count; ++j) {
 		const tb_constraint_point *cp = cc->points + j;
 		tb_block_point *bp = blk->points + j;
@@ -211,7 +217,6 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 		bp->anchor_bx[i] = cp->anchor_b.x;
 		bp->anchor_by[i] = cp->anchor_b.y;
 		bp->base_separation[i] = cp->base_separation;
-		bp->relative_velocity[i] = cp->relative_velocity;
 		bp->normal_impulse[i] = cp->normal_impulse;
 		bp->tangent_impulse[i] = cp->tangent_impulse;
 		bp->max_normal_impulse[i] = cp->max_normal_impulse;
@@ -232,9 +237,10 @@ void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *c
  * block's `surface` is then 0). */
 bool tb_prepare_contact_block(tb_contact_block *block, tb_block_surface *surface,
                               const tb_contact_constraint *constraints, const int32_t *indices, int32_t count);
-/* The block's impulses back into its constraints (surface: its record or NULL). */
+/* The block's impulses back into its lanes' constraints, constraints[refs[i]]
+ * (surface: its record or NULL). */
 void tb_store_contact_block(const tb_contact_block *block, const tb_block_surface *surface,
-                            tb_contact_constraint *constraints);
+                            tb_contact_constraint *constraints, const int32_t *refs);
 /* The step's drivers: every colour's blocks through the world's path, the
  * overflow through the scalar solver. */
 void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);

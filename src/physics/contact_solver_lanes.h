@@ -27,10 +27,12 @@
 
 typedef struct KERNEL(params) {
 	wv inv_h, slop, neg_threshold, zero, one;
+	/* the step's springs: between two moving bodies, and against an immovable one */
+	wv bias_rate, mass_scale, impulse_scale, fixed_bias_rate, fixed_mass_scale, fixed_impulse_scale;
 } KERNEL(params);
 
 /* One vector's worth of a block: lanes [lane, lane + LANES). `surface` is the
- * block's conveyor and rolling resistance record, or NULL: each caller passes
+ * block's conveyor, rolling resistance and bounce record, or NULL: each caller passes
  * NULL or not at every call, so the plain block solver is compiled apart from
  * the surface one. */
 static inline void KERNEL(warm_start)(tb_contact_block *blk, const tb_block_surface *surface, int lane,
@@ -88,15 +90,18 @@ static inline __attribute__((always_inline)) void KERNEL(solve)(tb_contact_block
 	/* soft bias terms are the same for both points */
 	wv bias_rate = zero, soft_mass = one, soft_impulse = zero, neg_push = zero;
 	if (soft) {
-		bias_rate = wv_load(blk->bias_rate + lane);
-		soft_mass = wv_load(blk->mass_scale + lane);
-		soft_impulse = wv_load(blk->impulse_scale + lane);
+		/* tb_contact_softness: the stiffer spring where a side has no mass */
+		wv fixed_a = wv_eq(ma, zero);
+		wv fixed = wv_select(fixed_a, wv_eq(mb, zero), fixed_a);
+		bias_rate = wv_select(fixed, wp->bias_rate, wp->fixed_bias_rate);
+		soft_mass = wv_select(fixed, wp->mass_scale, wp->fixed_mass_scale);
+		soft_impulse = wv_select(fixed, wp->impulse_scale, wp->fixed_impulse_scale);
 		neg_push = wv_neg(wv_load(blk->push_max + lane));
 	}
-	/* only the relax bounces, and only lanes with restitution: a block with
-	 * none would select the bias it has in every lane */
-	bool bounce_lanes = relax && blk->bouncy;
-	wv restitution = bounce_lanes ? wv_load(blk->restitution + lane) : zero;
+	/* only the relax bounces, and only lanes with restitution, which have a
+	 * surface record: a plain block would select the bias it has in every lane */
+	bool bounce_lanes = relax && surface != NULL;
+	wv restitution = bounce_lanes ? wv_load(surface->restitution + lane) : zero;
 	wv can_bounce = bounce_lanes ? wv_gt(restitution, zero) : zero;
 
 	for (int j = 0; j < 2; ++j) {
@@ -121,7 +126,7 @@ static inline __attribute__((always_inline)) void KERNEL(solve)(tb_contact_block
 			bias = wv_select(speculative, zero, bias);
 		}
 		if (bounce_lanes) {
-			wv relative_velocity = wv_load(bp->relative_velocity + lane);
+			wv relative_velocity = wv_load(surface->relative_velocity[j] + lane);
 			wv near = wv_lt(s, wp->slop);
 			wv bounce = wv_and(wv_and(can_bounce, near), wv_lt(relative_velocity, wp->neg_threshold));
 			bias = wv_select(bounce, bias, wv_min(bias, wv_mul(restitution, relative_velocity)));
@@ -245,6 +250,12 @@ static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_blo
 	wp.neg_threshold = wv_splat(-ctx->restitution_threshold);
 	wp.zero = wv_zero();
 	wp.one = wv_splat(1.0f);
+	wp.bias_rate = wv_splat(ctx->contact_softness.bias_rate);
+	wp.mass_scale = wv_splat(ctx->contact_softness.mass_scale);
+	wp.impulse_scale = wv_splat(ctx->contact_softness.impulse_scale);
+	wp.fixed_bias_rate = wv_splat(ctx->static_softness.bias_rate);
+	wp.fixed_mass_scale = wv_splat(ctx->static_softness.mass_scale);
+	wp.fixed_impulse_scale = wv_splat(ctx->static_softness.impulse_scale);
 	if (!use_bias) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, true);
 	else if (ctx->enable_position_correction) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, true, false);
 	else KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, false);

@@ -169,7 +169,7 @@ void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count)
 	memset(blk, 0, sizeof *blk);
 	blk->lane_count = lane_count;
 	blk->surface = TB_NULL_INDEX;
-	for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = blk->constraint[i] = TB_NULL_INDEX;
+	for (int i = 0; i < TB_BLOCK_LANES; ++i) blk->state_a[i] = blk->state_b[i] = TB_NULL_INDEX;
 }
 
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)
@@ -179,24 +179,21 @@ void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count)
 _Static_assert(offsetof(tb_contact_constraint, state_b) == offsetof(tb_contact_constraint, state_a) + 4 &&
                RECORD_FLOAT(normal) == 4 && RECORD_FLOAT(inv_mass_a) == 6 && RECORD_FLOAT(inv_i_a) == 7 &&
                RECORD_FLOAT(inv_mass_b) == 8 && RECORD_FLOAT(inv_i_b) == 9 && RECORD_FLOAT(friction) == 10 &&
-               RECORD_FLOAT(restitution) == 11 && RECORD_FLOAT(push_max) == 12 &&
-               RECORD_FLOAT(softness.bias_rate) == 13 && RECORD_FLOAT(softness.mass_scale) == 14 &&
-               RECORD_FLOAT(softness.impulse_scale) == 15 && RECORD_FLOAT(points) == 16,
-               "the record's header rows: normal, masses, friction and restitution, push and softness");
+               RECORD_FLOAT(push_max) == 11 && RECORD_FLOAT(points) == 13,
+               "the record's header rows: normal and masses, friction and push; then the points");
 _Static_assert(sizeof(tb_constraint_point) == 11 * sizeof(float) && offsetof(tb_constraint_point, anchor_a) == 0 &&
                offsetof(tb_constraint_point, anchor_b) == 8 && offsetof(tb_constraint_point, base_separation) == 16 &&
-               offsetof(tb_constraint_point, relative_velocity) == 20 &&
-               offsetof(tb_constraint_point, normal_impulse) == 24 &&
-               offsetof(tb_constraint_point, tangent_impulse) == 28 &&
-               offsetof(tb_constraint_point, max_normal_impulse) == 32 &&
-               offsetof(tb_constraint_point, normal_mass) == 36 && offsetof(tb_constraint_point, tangent_mass) == 40,
+               offsetof(tb_constraint_point, normal_impulse) == 20 &&
+               offsetof(tb_constraint_point, tangent_impulse) == 24 &&
+               offsetof(tb_constraint_point, max_normal_impulse) == 28 &&
+               offsetof(tb_constraint_point, normal_mass) == 32 && offsetof(tb_constraint_point, tangent_mass) == 36,
                "a record's point in the order of its block's lane arrays");
 _Static_assert(offsetof(tb_block_point, anchor_ay) == 1 * sizeof(float[TB_BLOCK_LANES]) &&
-               offsetof(tb_block_point, tangent_mass) == 10 * sizeof(float[TB_BLOCK_LANES]) &&
+               offsetof(tb_block_point, tangent_mass) == 9 * sizeof(float[TB_BLOCK_LANES]) &&
                offsetof(tb_contact_block, normal_y) ==
                    offsetof(tb_contact_block, normal_x) + sizeof(float[TB_BLOCK_LANES]) &&
-               offsetof(tb_contact_block, impulse_scale) ==
-                   offsetof(tb_contact_block, normal_x) + 11 * sizeof(float[TB_BLOCK_LANES]),
+               offsetof(tb_contact_block, push_max) ==
+                   offsetof(tb_contact_block, normal_x) + 7 * sizeof(float[TB_BLOCK_LANES]),
                "a block's lane arrays one after the other, in the records' order");
 /* every row read, the last point's third included, lies within the record */
 _Static_assert((RECORD_FLOAT(points) + 2 * 11 + 4) * sizeof(float) <= sizeof(tb_contact_constraint),
@@ -223,13 +220,12 @@ static inline void fill_four(tb_contact_block *blk, int first, const float *cons
 	transpose_rows((float *)blk->state_a + first, 2, rec, 0);
 	transpose_rows(blk->normal_x + first, 4, rec, 4);
 	transpose_rows(blk->inv_mass_b + first, 4, rec, 8);
-	transpose_rows(blk->push_max + first, 4, rec, 12);
 	for (int j = 0; j < 2; ++j) {
 		int at = (int)RECORD_FLOAT(points) + 11 * j;
 		tb_block_point *bp = blk->points + j;
 		transpose_rows(bp->anchor_ax + first, 4, rec, at);
 		transpose_rows(bp->base_separation + first, 4, rec, at + 4);
-		transpose_rows(bp->max_normal_impulse + first, 3, rec, at + 8);
+		transpose_rows(bp->normal_mass + first, 2, rec, at + 8);
 	}
 }
 #endif
@@ -244,13 +240,8 @@ void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *c
 		for (int i = 0; i < TB_BLOCK_LANES; ++i) rec[i] = (const float *)(constraints + refs[i]);
 		fill_four(blk, 0, rec);
 		fill_four(blk, 4, rec + 4);
-		memcpy(blk->constraint, refs, sizeof blk->constraint);
 		blk->lane_count = TB_BLOCK_LANES;
 		blk->surface = TB_NULL_INDEX;
-		__m128 zero = _mm_setzero_ps();
-		int bouncy = _mm_movemask_ps(_mm_cmpgt_ps(_mm_load_ps(blk->restitution), zero)) |
-		             _mm_movemask_ps(_mm_cmpgt_ps(_mm_load_ps(blk->restitution + 4), zero));
-		blk->bouncy = bouncy != 0;
 		for (int i = 0; i < TB_BLOCK_LANES; ++i)
 			tb_contact_block_set_surface(blk, i, constraints + refs[i], surfaces, surface_count);
 		return;
@@ -258,7 +249,7 @@ void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *c
 #endif
 	tb_contact_block_init(blk, lanes);
 	for (int i = 0; i < lanes; ++i)
-		tb_contact_block_set_lane(blk, i, constraints + refs[i], refs[i], surfaces, surface_count);
+		tb_contact_block_set_lane(blk, i, constraints + refs[i], surfaces, surface_count);
 }
 
 bool tb_prepare_contact_block(tb_contact_block *blk, tb_block_surface *surface,
@@ -271,10 +262,10 @@ bool tb_prepare_contact_block(tb_contact_block *blk, tb_block_surface *surface,
 }
 
 void tb_store_contact_block(const tb_contact_block *blk, const tb_block_surface *surface,
-                            tb_contact_constraint *constraints)
+                            tb_contact_constraint *constraints, const int32_t *refs)
 {
 	for (int i = 0; i < blk->lane_count; ++i) {
-		tb_contact_constraint *cc = constraints + blk->constraint[i];
+		tb_contact_constraint *cc = constraints + refs[i];
 		if (surface != NULL) cc->rolling_impulse = surface->rolling_impulse[i];
 		for (int j = 0; j < cc->point_count; ++j) {
 			const tb_block_point *bp = blk->points + j;
