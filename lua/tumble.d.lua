@@ -39,6 +39,7 @@ tumble = {}
 ---@field sleeping? boolean                    default true
 ---@field continuous? boolean                  default true
 ---@field motion? boolean                      false freezes integration, default true
+---@field contact_cache? boolean               resting pairs remade instead of collided, default true
 ---@field friction_mix? tumble.MixRule         how two frictions make a contact's, default "geometric"
 ---@field restitution_mix? tumble.MixRule      the same for restitution, default "max"
 
@@ -111,6 +112,7 @@ function tumble._introspect() end
 ---@field sleeping boolean
 ---@field continuous boolean
 ---@field motion boolean
+---@field contact_cache boolean
 ---@field friction_mix tumble.MixRule
 ---@field restitution_mix tumble.MixRule
 ---@field valid boolean            (read-only) false after world:destroy()

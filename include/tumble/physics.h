@@ -88,6 +88,11 @@ typedef struct tb_world_def {
 	bool enable_sleep;            /* default true */
 	bool enable_continuous;       /* time of impact for fast bodies, default true */
 	bool enable_motion;           /* false freezes integration (the book's V key), default true */
+	/* A pair that has barely moved against itself since its last collide (a
+	 * resting pile) gets its manifold remade from the same features instead
+	 * of collided again (exact separations; see src/physics/contact.h),
+	 * default true */
+	bool enable_contact_cache;
 	tb_mix_rule friction_mix;     /* default geometric */
 	tb_mix_rule restitution_mix;  /* default max */
 	/* Every allocation of the world goes through alloc (NULL: the C library),
@@ -166,6 +171,9 @@ typedef struct tb_profile {
 typedef struct tb_counters {
 	int body_count, awake_body_count, shape_count, contact_count, touching_contact_count, joint_count,
 		island_count, tree_height, static_tree_height, step_count;
+	/* manifolds the last step remade from their contact cache instead of
+	 * colliding (enable_contact_cache) */
+	int remade_manifold_count;
 } tb_counters;
 
 tb_profile tb_world_get_profile(const tb_world *world);

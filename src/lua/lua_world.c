@@ -26,6 +26,7 @@
 	X(sleeping, SETTING)                                                                                       \
 	X(continuous, SETTING)                                                                                     \
 	X(motion, SETTING)                                                                                         \
+	X(contact_cache, SETTING)                                                                                  \
 	X(friction_mix, SETTING)                                                                                   \
 	X(restitution_mix, SETTING)                                                                                \
 	X(valid, TL_RO | TL_ALWAYS)                                                                                \
@@ -73,6 +74,7 @@ static void read_setting(lua_State *L, tb_world_def *d, int s, int idx, const tl
 		case P_sleeping: d->enable_sleep = tl_bool(L, idx, w); break;
 		case P_continuous: d->enable_continuous = tl_bool(L, idx, w); break;
 		case P_motion: d->enable_motion = tl_bool(L, idx, w); break;
+		case P_contact_cache: d->enable_contact_cache = tl_bool(L, idx, w); break;
 		case P_friction_mix: d->friction_mix = (tb_mix_rule)tl_enum(L, idx, w, mix_names); break;
 		case P_restitution_mix: d->restitution_mix = (tb_mix_rule)tl_enum(L, idx, w, mix_names); break;
 		default: break;
@@ -100,6 +102,7 @@ static void copy_setting(tb_world_def *dst, const tb_world_def *src, int s)
 		case P_sleeping: dst->enable_sleep = src->enable_sleep; break;
 		case P_continuous: dst->enable_continuous = src->enable_continuous; break;
 		case P_motion: dst->enable_motion = src->enable_motion; break;
+		case P_contact_cache: dst->enable_contact_cache = src->enable_contact_cache; break;
 		case P_friction_mix: dst->friction_mix = src->friction_mix; break;
 		case P_restitution_mix: dst->restitution_mix = src->restitution_mix; break;
 		default: break;
@@ -125,6 +128,7 @@ static void push_setting(lua_State *L, const tb_world_def *d, int s)
 		case P_sleeping: lua_pushboolean(L, d->enable_sleep); break;
 		case P_continuous: lua_pushboolean(L, d->enable_continuous); break;
 		case P_motion: lua_pushboolean(L, d->enable_motion); break;
+		case P_contact_cache: lua_pushboolean(L, d->enable_contact_cache); break;
 		case P_friction_mix: lua_pushstring(L, mix_names[d->friction_mix]); break;
 		case P_restitution_mix: lua_pushstring(L, mix_names[d->restitution_mix]); break;
 		default: lua_pushnil(L); break;
@@ -441,7 +445,7 @@ static int world_counters(lua_State *L)
 {
 	tl_world_record *rec = tl_check_world(L, 1);
 	tb_counters c = tb_world_get_counters(tl_world_of(rec));
-	lua_createtable(L, 0, 10);
+	lua_createtable(L, 0, 11);
 	set_integer(L, "body_count", c.body_count);
 	set_integer(L, "awake_body_count", c.awake_body_count);
 	set_integer(L, "shape_count", c.shape_count);
@@ -452,6 +456,7 @@ static int world_counters(lua_State *L)
 	set_integer(L, "tree_height", c.tree_height);
 	set_integer(L, "static_tree_height", c.static_tree_height);
 	set_integer(L, "step_count", c.step_count);
+	set_integer(L, "remade_manifold_count", c.remade_manifold_count);
 	return 1;
 }
 

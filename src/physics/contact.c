@@ -301,6 +301,13 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous);
 
 static inline void prefetch_pair(const tb_world *w, const tb_contact *c)
 {
+	/* the cache only where it will be read: a tumbling pile's contacts have none */
+	if (c->flags & TB_CONTACT_CACHED) {
+		const char *p = (const char *)&c->cache;
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 64);
+		__builtin_prefetch(p + sizeof c->cache - 1);
+	}
 	for (int e = 0; e < 2; ++e) {
 		const tb_body *body = w->bodies.data + c->edges[e].body;
 		__builtin_prefetch(&body->type);
@@ -337,6 +344,7 @@ void tb_collide_contacts(tb_world *w, float dt)
 	 * contacts', and the write always lands (count is at most the contacts
 	 * walked before this one). */
 	uint32_t stamp = w->contact_activations;
+	w->remade_manifold_count = 0;
 	tb_constraint_ref *refs = w->graph.refs.data;
 	int32_t count = 0;
 	/* a second walk TB_PREFETCH_AHEAD contacts ahead loads them early (a wake
@@ -364,6 +372,115 @@ void tb_collide_contacts(tb_world *w, float dt)
 	w->graph.refs.count = count;
 	w->graph.refs_from_collide = stamp == w->contact_activations;
 	w->graph.refs_stamp = stamp;
+}
+
+/* Remakes the manifold from the cache (contact.h) if the pair has moved less
+ * than TB_CONTACT_CACHE_REACH relative to itself since, and a point is still
+ * within the speculative distance; false (nothing written) otherwise. Each
+ * point is the same two material points: its separation is theirs along the
+ * normal, exactly as a full collide of the same features gives it, and it
+ * sits midway. NaN anywhere fails the test. */
+static bool remake_manifold(tb_manifold *m, const tb_contact_cache *k, tb_transform xfa, tb_transform xfb)
+{
+	tb_transform rel = tb_inv_mul_transforms(xfa, xfb);
+	/* a point r from the centre moved at most the centre's move plus r times
+	 * the chord of the turn (2 sin(t/2) <= 2 sin t below a quarter turn) */
+	tb_vec2 d = tb_sub(tb_transform_point(rel, k->center_b), k->center_a);
+	float turn_sin = k->turn.c * rel.q.s - k->turn.s * rel.q.c;
+	float turn_cos = k->turn.c * rel.q.c + k->turn.s * rel.q.s;
+	float moved = sqrtf(d.x * d.x + d.y * d.y) + fabsf(turn_sin) * k->lever;
+	if (!(moved <= TB_CONTACT_CACHE_REACH && turn_cos > 0.0f)) return false;
+	tb_vec2 n = k->normal;
+	float sep[2];
+	tb_vec2 mid[2];
+	bool near = false;
+	for (int i = 0; i < k->count; ++i) {
+		tb_vec2 b = tb_transform_point(rel, k->point_b[i]);
+		sep[i] = tb_dot(tb_sub(b, k->point_a[i]), n);
+		mid[i] = tb_lerp(k->point_a[i], b, 0.5f);
+		near = near || sep[i] <= TB_SPECULATIVE_DISTANCE;
+	}
+	/* all points far: the full collide drops them (polygons keep a far point
+	 * only beside a near one) */
+	if (!near) return false;
+	m->normal = tb_rotate(xfa.q, n);
+	tb_vec2 dp = tb_sub(xfa.p, xfb.p);
+	for (int i = 0; i < k->count; ++i) {
+		tb_manifold_point *mp = m->points + i;
+		tb_vec2 anchor_a = tb_rotate(xfa.q, mid[i]);
+		mp->point = tb_add(xfa.p, anchor_a);
+		mp->anchor_a = anchor_a;
+		mp->anchor_b = tb_add(anchor_a, dp);
+		mp->separation = sep[i];
+		mp->normal_impulse = 0.0f;
+		mp->tangent_impulse = 0.0f;
+		mp->max_normal_impulse = 0.0f;
+		mp->normal_velocity = 0.0f;
+		mp->id = k->id[i];
+		mp->persisted = false;
+	}
+	m->point_count = k->count;
+	return true;
+}
+
+/* The pair's manifold: remade from the cache when the pair has barely moved,
+ * else collided. A full collide of two polygons at the standard speculative
+ * distance refills the cache (the manifold as collided, before one-way
+ * platforms and the pre-solve hook take points away) when the pair moves
+ * slowly enough to be remade at least once: filling it costs a quarter of a
+ * collide, so a tumbling pile's pairs are not worth it. dt: the coming step's.
+ * True when the manifold was remade. */
+static bool collide_or_remake(tb_contact *c, const tb_shape *sa, const tb_body_sim *sim_a, const tb_shape *sb,
+                              const tb_body_sim *sim_b, float speculative, float dt, bool cache_on)
+{
+	tb_manifold *m = &c->manifold;
+	tb_transform xfa = sim_a->transform, xfb = sim_b->transform;
+	bool cacheable = sa->geom.type == TB_SHAPE_POLYGON && sb->geom.type == TB_SHAPE_POLYGON &&
+	                 speculative == TB_SPECULATIVE_DISTANCE && cache_on;
+	if (cacheable && (c->flags & TB_CONTACT_CACHED) && remake_manifold(m, &c->cache, xfa, xfb)) return true;
+	tb_collide_speculative_into(m, &sa->geom, xfa, &sb->geom, xfb, speculative);
+	c->flags &= ~(uint32_t)TB_CONTACT_CACHED;
+	if (!cacheable || m->point_count == 0) return false;
+	/* at most half the reach in the coming step, at the bodies' speeds (the
+	 * lever: the smaller shape's box, whose centre and half diagonal bound
+	 * where the pair's points can be) */
+	float half = 0.5f * TB_CONTACT_CACHE_REACH;
+	tb_vec2 dv = tb_sub(sim_b->linear_velocity, sim_a->linear_velocity);
+	if (!(tb_dot(dv, dv) * dt * dt <= half * half)) return false;
+	tb_aabb box = sa->aabb;
+	tb_vec2 ea = tb_sub(sa->aabb.upper, sa->aabb.lower), eb = tb_sub(sb->aabb.upper, sb->aabb.lower);
+	if (tb_dot(eb, eb) < tb_dot(ea, ea)) {
+		box = sb->aabb;
+		ea = eb;
+	}
+	float lever = sqrtf(tb_dot(ea, ea)); /* twice the half diagonal */
+	if (!(fabsf(sim_b->angular_velocity - sim_a->angular_velocity) * lever * dt <= half)) return false;
+	/* Nor a deep overlap (boxes made on one spot): which faces a full collide
+	 * picks there turns with the smallest move, and the push-out must follow. */
+	for (int i = 0; i < m->point_count; ++i)
+		if (!(m->points[i].separation >= -0.05f * lever)) return false;
+	tb_contact_cache *k = &c->cache;
+	tb_vec2 center = tb_lerp(box.lower, box.upper, 0.5f);
+	k->turn = tb_inv_mul_rot(xfa.q, xfb.q);
+	k->center_a = tb_inv_transform_point(xfa, center);
+	k->center_b = tb_inv_transform_point(xfb, center);
+	k->lever = lever;
+	k->normal = tb_inv_rotate(xfa.q, m->normal);
+	k->count = m->point_count;
+	float sum = k->center_a.x + k->center_a.y + k->center_b.x + k->center_b.y + k->lever;
+	for (int i = 0; i < m->point_count; ++i) {
+		const tb_manifold_point *mp = m->points + i;
+		tb_vec2 to_surface = tb_mul_sv(0.5f * mp->separation, m->normal);
+		k->point_a[i] = tb_inv_rotate(xfa.q, tb_sub(mp->anchor_a, to_surface));
+		k->point_b[i] = tb_inv_rotate(xfb.q, tb_add(mp->anchor_b, to_surface));
+		k->id[i] = mp->id;
+		sum += k->point_a[i].x + k->point_a[i].y + k->point_b[i].x + k->point_b[i].y;
+	}
+	/* finite, as everything a snapshot keeps (a world near float's range
+	 * could overflow here) */
+	if (isfinite(sum)) c->flags |= TB_CONTACT_CACHED;
+	else memset(k, 0, sizeof *k);
+	return false;
 }
 
 static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
@@ -406,7 +523,8 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	}
 	tb_manifold *m = &c->manifold;
 	if (within) {
-		tb_collide_speculative_into(m, &sa->geom, sim_a->transform, &sb->geom, sim_b->transform, speculative);
+		bool cache = w->def.enable_contact_cache;
+		w->remade_manifold_count += collide_or_remake(c, sa, sim_a, sb, sim_b, speculative, dt, cache);
 	} else {
 		m->normal = tb_vec2_zero;
 		m->point_count = 0;

@@ -13,7 +13,33 @@ enum {
 	TB_CONTACT_HIT_EVENTS = 1u << 2,
 	TB_CONTACT_ONE_WAY = 1u << 3,    /* a shape is a one-way platform */
 	TB_CONTACT_PASSING = 1u << 4,    /* decided at first touch: passing through the platform */
+	TB_CONTACT_CACHED = 1u << 5,     /* `cache` holds the last full collide (contact.c) */
 };
+
+/* How far (m) any point of either shape may have moved relative to the other
+ * since the pair's last full collide while its manifold is remade from the
+ * cache: a tenth of the linear slop. */
+#define TB_CONTACT_CACHE_REACH (0.1f * TB_LINEAR_SLOP)
+
+/* What the narrow phase keeps of a polygon pair's last full collide: each
+ * point's surface points on A and on B, each in its own body's frame, the
+ * normal, and how B sat in A's frame then: its turn, and where the smaller
+ * shape's centre was (that shape's points, and the other's near it, are all
+ * that can touch). While no such point has moved TB_CONTACT_CACHE_REACH
+ * relative to the other body, the manifold is remade from these (the same
+ * features, the separations of the same material points) instead of collided
+ * again: a resting pile's pairs barely move. */
+typedef struct tb_contact_cache {
+	tb_rot turn;        /* B's rotation in A's frame */
+	tb_vec2 center_b;   /* the smaller shape's centre, B's body frame */
+	tb_vec2 center_a;   /* the same point then, A's body frame */
+	tb_vec2 normal;     /* A's body frame */
+	tb_vec2 point_a[2]; /* A's body frame */
+	tb_vec2 point_b[2]; /* B's body frame */
+	float lever;        /* twice the smaller shape's radius about its centre */
+	uint16_t id[2];
+	int32_t count;      /* 1 or 2 */
+} tb_contact_cache;
 
 /* cos(78 degrees): how far from a platform's "up" a contact normal may lean
  * and still hold what lands on it (slopes up to 78 degrees hold, a side hit
@@ -32,22 +58,26 @@ typedef struct tb_contact {
 	float rolling_impulse;     /* accumulated, for warm starting like the manifold's impulses */
 	uint32_t flags;
 	bool in_use;
+	tb_contact_cache cache; /* read by the narrow phase only, so last */
 } tb_contact;
 
 TB_ARRAY_DECLARE(tb_contact_array, tb_contact)
 
-/* A contact spans three or four cache lines (168 bytes) and the step's walks over them (narrow
+/* A contact spans four or five cache lines (244 bytes) and the step's walks over them (narrow
  * phase, prepare, store) read them sparsely: a load a few contacts ahead
- * hides the miss that otherwise costs more than the work on it. */
+ * hides the miss that otherwise costs more than the work on it. Only the
+ * narrow phase reads the cache, so these load what comes before it (168
+ * bytes, at most four lines). */
 #define TB_PREFETCH_AHEAD 8
-_Static_assert(sizeof(tb_contact) <= 192, "four loads cover a contact wherever it starts");
+_Static_assert(offsetof(tb_contact, cache) <= 192, "four loads cover what prepare reads, wherever it starts");
+_Static_assert(sizeof(tb_contact_cache) <= 128, "three loads cover the cache wherever it starts");
 static inline void tb_prefetch_contact(const tb_contact *c)
 {
 	const char *p = (const char *)c;
 	__builtin_prefetch(p);
 	__builtin_prefetch(p + 64);
 	__builtin_prefetch(p + 128);
-	__builtin_prefetch(p + sizeof *c - 1);
+	__builtin_prefetch(p + offsetof(tb_contact, cache) - 1);
 }
 static inline void tb_prefetch_contact_for_write(const tb_contact *c)
 {
@@ -55,7 +85,7 @@ static inline void tb_prefetch_contact_for_write(const tb_contact *c)
 	__builtin_prefetch(p, 1);
 	__builtin_prefetch(p + 64, 1);
 	__builtin_prefetch(p + 128, 1);
-	__builtin_prefetch(p + sizeof *c - 1, 1);
+	__builtin_prefetch(p + offsetof(tb_contact, cache) - 1, 1);
 }
 
 /* Reserves every array that grows with the contact slots, so that a contact

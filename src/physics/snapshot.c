@@ -26,9 +26,11 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none. Nor are the narrow
  * phase's list of constraints and the count of contact activations that says
- * whether it still holds: the step makes both anew before it reads them.) */
+ * whether it still holds: the step makes both anew before it reads them. Nor
+ * the count of manifolds the last narrow phase remade from their caches: a
+ * counter each narrow phase starts from zero, read by no step.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1904, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1912, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 

@@ -106,6 +106,11 @@ static const field contact_fields[] = {
 	FIELD(tb_contact, rolling_resistance, F_F32), FIELD(tb_contact, tangent_speed, F_F32),
 	FIELD(tb_contact, rolling_impulse, F_F32),
 	FIELD(tb_contact, flags, F_U32), FIELD(tb_contact, in_use, F_BOOL),
+	VEC2(tb_contact, cache.turn), VEC2(tb_contact, cache.center_b), VEC2(tb_contact, cache.center_a),
+	VEC2(tb_contact, cache.normal),
+	FIELDS(tb_contact, cache.point_a, F_F32, 4), FIELDS(tb_contact, cache.point_b, F_F32, 4),
+	FIELD(tb_contact, cache.lever, F_F32), FIELDS(tb_contact, cache.id, F_U16, 2),
+	FIELD(tb_contact, cache.count, F_I32),
 };
 
 /* The per-kind solver parts of a joint are floats only (softness, masses,
@@ -202,7 +207,8 @@ static const field def_fields[] = {
 	FIELD(tb_world_def, max_linear_speed, F_F32), FIELD(tb_world_def, time_to_sleep, F_F32),
 	FIELD(tb_world_def, enable_warm_starting, F_BOOL), FIELD(tb_world_def, enable_position_correction, F_BOOL),
 	FIELD(tb_world_def, enable_sleep, F_BOOL), FIELD(tb_world_def, enable_continuous, F_BOOL),
-	FIELD(tb_world_def, enable_motion, F_BOOL), FIELD(tb_world_def, friction_mix, F_I32),
+	FIELD(tb_world_def, enable_motion, F_BOOL), FIELD(tb_world_def, enable_contact_cache, F_BOOL),
+	FIELD(tb_world_def, friction_mix, F_I32),
 	FIELD(tb_world_def, restitution_mix, F_I32), SKIP(tb_world_def, alloc), SKIP(tb_world_def, alloc_ud),
 	SKIP(tb_world_def, limits),
 };

@@ -134,6 +134,8 @@ static bool validate_shape(const tb_world *w, int32_t si, int32_t proxies[2], sl
 		CHECK(0 <= s->proxy && s->proxy < tree->node_capacity);
 		const tb_tree_node *node = tree->nodes + s->proxy;
 		CHECK(node->height == 0 && node->user_data == si);
+		/* queries skip a leaf by its bits: a pair would never be found */
+		CHECK(node->category_bits == s->filter.category_bits);
 		CHECK(tb_aabb_contains(node->aabb, s->fat_aabb) && tb_aabb_contains(s->fat_aabb, node->aabb));
 		proxies[tree_index] += 1;
 	}
@@ -159,6 +161,8 @@ static bool validate_contact(const tb_world *w, int32_t ci)
 	bool near = false;
 	for (int i = 0; i < c->manifold.point_count; ++i) near |= c->manifold.points[i].separation <= TB_SPECULATIVE_DISTANCE;
 	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == near);
+	/* the narrow phase remakes a manifold of the cache's points */
+	CHECK(!(c->flags & TB_CONTACT_CACHED) || (1 <= c->cache.count && c->cache.count <= 2));
 	CHECK(tb_pair_set_find(&w->broad_phase.pairs, c->shape_a, c->shape_b) == ci);
 	return true;
 }

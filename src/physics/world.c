@@ -25,6 +25,7 @@ tb_world_def tb_default_world_def(void)
 	d.enable_sleep = true;
 	d.enable_continuous = true;
 	d.enable_motion = true;
+	d.enable_contact_cache = true;
 	d.friction_mix = TB_MIX_GEOMETRIC;
 	d.restitution_mix = TB_MIX_MAX;
 	return d;
@@ -290,6 +291,7 @@ tb_counters tb_world_get_counters(const tb_world *w)
 	c.tree_height = tb_dynamic_tree_get_height(&w->broad_phase.trees[1]);
 	c.static_tree_height = tb_dynamic_tree_get_height(&w->broad_phase.trees[0]);
 	c.step_count = w->step_count;
+	c.remade_manifold_count = w->remade_manifold_count;
 	return c;
 }
 

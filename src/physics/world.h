@@ -98,6 +98,7 @@ struct tb_world {
 	tb_profile profile;
 	int32_t island_count;
 	int32_t touching_contact_count; /* contacts flagged TB_CONTACT_TOUCHING, kept as the flag changes */
+	int32_t remade_manifold_count;  /* the last narrow phase's manifolds remade from their cache (contact.h) */
 	int32_t step_count;
 	uint32_t step_issues;   /* tb_step_issue bits of the last step */
 	float inv_dt0;          /* inverse of the previous step's dt */

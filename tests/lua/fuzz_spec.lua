@@ -10,7 +10,8 @@ local KEYS = {
   -- world settings and counters
   "gravity", "substeps", "contact_hertz", "contact_damping_ratio", "joint_hertz", "joint_damping_ratio",
   "max_push_speed", "restitution_threshold", "hit_threshold", "max_linear_speed", "time_to_sleep", "warm_starting",
-  "position_correction", "sleeping", "continuous", "motion", "body_count", "contact_count", "dispatch_ms",
+  "position_correction", "sleeping", "continuous", "motion", "contact_cache", "body_count", "contact_count",
+  "dispatch_ms",
   -- body
   "x", "y", "angle", "vx", "vy", "spin", "type", "awake", "enabled", "bullet", "fixed_rotation", "gravity_scale",
   "linear_damping", "angular_damping", "can_sleep", "user", "mass", "inertia", "world", "valid", "id",

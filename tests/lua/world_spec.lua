@@ -4,7 +4,7 @@ local tumble, error_of = h.tumble, h.error_of
 
 local SETTINGS = "gravity, substeps, contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, "
   .. "max_push_speed, restitution_threshold, hit_threshold, max_linear_speed, time_to_sleep, warm_starting, "
-  .. "position_correction, sleeping, continuous, motion, friction_mix, restitution_mix"
+  .. "position_correction, sleeping, continuous, motion, contact_cache, friction_mix, restitution_mix"
 
 describe("tumble.world", function()
   it("has the engine defaults", function()
@@ -21,7 +21,7 @@ describe("tumble.world", function()
                         "time_to_sleep" } do
       assert.are.equal(d[k], w[k], k)
     end
-    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion" } do
+    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion", "contact_cache" } do
       assert.is_true(w[k], k)
     end
     assert.is_true(w.valid)
@@ -33,7 +33,7 @@ describe("tumble.world", function()
       gravity = { x = 1, y = -20 }, substeps = 8, contact_hertz = 20, contact_damping_ratio = 5,
       joint_hertz = 30, joint_damping_ratio = 1, max_push_speed = 2, restitution_threshold = 0.5,
       hit_threshold = 2, max_linear_speed = 100, time_to_sleep = 1, warm_starting = false,
-      position_correction = false, sleeping = false, continuous = false, motion = false,
+      position_correction = false, sleeping = false, continuous = false, motion = false, contact_cache = false,
     }
     assert.are.equal(1, w.gravity.x); assert.are.equal(-20, w.gravity.y)
     assert.are.equal(8, w.substeps)
@@ -46,7 +46,7 @@ describe("tumble.world", function()
     assert.are.equal(2, w.hit_threshold)
     assert.are.equal(100, w.max_linear_speed)
     assert.are.equal(1, w.time_to_sleep)
-    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion" } do
+    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion", "contact_cache" } do
       assert.is_false(w[k], k)
     end
   end)
@@ -95,7 +95,7 @@ describe("World settings", function()
     w.hit_threshold = 4; assert.are.equal(4, w.hit_threshold)
     w.max_linear_speed = 50; assert.are.equal(50, w.max_linear_speed)
     w.time_to_sleep = 2; assert.are.equal(2, w.time_to_sleep)
-    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion" } do
+    for _, k in ipairs{ "warm_starting", "position_correction", "sleeping", "continuous", "motion", "contact_cache" } do
       w[k] = false; assert.is_false(w[k], k)
       w[k] = true; assert.is_true(w[k], k)
     end
@@ -204,10 +204,28 @@ describe("world counters", function()
     assert.are.equal(3, c.body_count); assert.are.equal(2, c.shape_count)
     assert.are.equal(1, c.joint_count); assert.are.equal(1, c.touching_contact_count)
     assert.are.equal(5, c.step_count)
-    for _, k in ipairs{ "awake_body_count", "contact_count", "island_count", "tree_height", "static_tree_height" } do
+    for _, k in ipairs{ "awake_body_count", "contact_count", "island_count", "tree_height", "static_tree_height",
+                        "remade_manifold_count" } do
       assert.are.equal("integer", math.type(c[k]), k)
     end
     assert.are.equal("World(3 bodies)", tostring(w))
+  end)
+
+  it("count the manifolds the contact cache remade, which it stops doing when switched off", function()
+    local w = h.world_with_ground{ sleeping = false }
+    local box = w:body{ type = "dynamic", y = 0.5 }
+    box:box{ w = 1, h = 1 }
+    h.step(w, 60)
+    -- the box rests: its one pair with the ground is remade, not collided
+    assert.are.equal(1, w:counters().remade_manifold_count)
+    local y = box.y
+    w.contact_cache = false
+    h.step(w, 1)
+    assert.are.equal(0, w:counters().remade_manifold_count)
+    assert.is_true(math.abs(box.y - y) < 1e-4)
+    w.contact_cache = true
+    h.step(w, 2)
+    assert.are.equal(1, w:counters().remade_manifold_count)
   end)
 
   it("profile reports every phase in milliseconds", function()
