@@ -312,6 +312,8 @@ static inline void prefetch_pair(const tb_world *w, const tb_contact *c)
 		const tb_body *body = w->bodies.data + c->edges[e].body;
 		__builtin_prefetch(&body->type);
 		__builtin_prefetch(w->sims.data + c->edges[e].body);
+		/* a remade manifold reads no shape (collide_contact) */
+		if (c->flags & TB_CONTACT_CACHED) continue;
 		const char *shape = (const char *)(w->shapes.data + (e == 0 ? c->shape_a : c->shape_b));
 		__builtin_prefetch(shape);
 		__builtin_prefetch(shape + 64);
@@ -423,30 +425,28 @@ static bool remake_manifold(tb_manifold *m, const tb_contact_cache *k, tb_transf
 	return true;
 }
 
-/* The pair's manifold: remade from the cache when the pair has barely moved,
- * else collided. A full collide of two polygons at the standard speculative
- * distance refills the cache (the manifold as collided, before one-way
- * platforms and the pre-solve hook take points away) when the pair moves
- * slowly enough to be remade at least once: filling it costs a quarter of a
- * collide, so a tumbling pile's pairs are not worth it. dt: the coming step's.
- * True when the manifold was remade. */
-static bool collide_or_remake(tb_contact *c, const tb_shape *sa, const tb_body_sim *sim_a, const tb_shape *sb,
+/* The pair's manifold, collided. A collide of two polygons at the standard
+ * speculative distance refills the cache (the manifold as collided, before
+ * one-way platforms and the pre-solve hook take points away) when the pair
+ * moves slowly enough to be remade at least once: filling it costs a quarter
+ * of a collide, so a tumbling pile's pairs are not worth it. dt: the coming
+ * step's. */
+static void collide_and_cache(tb_contact *c, const tb_shape *sa, const tb_body_sim *sim_a, const tb_shape *sb,
                               const tb_body_sim *sim_b, float speculative, float dt, bool cache_on)
 {
 	tb_manifold *m = &c->manifold;
 	tb_transform xfa = sim_a->transform, xfb = sim_b->transform;
 	bool cacheable = sa->geom.type == TB_SHAPE_POLYGON && sb->geom.type == TB_SHAPE_POLYGON &&
 	                 speculative == TB_SPECULATIVE_DISTANCE && cache_on;
-	if (cacheable && (c->flags & TB_CONTACT_CACHED) && remake_manifold(m, &c->cache, xfa, xfb)) return true;
 	tb_collide_speculative_into(m, &sa->geom, xfa, &sb->geom, xfb, speculative);
 	c->flags &= ~(uint32_t)TB_CONTACT_CACHED;
-	if (!cacheable || m->point_count == 0) return false;
+	if (!cacheable || m->point_count == 0) return;
 	/* at most half the reach in the coming step, at the bodies' speeds (the
 	 * lever: the smaller shape's box, whose centre and half diagonal bound
 	 * where the pair's points can be) */
 	float half = 0.5f * TB_CONTACT_CACHE_REACH;
 	tb_vec2 dv = tb_sub(sim_b->linear_velocity, sim_a->linear_velocity);
-	if (!(tb_dot(dv, dv) * dt * dt <= half * half)) return false;
+	if (!(tb_dot(dv, dv) * dt * dt <= half * half)) return;
 	tb_aabb box = sa->aabb;
 	tb_vec2 ea = tb_sub(sa->aabb.upper, sa->aabb.lower), eb = tb_sub(sb->aabb.upper, sb->aabb.lower);
 	if (tb_dot(eb, eb) < tb_dot(ea, ea)) {
@@ -454,11 +454,11 @@ static bool collide_or_remake(tb_contact *c, const tb_shape *sa, const tb_body_s
 		ea = eb;
 	}
 	float lever = sqrtf(tb_dot(ea, ea)); /* twice the half diagonal */
-	if (!(fabsf(sim_b->angular_velocity - sim_a->angular_velocity) * lever * dt <= half)) return false;
+	if (!(fabsf(sim_b->angular_velocity - sim_a->angular_velocity) * lever * dt <= half)) return;
 	/* Nor a deep overlap (boxes made on one spot): which faces a full collide
 	 * picks there turns with the smallest move, and the push-out must follow. */
 	for (int i = 0; i < m->point_count; ++i)
-		if (!(m->points[i].separation >= -0.05f * lever)) return false;
+		if (!(m->points[i].separation >= -0.05f * lever)) return;
 	tb_contact_cache *k = &c->cache;
 	tb_vec2 center = tb_lerp(box.lower, box.upper, 0.5f);
 	k->turn = tb_inv_mul_rot(xfa.q, xfb.q);
@@ -480,7 +480,6 @@ static bool collide_or_remake(tb_contact *c, const tb_shape *sa, const tb_body_s
 	 * could overflow here) */
 	if (isfinite(sum)) c->flags |= TB_CONTACT_CACHED;
 	else memset(k, 0, sizeof *k);
-	return false;
 }
 
 static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
@@ -492,25 +491,12 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	bool active_b = B->awake && tb_body_is_simulated(B);
 	if (!active_a && !active_b) return;
 
-	const tb_shape *sa = w->shapes.data + c->shape_a, *sb = w->shapes.data + c->shape_b;
-	if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
-		tb_destroy_contact(w, ci, false);
-		return;
-	}
-
 	const tb_body_sim *sim_a = w->sims.data + ba, *sim_b = w->sims.data + bb;
+	const tb_shape *sa = w->shapes.data + c->shape_a, *sb = w->shapes.data + c->shape_b;
+	/* a moving wall's pairs look further ahead (their shapes read here: few
+	 * pairs are walls) */
 	float speculative = TB_SPECULATIVE_DISTANCE;
 	if (continuous && is_moving_wall_pair(A, sim_a, B, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
-	/* shape boxes include the standard speculative distance: apart by more
-	 * than the rest of the pair's, there can be no point */
-	bool within = boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE);
-	/* the common case of a broad-phase pair, and one that stays apart
-	 * changes nothing */
-	if (!within && c->manifold.point_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
-		c->manifold.normal = tb_vec2_zero;
-		if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
-		return;
-	}
 	/* what warm starting needs of the old points; the new manifold is made in
 	 * place (a copy of one just written would stall on store forwarding) */
 	int old_count = c->manifold.point_count;
@@ -522,12 +508,35 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		old_tangent[j] = c->manifold.points[j].tangent_impulse;
 	}
 	tb_manifold *m = &c->manifold;
-	if (within) {
-		bool cache = w->def.enable_contact_cache;
-		w->remade_manifold_count += collide_or_remake(c, sa, sim_a, sb, sim_b, speculative, dt, cache);
+	/* A pair remade from its cache (polygons only, at the standard
+	 * speculative distance) reads nothing of its shapes: a point of it within
+	 * the speculative distance keeps both shapes' boxes, and so their fat
+	 * boxes, overlapping. */
+	bool cache_on = w->def.enable_contact_cache;
+	if (cache_on && speculative == TB_SPECULATIVE_DISTANCE && (c->flags & TB_CONTACT_CACHED) &&
+	    remake_manifold(m, &c->cache, sim_a->transform, sim_b->transform)) {
+		w->remade_manifold_count += 1;
 	} else {
-		m->normal = tb_vec2_zero;
-		m->point_count = 0;
+		if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
+			tb_destroy_contact(w, ci, false);
+			return;
+		}
+		/* shape boxes include the standard speculative distance: apart by more
+		 * than the rest of the pair's, there can be no point */
+		bool within = boxes_within(sa->aabb, sb->aabb, speculative - TB_SPECULATIVE_DISTANCE);
+		/* the common case of a broad-phase pair, and one that stays apart
+		 * changes nothing */
+		if (!within && old_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
+			m->normal = tb_vec2_zero;
+			if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+			return;
+		}
+		if (within) {
+			collide_and_cache(c, sa, sim_a, sb, sim_b, speculative, dt, cache_on);
+		} else {
+			m->normal = tb_vec2_zero;
+			m->point_count = 0;
+		}
 	}
 	/* carry the accumulated impulses of matching features over: warm starting */
 	for (int i = 0; i < m->point_count; ++i) {
