@@ -185,7 +185,7 @@ static void test_overlapping_creation(void **state)
 	enum { N = 20 };
 	tb_body_id ids[N];
 	for (int i = 0; i < N; ++i) ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.25f), 0.25f, 0.25f, 1.0f);
-	float max_speed = 0.0f, max_up = 0.0f;
+	float max_speed = 0.0f, max_up = 0.0f, top = 0.0f;
 	for (int i = 0; i < 15 * 60; ++i) {
 		tb_world_step(w, DT);
 		for (int j = 0; j < N; ++j) {
@@ -195,18 +195,22 @@ static void test_overlapping_creation(void **state)
 			tb_vec2 p = tb_body_get_position(w, ids[j]);
 			assert_true(tb_is_valid_vec2(p));
 			assert_true(fabsf(p.x) < 1.5f && p.y > 0.0f && p.y < 10.0f);
+			top = fmaxf(top, p.y + 0.25f);
 		}
 	}
-	print_message("# overlapping: max speed %.3f m/s, upward %.3f m/s\n", max_speed, max_up);
-	/* Exactly coincident boxes separate along one axis into a column 5 m
-	 * high that later topples. The push-out is what goes up: 2.7 m/s here
-	 * (it was 4.7 before a body's budget was halved per contact). The fastest
-	 * box is one falling from the column as it topples, which depends on how
-	 * it topples (3.9 to 8.9 m/s measured across engine versions and
-	 * presets); no fall from 5 m passes sqrt(2 g 5 m) = 9.9 m/s. The push-out
+	print_message("# overlapping: max speed %.3f m/s, upward %.3f m/s, column %.2f m high\n", max_speed, max_up,
+	              top);
+	/* Exactly coincident boxes separate along one axis into a column that
+	 * later topples. The push-out is what goes up: 2.7-3.3 m/s here (it was
+	 * 4.7 before a body's budget was halved per contact). The fastest box is
+	 * one falling from the column as it topples, which depends on every bit
+	 * of how it topples (3.9 to 9.9 m/s measured across engine versions,
+	 * presets and the contact cache's reach). A column toppling whole about
+	 * its foot is a rod: its top lands at sqrt(3 g h), faster than a fall
+	 * from h (sqrt(2 g h)); nothing honest passes the rod's top. The push-out
 	 * alone is measured without gravity in test_overlapping_push_out. */
 	assert_true(max_up < 4.0f);
-	assert_true(max_speed < 9.9f);
+	assert_true(max_speed < sqrtf(3.0f * 10.0f * top));
 	/* at rest: slow or asleep, and no two boxes deeply overlapping any more */
 	for (int j = 0; j < N; ++j) {
 		assert_true(tb_length(tb_body_get_linear_velocity(w, ids[j])) < 0.05f);
