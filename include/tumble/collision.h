@@ -296,8 +296,10 @@ void tb_dynamic_tree_move_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb
  * along the longer axis of the leaves' centres): proxies keep their ids and
  * boxes, queries find the same proxies, in another order. O(n log n), no
  * allocation. For a tree whose proxies nearly all moved: reinsertion one by
- * one leaves a tree whose queries visit several times the nodes. */
-void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree);
+ * one leaves a tree whose queries visit several times the nodes. An inner
+ * node comes out marked `moved` when a leaf below it is. False, the tree
+ * unchanged, for a tree whose scratch stack is too small (a snapshot's image). */
+bool tb_dynamic_tree_rebuild(tb_dynamic_tree *tree);
 /* Gives the proxy this box where it stands in the tree, its ancestors grown
  * to hold it (queries find it at once; the tree is looser until the proxy is
  * reinserted or the tree rebuilt): for proxies that will be reinserted in a

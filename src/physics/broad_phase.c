@@ -19,6 +19,7 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 	tb_int_array_destroy(allocator, &bp->move_buffer);
 	tb_int_array_destroy(allocator, &bp->new_partners);
 	tb_aabb_array_destroy(allocator, &bp->old_fat);
+	tb_u64_array_destroy(allocator, &bp->joined);
 	tb_free(allocator, bp->pairs.entries, (size_t)bp->pairs.capacity * sizeof *bp->pairs.entries);
 	memset(bp, 0, sizeof *bp);
 }
@@ -273,6 +274,17 @@ static void keep_new_partners(const pair_query *q)
 	cand->count = kept;
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void sort_keys(uint64_t *v, int32_t n)
+{
+	if (n > 1) qsort(v, (size_t)n, sizeof *v, compare_u64);
+}
+
 static int compare_int32(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -296,6 +308,120 @@ static void sort_ints(int32_t *v, int32_t n)
  * slots stay far below it). */
 #define TB_MOVE_AGAIN (1 << 30)
 
+/* ---- the pairs of a rebuilt tree, in one walk ---- */
+
+/* When most movable proxies moved, the tree was just rebuilt and nearly every
+ * one of them would walk it from the root: instead the tree is walked against
+ * itself once, each overlapping pair of subtrees that holds a moved leaf
+ * visited once, and the leaf pairs go to the side whose query would have kept
+ * them (pair_callback and the first test of keep_new_partners, the same
+ * tests). They are then taken per shape in the move buffer's order, so the
+ * contacts are made exactly as the queries made them. */
+typedef struct tree_join {
+	tb_world *w;
+	const tb_tree_node *nodes;
+	const int32_t *place; /* per shape slot, its place in the move buffer (stale for others) */
+	bool full;            /* found more than the list holds */
+} tree_join;
+
+/* Leaf q's shape finds leaf o's as a candidate, if q's shape is one that
+ * looks for pairs in the movable tree. */
+static inline void join_leaf(tree_join *j, const tb_tree_node *q, const tb_tree_node *o)
+{
+	tb_broad_phase *bp = &j->w->broad_phase;
+	int32_t si = q->user_data, other = o->user_data;
+	/* a moved shape in the buffer is at its place there (a stale place names another shape) */
+	int32_t at = j->place[si];
+	if (!q->moved || at < 0 || at >= bp->move_buffer.count || bp->move_buffer.data[at] != si) return;
+	tb_aabb old = bp->old_fat.data[si];
+	if (!o->moved && tb_aabb_overlaps(old, o->aabb)) return;
+	if (o->moved && tb_aabb_overlaps(old, bp->old_fat.data[other])) return;
+	/* both moved: the pair is the larger index's */
+	if (o->moved && other > si && j->w->shapes.data[other].in_move_buffer) return;
+	/* room was reserved with the shapes: past it, the queries find them */
+	if (bp->joined.count == bp->joined.capacity) j->full = true;
+	else tb_u64_array_push_reserved(&bp->joined, ((uint64_t)at << 32) | (uint32_t)other);
+}
+
+/* A walk's stack of node pairs (a pair of one node: its children's pairs with
+ * each other), on the C stack first and then on the tree's scratch stack. */
+typedef struct pair_stack {
+	int32_t *items;
+	int32_t count, capacity;
+	int32_t *spill;
+	int32_t spill_capacity;
+} pair_stack;
+
+static inline bool pair_push(pair_stack *s, int32_t a, int32_t b)
+{
+	if (s->count + 2 > s->capacity) {
+		if (s->items == s->spill || s->spill_capacity < s->count + 2) return false;
+		memcpy(s->spill, s->items, (size_t)s->count * sizeof *s->items);
+		s->items = s->spill;
+		s->capacity = s->spill_capacity;
+	}
+	s->items[s->count++] = a;
+	s->items[s->count++] = b;
+	return true;
+}
+
+/* Leaves a and b's pair, or theirs to walk later: a node pair is pushed only
+ * when its boxes overlap and one of them holds a moved leaf. */
+static inline bool join_or_push(tree_join *j, pair_stack *s, int32_t a, int32_t b)
+{
+	const tb_tree_node *na = j->nodes + a, *nb = j->nodes + b;
+	if ((!na->moved && !nb->moved) || !tb_aabb_overlaps(na->aabb, nb->aabb)) return true;
+	if (na->child1 == TB_NULL_NODE && nb->child1 == TB_NULL_NODE) {
+		join_leaf(j, na, nb);
+		join_leaf(j, nb, na);
+		return !j->full;
+	}
+	return pair_push(s, a, b);
+}
+
+/* Every leaf pair of the tree with overlapping boxes and at least one moved
+ * leaf into bp->joined, sorted by finder and partner. False when the walk or
+ * the list ran out of room (the caller then queries proxy by proxy, with the
+ * same result). */
+static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
+{
+	tb_broad_phase *bp = &w->broad_phase;
+	bp->joined.count = 0;
+	if (tree->root == TB_NULL_NODE) return true;
+	/* the moved shapes' places in the buffer, kept in the scratch of the
+	 * partner lists (one per shape slot) until the walk is done */
+	int32_t *place = bp->new_partners.data;
+	for (int32_t i = 0; i < bp->move_buffer.count; ++i) {
+		int32_t si = bp->move_buffer.data[i];
+		const tb_shape *s = w->shapes.data + si;
+		if (s->proxy != TB_NULL_INDEX && s->tree == 1 && !s->is_sensor) place[si] = i;
+	}
+	tree_join j = {w, tree->nodes, place, false};
+	const tb_tree_node *nodes = tree->nodes;
+	int32_t local[2 * TB_TREE_LOCAL_STACK];
+	pair_stack s = {local, 0, 2 * TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
+	/* a pair of one node stands for the pairs below it; one of two nodes for
+	 * the pairs across them (their boxes overlap) */
+	bool ok = !nodes[tree->root].moved || pair_push(&s, tree->root, tree->root);
+	while (s.count > 0 && ok) {
+		int32_t b = s.items[--s.count], a = s.items[--s.count];
+		const tb_tree_node *na = nodes + a, *nb = nodes + b;
+		if (a == b) {
+			if (na->child1 == TB_NULL_NODE) continue;
+			int32_t c1 = na->child1, c2 = na->child2;
+			ok = join_or_push(&j, &s, c1, c2) && (!nodes[c2].moved || pair_push(&s, c2, c2)) &&
+			     (!nodes[c1].moved || pair_push(&s, c1, c1));
+		} else if (nb->height > na->height) {
+			ok = join_or_push(&j, &s, a, nb->child2) && join_or_push(&j, &s, a, nb->child1);
+		} else {
+			ok = join_or_push(&j, &s, na->child2, b) && join_or_push(&j, &s, na->child1, b);
+		}
+	}
+	if (!ok) return false;
+	sort_keys(bp->joined.data, bp->joined.count);
+	return true;
+}
+
 void tb_update_pairs(tb_world *w)
 {
 	tb_broad_phase *bp = &w->broad_phase;
@@ -304,8 +430,9 @@ void tb_update_pairs(tb_world *w)
 	 * them move (a tumbling pile: queries visited five times the nodes); then
 	 * it is rebuilt whole before the moved proxies look for partners, once a
 	 * quarter of them moved. */
+	bool joined = false;
 	if (4 * (int64_t)buffer->count >= bp->trees[1].proxy_count) {
-		tb_dynamic_tree_rebuild(&bp->trees[1]);
+		joined = tb_dynamic_tree_rebuild(&bp->trees[1]) && !bp->queries_only && join_tree(w, &bp->trees[1]);
 	} else {
 		/* the moved proxies were placed where they stood (body.c): now each
 		 * goes where its box fits, in the order they moved */
@@ -314,6 +441,8 @@ void tb_update_pairs(tb_world *w)
 			if (s->proxy != TB_NULL_INDEX && s->tree == 1) tb_dynamic_tree_reinsert_proxy(&bp->trees[1], s->proxy);
 		}
 	}
+	bp->walked = joined;
+	int32_t next_joined = 0;
 	for (int32_t i = 0; i < buffer->count; ++i) {
 		int32_t si = buffer->data[i];
 		const tb_shape *s = w->shapes.data + si;
@@ -322,7 +451,13 @@ void tb_update_pairs(tb_world *w)
 		tb_aabb fat = s->fat_aabb;
 		/* static proxies only look for movable partners; movable ones look in both trees */
 		bp->new_partners.count = 0;
-		tb_tree_walk_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
+		if (joined && s->tree == 1) {
+			/* its candidates in the movable tree were found by the join */
+			for (; next_joined < bp->joined.count && (int32_t)(bp->joined.data[next_joined] >> 32) == i; ++next_joined)
+				tb_int_array_push_reserved(&bp->new_partners, (int32_t)(uint32_t)bp->joined.data[next_joined]);
+		} else {
+			tb_tree_walk_query(&bp->trees[1], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
+		}
 		q.nodes = bp->trees[0].nodes;
 		if (s->tree == 1) tb_tree_walk_query(&bp->trees[0], fat, tb_filter_partner_bits(s->filter), pair_callback, &q);
 		keep_new_partners(&q);

@@ -18,6 +18,11 @@ typedef struct tb_pair_set {
 
 TB_ARRAY_DECLARE(tb_aabb_array, tb_aabb)
 
+/* A step finds a few new pairs per moved shape (a tumbling pile of 2,000
+ * boxes: 1.3); boxes made on one spot find them all, and are left to the
+ * queries. */
+#define TB_JOIN_PAIRS_PER_SHAPE 4
+
 typedef struct tb_broad_phase {
 	tb_dynamic_tree trees[2];
 	/* shapes whose proxy was created or re-inserted since the last pair update,
@@ -31,7 +36,17 @@ typedef struct tb_broad_phase {
 	 * last pair update when it merely moved since (its pairs with unmoved
 	 * shapes that overlap that box exist already), else an empty box */
 	tb_aabb_array old_fat;
+	/* scratch of a step that rebuilt the movable tree: the moved shapes' new
+	 * pairs in it, found by one walk of the tree against itself, each as its
+	 * finder's place in the move buffer (high half) and its partner (low).
+	 * Room for TB_JOIN_PAIRS_PER_SHAPE per shape slot is reserved with the
+	 * shapes; a walk that finds more gives way to a query per shape. */
+	tb_u64_array joined;
 	tb_pair_set pairs;
+	/* the last pair update took the movable tree's pairs from the walk */
+	bool walked;
+	/* tests: every pair by a query per shape, to compare the walk with */
+	bool queries_only;
 } tb_broad_phase;
 
 void tb_broad_phase_init(tb_broad_phase *bp, tb_allocator *allocator);

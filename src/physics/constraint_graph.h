@@ -18,8 +18,6 @@
 #define TB_GRAPH_COLOR_COUNT 64
 #define TB_OVERFLOW_COLOR TB_GRAPH_COLOR_COUNT
 
-TB_ARRAY_DECLARE(tb_u64_array, uint64_t)
-
 /* One contact constraint of the step, in slot order: which contact, its
  * bodies' states and where its numbers live while it is solved. */
 typedef struct tb_constraint_ref {

@@ -97,6 +97,7 @@ bool tb_array_grow(tb_allocator *a, void **data, int32_t *capacity, int32_t need
 
 TB_ARRAY_DECLARE(tb_int_array, int32_t)
 TB_ARRAY_DECLARE(tb_u32_array, uint32_t)
+TB_ARRAY_DECLARE(tb_u64_array, uint64_t)
 TB_ARRAY_DECLARE(tb_float_array, float)
 
 typedef struct tb_id_pool {

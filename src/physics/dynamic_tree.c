@@ -629,17 +629,19 @@ static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t cou
 	t->nodes[c1].parent = id;
 	t->nodes[c2].parent = id;
 	refit(t, id);
+	/* marked moved when a leaf below it is: a walk for the moved leaves' pairs skips the rest */
+	t->nodes[id].moved = t->nodes[c1].moved || t->nodes[c2].moved;
 	return id;
 }
 
-void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
+bool tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
 {
-	if (tree->root == TB_NULL_NODE || tree->proxy_count < 2) return;
+	if (tree->root == TB_NULL_NODE || tree->proxy_count < 2) return true;
 	/* The leaves in id order, then the inner nodes back to the free list. The
 	 * scratch stack holds the leaves' records and a split's spill: 2n - 1
 	 * records, no more than the 2n - 1 nodes of the tree (a tree whose stack
 	 * is only a walk's, a snapshot's image, is left as it is). */
-	if ((int64_t)tree->stack_capacity < (int64_t)TB_TREE_STACK_PER_NODE * (2 * tree->proxy_count - 1)) return;
+	if ((int64_t)tree->stack_capacity < (int64_t)TB_TREE_STACK_PER_NODE * (2 * tree->proxy_count - 1)) return false;
 	build_leaf *leaves = (build_leaf *)tree->stack;
 	int32_t count = 0;
 	for (int32_t i = 0; i < tree->node_capacity; ++i) {
@@ -657,4 +659,5 @@ void tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
 	}
 	tree->root = build_subtree(tree, leaves, count, leaves + count, 0);
 	tree->nodes[tree->root].parent = TB_NULL_NODE;
+	return true;
 }

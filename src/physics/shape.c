@@ -125,13 +125,15 @@ static tb_status reserve_shape_slots(tb_world *w, int32_t count)
 	if (limit > 0 && tb_id_pool_count(pool) > limit - count) return TB_ERR_SHAPE_LIMIT;
 	int32_t fresh = count - pool->free_ids.count;
 	if (fresh <= 0) return TB_OK;
-	if (pool->next_index > INT32_MAX / 2 - fresh) return TB_ERR_OUT_OF_MEMORY;
+	/* (the pair walk's list holds a few per slot) */
+	if (pool->next_index > INT32_MAX / (2 * TB_JOIN_PAIRS_PER_SHAPE) - fresh) return TB_ERR_OUT_OF_MEMORY;
 	int32_t n = pool->next_index + fresh;
 	tb_allocator *a = &w->allocator;
 	if (!tb_shape_array_reserve(a, &w->shapes, n) || !tb_id_pool_reserve(a, pool, n) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, n) ||
-	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, n))
+	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, n) ||
+	    !tb_u64_array_reserve(a, &w->broad_phase.joined, TB_JOIN_PAIRS_PER_SHAPE * n))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

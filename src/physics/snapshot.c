@@ -28,9 +28,12 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * phase's list of constraints and the count of contact activations that says
  * whether it still holds: the step makes both anew before it reads them. Nor
  * the count of manifolds the last narrow phase remade from their caches: a
- * counter each narrow phase starts from zero, read by no step.) */
+ * counter each narrow phase starts from zero, read by no step. Nor the broad
+ * phase's list of the pairs a rebuilt tree's walk found: made anew by the
+ * walk, read only in the same pair update, nor whether it was used, nor the tests'
+ * switch that compares it with the queries.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1912, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1936, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -228,6 +231,8 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	}
 	int32_t bodies = img->bodies.count, shapes = img->shapes.count, joints = img->joints.count;
 	int32_t contacts = img->contacts.count;
+	/* as many shape slots as a world can make (shape.c) */
+	if (shapes > INT32_MAX / (2 * TB_JOIN_PAIRS_PER_SHAPE)) return false;
 	if (!tb_id_pool_reserve(a, &w->body_pool, bodies) || !tb_id_pool_reserve(a, &w->shape_pool, shapes) ||
 	    !tb_id_pool_reserve(a, &w->contact_pool, contacts) || !tb_id_pool_reserve(a, &w->joint_pool, joints) ||
 	    !tb_id_pool_reserve(a, &w->sensor_pool, img->sensors.count) ||
@@ -239,6 +244,7 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, shapes) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, shapes) ||
 	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, shapes) ||
+	    !tb_u64_array_reserve(a, &w->broad_phase.joined, TB_JOIN_PAIRS_PER_SHAPE * shapes) ||
 	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events,
 	                                   img->pending_sensor_end_events.count + img->overlaps.count))
 		return false;

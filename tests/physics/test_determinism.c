@@ -491,6 +491,108 @@ static void test_pin_blocks_same_bits_on_every_path(void **state)
 	assert_true(tested >= 2);
 }
 
+/* ---- the broad phase's walk of a rebuilt tree against the queries ---- */
+
+/* A tumbler: a spinning kinematic box of 300 mixed bodies, so that nearly
+ * every proxy moves each step (the movable tree is rebuilt and its pairs are
+ * found by one walk), with what the pair tests decide on: a group that never
+ * collides, a category another one masks out, sensors, jointed neighbours, a
+ * static body teleported now and then (its shape moves in the static tree),
+ * and at step 40 a hundred boxes made on one spot (more new pairs than the
+ * walk's list holds). */
+static tb_world *pair_scene(bool queries_only, tb_body_id *spot_anchor)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	w->broad_phase.queries_only = queries_only;
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_KINEMATIC_BODY;
+	bd.angular_velocity = 0.8f;
+	tb_body_id box = tb_create_body(w, &bd, NULL);
+	tb_shape_def sd = tb_default_shape_def();
+	const float walls[4][4] = {{0, -8, 8, 0.5f}, {0, 8, 8, 0.5f}, {-8, 0, 0.5f, 8}, {8, 0, 0.5f, 8}};
+	for (int i = 0; i < 4; ++i) {
+		tb_polygon p = tb_make_offset_box(walls[i][2], walls[i][3], tb_v2(walls[i][0], walls[i][1]), tb_rot_identity);
+		assert_false(TB_IS_NULL(tb_create_polygon_shape(w, box, &sd, &p, NULL)));
+	}
+	uint32_t seed = 777u;
+	tb_body_id prev = box;
+	for (int i = 0; i < 300; ++i) {
+		tb_vec2 p = tb_v2(-6.5f + 0.9f * (float)(i % 15), -6.5f + 0.65f * (float)(i / 15));
+		tb_body_id b = add_mixed_body(w, i, &seed, p);
+		tb_shape_id s;
+		assert_int_equal(tb_body_get_shapes(w, b, &s, 1), 1);
+		tb_filter f = tb_shape_get_filter(w, s);
+		if (i % 7 == 0) f.group_index = -3;
+		if (i % 11 == 0) f.category_bits = 4, f.mask_bits = ~(uint64_t)4;
+		if (i % 13 == 0) f.group_index = 5, f.mask_bits = 0;
+		assert_int_equal(tb_shape_set_filter(w, s, f), TB_OK);
+		if (i % 17 == 0) {
+			tb_shape_def sens = tb_default_shape_def();
+			sens.is_sensor = true;
+			tb_circle c = {{0.0f, 0.0f}, 0.6f};
+			assert_false(TB_IS_NULL(tb_create_circle_shape(w, b, &sens, &c, NULL)));
+		}
+		if (i % 15 != 0 && i % 5 == 0) {
+			tb_joint_def jd = tb_default_joint_def(TB_JOINT_DISTANCE);
+			jd.body_a = prev;
+			jd.body_b = b;
+			jd.length = 0.9f;
+			assert_false(TB_IS_NULL(tb_create_joint(w, &jd, NULL)));
+		}
+		prev = b;
+	}
+	*spot_anchor = tu_box_body(w, TB_STATIC_BODY, tb_v2(0.0f, 0.0f), 0.3f, 0.3f, 1.0f);
+	return w;
+}
+
+static void pair_scene_step(tb_world *w, int step, tb_body_id anchor)
+{
+	if (step % 10 == 5) {
+		/* the static box jumps about inside the tumbler */
+		float t = (float)step;
+		assert_int_equal(tb_body_set_transform(w, anchor, tb_v2(3.0f * sinf(t), 3.0f * cosf(t)), t), TB_OK);
+	}
+	if (step == 40) {
+		for (int i = 0; i < 100; ++i) tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(1.0f, 1.0f), 0.2f, 0.2f, 1.0f);
+	}
+	tb_world_step(w, 1.0f / 30.0f);
+}
+
+static void test_pair_walk_finds_what_the_queries_find(void **state)
+{
+	(void)state;
+	tb_body_id anchor_a, anchor_b;
+	tb_world *a = pair_scene(false, &anchor_a), *b = pair_scene(true, &anchor_b);
+	int walked = 0, touching = 0;
+	bool gave_way = false;
+	for (int step = 0; step < 120; ++step) {
+		pair_scene_step(a, step, anchor_a);
+		pair_scene_step(b, step, anchor_b);
+		assert_false(b->broad_phase.walked);
+		walked += a->broad_phase.walked;
+		if (step == 40) gave_way = !a->broad_phase.walked;
+		/* the same contacts in the same slots, then the same bits */
+		assert_int_equal(a->contacts.count, b->contacts.count);
+		for (int32_t k = 0; k < a->contacts.count; ++k) {
+			const tb_contact *ca = a->contacts.data + k, *cb = b->contacts.data + k;
+			assert_int_equal(ca->shape_a, cb->shape_a);
+			assert_int_equal(ca->shape_b, cb->shape_b);
+			assert_int_equal(ca->flags, cb->flags);
+			touching += ca->manifold.point_count > 0;
+		}
+		if (tb_world_hash(a) != tb_world_hash(b)) fail_msg("step %d: the walk's world differs", step);
+	}
+	print_message("# pair walk: %d of 120 steps walked the rebuilt tree, %d touching contacts summed\n", walked,
+	              touching);
+	/* the walk was taken nearly every step, and gave way when a hundred boxes appeared on one spot */
+	assert_true(walked >= 100);
+	assert_true(gave_way);
+	assert_true(touching > 120 * 300);
+	assert_true(tb_world_validate(a));
+	tb_destroy_world(a);
+	tb_destroy_world(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_reference_hash),
 		cmocka_unit_test(test_every_solver_path_same_bits),
 		cmocka_unit_test(test_pin_blocks_same_bits_on_every_path),
+		cmocka_unit_test(test_pair_walk_finds_what_the_queries_find),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
