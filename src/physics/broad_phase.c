@@ -20,6 +20,7 @@ void tb_broad_phase_destroy(tb_broad_phase *bp, tb_allocator *allocator)
 	tb_int_array_destroy(allocator, &bp->new_partners);
 	tb_aabb_array_destroy(allocator, &bp->old_fat);
 	tb_u64_array_destroy(allocator, &bp->joined);
+	tb_walk_node_array_destroy(allocator, &bp->walk);
 	tb_free(allocator, bp->pairs.entries, (size_t)bp->pairs.capacity * sizeof *bp->pairs.entries);
 	memset(bp, 0, sizeof *bp);
 }
@@ -319,14 +320,14 @@ static void sort_ints(int32_t *v, int32_t n)
  * contacts are made exactly as the queries made them. */
 typedef struct tree_join {
 	tb_world *w;
-	const tb_tree_node *nodes;
-	const int32_t *place; /* per shape slot, its place in the move buffer (stale for others) */
-	bool full;            /* found more than the list holds */
+	const tb_walk_node *nodes; /* the rebuilt tree's walk layout */
+	const int32_t *place;      /* per shape slot, its place in the move buffer (stale for others) */
+	bool full;                 /* found more than the list holds */
 } tree_join;
 
 /* Leaf q's shape finds leaf o's as a candidate, if q's shape is one that
  * looks for pairs in the movable tree. */
-static inline void join_leaf(tree_join *j, const tb_tree_node *q, const tb_tree_node *o)
+static inline void join_leaf(tree_join *j, const tb_walk_node *q, const tb_walk_node *o)
 {
 	tb_broad_phase *bp = &j->w->broad_phase;
 	int32_t si = q->user_data, other = o->user_data;
@@ -334,7 +335,7 @@ static inline void join_leaf(tree_join *j, const tb_tree_node *q, const tb_tree_
 	int32_t at = j->place[si];
 	if (!q->moved || at < 0 || at >= bp->move_buffer.count || bp->move_buffer.data[at] != si) return;
 	tb_aabb old = bp->old_fat.data[si];
-	if (!o->moved && tb_aabb_overlaps(old, o->aabb)) return;
+	if (!o->moved && tb_aabb_overlaps(old, o->box)) return;
 	if (o->moved && tb_aabb_overlaps(old, bp->old_fat.data[other])) return;
 	/* both moved: the pair is the larger index's */
 	if (o->moved && other > si && j->w->shapes.data[other].in_move_buffer) return;
@@ -369,9 +370,9 @@ static inline bool pair_push(pair_stack *s, int32_t a, int32_t b)
  * when its boxes overlap and one of them holds a moved leaf. */
 static inline bool join_or_push(tree_join *j, pair_stack *s, int32_t a, int32_t b)
 {
-	const tb_tree_node *na = j->nodes + a, *nb = j->nodes + b;
-	if ((!na->moved && !nb->moved) || !tb_aabb_overlaps(na->aabb, nb->aabb)) return true;
-	if (na->child1 == TB_NULL_NODE && nb->child1 == TB_NULL_NODE) {
+	const tb_walk_node *na = j->nodes + a, *nb = j->nodes + b;
+	if (!(na->moved | nb->moved) || !tb_boxes_overlap(&na->box, &nb->box)) return true;
+	if (na->child2 < 0 && nb->child2 < 0) {
 		join_leaf(j, na, nb);
 		join_leaf(j, nb, na);
 		return !j->full;
@@ -379,15 +380,15 @@ static inline bool join_or_push(tree_join *j, pair_stack *s, int32_t a, int32_t 
 	return pair_push(s, a, b);
 }
 
-/* Every leaf pair of the tree with overlapping boxes and at least one moved
- * leaf into bp->joined, sorted by finder and partner. False when the walk or
- * the list ran out of room (the caller then queries proxy by proxy, with the
- * same result). */
+/* Every leaf pair of the rebuilt tree (its walk layout: bp->walk) with
+ * overlapping boxes and at least one moved leaf into bp->joined, sorted by
+ * finder and partner. False when the walk or the list ran out of room (the
+ * caller then queries proxy by proxy, with the same result). */
 static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
 {
 	tb_broad_phase *bp = &w->broad_phase;
 	bp->joined.count = 0;
-	if (tree->root == TB_NULL_NODE) return true;
+	if (bp->walk.count == 0) return true;
 	/* the moved shapes' places in the buffer, kept in the scratch of the
 	 * partner lists (one per shape slot) until the walk is done */
 	int32_t *place = bp->new_partners.data;
@@ -396,25 +397,26 @@ static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
 		const tb_shape *s = w->shapes.data + si;
 		if (s->proxy != TB_NULL_INDEX && s->tree == 1 && !s->is_sensor) place[si] = i;
 	}
-	tree_join j = {w, tree->nodes, place, false};
-	const tb_tree_node *nodes = tree->nodes;
+	const tb_walk_node *nodes = bp->walk.data;
+	tree_join j = {w, nodes, place, false};
 	int32_t local[2 * TB_TREE_LOCAL_STACK];
 	pair_stack s = {local, 0, 2 * TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
 	/* a pair of one node stands for the pairs below it; one of two nodes for
-	 * the pairs across them (their boxes overlap) */
-	bool ok = !nodes[tree->root].moved || pair_push(&s, tree->root, tree->root);
+	 * the pairs across them (their boxes overlap); a node's first child is
+	 * the next node */
+	bool ok = !nodes[0].moved || pair_push(&s, 0, 0);
 	while (s.count > 0 && ok) {
 		int32_t b = s.items[--s.count], a = s.items[--s.count];
-		const tb_tree_node *na = nodes + a, *nb = nodes + b;
+		const tb_walk_node *na = nodes + a, *nb = nodes + b;
 		if (a == b) {
-			if (na->child1 == TB_NULL_NODE) continue;
-			int32_t c1 = na->child1, c2 = na->child2;
+			if (na->child2 < 0) continue;
+			int32_t c1 = a + 1, c2 = na->child2;
 			ok = join_or_push(&j, &s, c1, c2) && (!nodes[c2].moved || pair_push(&s, c2, c2)) &&
 			     (!nodes[c1].moved || pair_push(&s, c1, c1));
 		} else if (nb->height > na->height) {
-			ok = join_or_push(&j, &s, a, nb->child2) && join_or_push(&j, &s, a, nb->child1);
+			ok = join_or_push(&j, &s, a, nb->child2) && join_or_push(&j, &s, a, b + 1);
 		} else {
-			ok = join_or_push(&j, &s, na->child2, b) && join_or_push(&j, &s, na->child1, b);
+			ok = join_or_push(&j, &s, na->child2, b) && join_or_push(&j, &s, a + 1, b);
 		}
 	}
 	if (!ok) return false;
@@ -432,7 +434,11 @@ void tb_update_pairs(tb_world *w)
 	 * quarter of them moved. */
 	bool joined = false;
 	if (4 * (int64_t)buffer->count >= bp->trees[1].proxy_count) {
-		joined = tb_dynamic_tree_rebuild(&bp->trees[1]) && !bp->queries_only && join_tree(w, &bp->trees[1]);
+		/* the walk layout has room for every node (two per shape slot) */
+		bool room = bp->walk.capacity >= 2 * (int64_t)bp->trees[1].proxy_count;
+		TB_ASSERT(room);
+		bool rebuilt = tb_dynamic_tree_rebuild_for_walk(&bp->trees[1], room ? bp->walk.data : NULL, &bp->walk.count);
+		joined = rebuilt && room && !bp->queries_only && join_tree(w, &bp->trees[1]);
 	} else {
 		/* the moved proxies were placed where they stood (body.c): now each
 		 * goes where its box fits, in the order they moved */

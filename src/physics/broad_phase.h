@@ -5,6 +5,7 @@
 #define TB_BROAD_PHASE_H
 
 #include "core.h"
+#include "tree_walk.h"
 
 typedef struct tb_world tb_world;
 
@@ -42,6 +43,9 @@ typedef struct tb_broad_phase {
 	 * Room for TB_JOIN_PAIRS_PER_SHAPE per shape slot is reserved with the
 	 * shapes; a walk that finds more gives way to a query per shape. */
 	tb_u64_array joined;
+	/* scratch too: the rebuilt movable tree laid out for that walk (two per
+	 * shape slot reserved with the shapes) */
+	tb_walk_node_array walk;
 	tb_pair_set pairs;
 	/* the last pair update took the movable tree's pairs from the walk */
 	bool walked;

@@ -46,9 +46,9 @@ void tb_dynamic_tree_destroy(tb_dynamic_tree *tree)
 /* Doubles the node pool (from TB_TREE_INITIAL_CAPACITY) until `free_needed`
  * nodes are free; the scratch stack follows, since a walk never holds more
  * entries than there are nodes. All or nothing. */
-/* A rebuild's leaves are records of a centre and an id (build_leaf), the
- * leaves and a split's spill at most one per node: three ints a node. The
- * walks need one. */
+/* A rebuild's leaves are records of a centre and an id (build_leaf), three
+ * ints, one per leaf; the walks need one int a node, the broad phase's pair
+ * walk (node pairs) two. Three ints a node. */
 #define TB_TREE_STACK_PER_NODE 3
 
 static bool grow_nodes(tb_dynamic_tree *t, int32_t free_needed)
@@ -547,83 +547,147 @@ static inline int key_bin(float key, float min_key, float scale)
 	return f > 0.0f ? (f < (float)TB_REBUILD_BINS ? (int)f : TB_REBUILD_BINS - 1) : 0;
 }
 
-/* Splits leaves[0 .. count) (count >= 2) in two, keeping each side in its
- * order, and returns the size of the first (1 .. count - 1): along the longer
- * axis of the centres, where the perimeter heuristic is cheapest (the top
- * TB_REBUILD_SAH_DEPTH levels) or at their middle; halves when every centre
- * is the same. `spill` has room for count - 1 entries. */
-static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, build_leaf *spill,
-                            int depth)
-{
-	float lo[2] = {leaves[0].center[0], leaves[0].center[1]}, hi[2] = {lo[0], lo[1]};
-	for (int32_t i = 1; i < count; ++i) {
-		for (int axis = 0; axis < 2; ++axis) {
-			float k = leaf_key(leaves + i, axis);
-			lo[axis] = k < lo[axis] ? k : lo[axis];
-			hi[axis] = k > hi[axis] ? k : hi[axis];
-		}
-	}
-	int axis = hi[0] - lo[0] >= hi[1] - lo[1] ? 0 : 1;
-	float min_key = lo[axis], max_key = hi[axis];
-	/* not a number or every centre the same: halves */
-	if (!(max_key > min_key)) return count / 2;
+/* The box of the leaves' centres. */
+typedef struct centre_box {
+	float lo[2], hi[2];
+} centre_box;
 
-	int best = -1;
-	float scale = (float)TB_REBUILD_BINS / (max_key - min_key), threshold = 0.5f * (min_key + max_key);
-	if (depth < TB_REBUILD_SAH_DEPTH && isfinite(scale)) {
-		int32_t bin_count[TB_REBUILD_BINS] = {0};
-		tb_aabb bin_box[TB_REBUILD_BINS];
-		for (int32_t i = 0; i < count; ++i) {
-			int b = key_bin(leaf_key(leaves + i, axis), min_key, scale);
-			tb_aabb box = nodes[leaves[i].id].aabb;
-			bin_box[b] = bin_count[b] ? tb_aabb_union(bin_box[b], box) : box;
-			bin_count[b] += 1;
-		}
-		/* cost of a split after bin k: each side's perimeter times its leaves */
-		float right_cost[TB_REBUILD_BINS];
-		tb_aabb acc = {{0.0f, 0.0f}, {0.0f, 0.0f}};
-		int32_t n = 0;
-		for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
-			if (bin_count[k]) {
-				acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
-				n += bin_count[k];
-			}
-			right_cost[k] = n ? tb_aabb_perimeter(acc) * (float)n : 0.0f;
-		}
-		float best_cost = FLT_MAX;
-		n = 0;
-		for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
-			if (bin_count[k]) {
-				acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
-				n += bin_count[k];
-			}
-			if (n == 0 || n == count) continue;
-			float cost = tb_aabb_perimeter(acc) * (float)n + right_cost[k + 1];
-			if (cost < best_cost) {
-				best_cost = cost;
-				best = k;
-			}
-		}
+static inline void centre_box_add(centre_box *b, const build_leaf *leaf)
+{
+	for (int axis = 0; axis < 2; ++axis) {
+		float k = leaf->center[axis];
+		b->lo[axis] = k < b->lo[axis] ? k : b->lo[axis];
+		b->hi[axis] = k > b->hi[axis] ? k : b->hi[axis];
 	}
-	int32_t left = 0, right = 0;
-	for (int32_t i = 0; i < count; ++i) {
-		float key = leaf_key(leaves + i, axis);
-		bool first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
-		if (first) leaves[left++] = leaves[i];
-		else spill[right++] = leaves[i];
-	}
-	memcpy(leaves + left, spill, (size_t)right * sizeof *leaves);
-	/* a degenerate mean split (rounding) still halves */
-	return left == 0 || left == count ? count / 2 : left;
 }
 
-static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, build_leaf *spill, int depth)
+static centre_box centre_box_of(const build_leaf *leaves, int32_t count)
 {
-	if (count == 1) return leaves[0].id;
-	int32_t left = split_leaves(t->nodes, leaves, count, spill, depth);
-	int32_t c1 = build_subtree(t, leaves, left, spill, depth + 1);
-	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, depth + 1);
+	centre_box b = {{leaves[0].center[0], leaves[0].center[1]}, {leaves[0].center[0], leaves[0].center[1]}};
+	for (int32_t i = 1; i < count; ++i) centre_box_add(&b, leaves + i);
+	return b;
+}
+
+/* The bin after which the heuristic splits leaves[0 .. count) along `axis`
+ * (their centres spanning [min_key, max_key)), or -1 for none. */
+static int sah_split_bin(const tb_tree_node *nodes, const build_leaf *leaves, int32_t count, int axis, float min_key,
+                         float scale)
+{
+	int32_t bin_count[TB_REBUILD_BINS] = {0};
+	tb_aabb bin_box[TB_REBUILD_BINS];
+	for (int32_t i = 0; i < count; ++i) {
+		int b = key_bin(leaf_key(leaves + i, axis), min_key, scale);
+		tb_aabb box = nodes[leaves[i].id].aabb;
+		bin_box[b] = bin_count[b] ? tb_aabb_union(bin_box[b], box) : box;
+		bin_count[b] += 1;
+	}
+	/* cost of a split after bin k: each side's perimeter times its leaves */
+	float right_cost[TB_REBUILD_BINS];
+	tb_aabb acc = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+	int32_t n = 0;
+	for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
+		if (bin_count[k]) {
+			acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
+			n += bin_count[k];
+		}
+		right_cost[k] = n ? tb_aabb_perimeter(acc) * (float)n : 0.0f;
+	}
+	float best_cost = FLT_MAX;
+	int best = -1;
+	n = 0;
+	for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
+		if (bin_count[k]) {
+			acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
+			n += bin_count[k];
+		}
+		if (n == 0 || n == count) continue;
+		float cost = tb_aabb_perimeter(acc) * (float)n + right_cost[k + 1];
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* Splits leaves[0 .. count) (count >= 2, their centres in `box`) in two, in
+ * place, and returns the size of the first (1 .. count - 1), each side's
+ * centres in `sides`: along the longer axis of the centres, where the
+ * perimeter heuristic is cheapest (the top TB_REBUILD_SAH_DEPTH levels) or at
+ * their middle; halves when every centre is the same. */
+static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, centre_box box,
+                            centre_box sides[2], int depth)
+{
+	int axis = box.hi[0] - box.lo[0] >= box.hi[1] - box.lo[1] ? 0 : 1;
+	float min_key = box.lo[axis], max_key = box.hi[axis];
+	int32_t left = count / 2;
+	/* not a number or every centre the same: halves */
+	if (max_key > min_key) {
+		int best = -1;
+		float scale = (float)TB_REBUILD_BINS / (max_key - min_key), threshold = 0.5f * (min_key + max_key);
+		if (depth < TB_REBUILD_SAH_DEPTH && isfinite(scale))
+			best = sah_split_bin(nodes, leaves, count, axis, min_key, scale);
+		/* the first side grows from the front, the second from the back */
+		const float big = FLT_MAX;
+		centre_box a = {{big, big}, {-big, -big}}, b = a;
+		int32_t i = 0, j = count - 1;
+		while (i <= j) {
+			float key = leaf_key(leaves + i, axis);
+			bool first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
+			if (first) {
+				centre_box_add(&a, leaves + i);
+				i += 1;
+			} else {
+				build_leaf x = leaves[i];
+				leaves[i] = leaves[j];
+				leaves[j] = x;
+				centre_box_add(&b, leaves + j);
+				j -= 1;
+			}
+		}
+		/* a degenerate middle split (rounding) still halves */
+		if (i > 0 && i < count) {
+			sides[0] = a;
+			sides[1] = b;
+			return i;
+		}
+	}
+	sides[0] = centre_box_of(leaves, left);
+	sides[1] = centre_box_of(leaves + left, count - left);
+	return left;
+}
+
+/* The walk layout being written (tb_walk_node), or none. */
+typedef struct walk_out {
+	tb_walk_node *nodes;
+	int32_t count;
+} walk_out;
+
+static void walk_node_from(tb_walk_node *wn, const tb_tree_node *n, int32_t child2)
+{
+	wn->box = n->aabb;
+	wn->child2 = child2;
+	wn->user_data = n->user_data;
+	wn->height = n->height;
+	wn->moved = n->moved;
+}
+
+static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, centre_box box, int depth,
+                             walk_out *walk)
+{
+	int32_t place = walk->count++;
+	if (count == 1) {
+		if (walk->nodes != NULL) walk_node_from(walk->nodes + place, t->nodes + leaves[0].id, -1);
+		return leaves[0].id;
+	}
+	/* a node before its children, the first child's subtree before the
+	 * second's: the inner nodes lie in the order a walk meets them */
 	int32_t id = allocate_node(t);
+	centre_box sides[2];
+	int32_t left = split_leaves(t->nodes, leaves, count, box, sides, depth);
+	int32_t c1 = build_subtree(t, leaves, left, sides[0], depth + 1, walk);
+	int32_t second = walk->count;
+	int32_t c2 = build_subtree(t, leaves + left, count - left, sides[1], depth + 1, walk);
 	t->nodes[id].child1 = c1;
 	t->nodes[id].child2 = c2;
 	t->nodes[c1].parent = id;
@@ -631,16 +695,27 @@ static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t cou
 	refit(t, id);
 	/* marked moved when a leaf below it is: a walk for the moved leaves' pairs skips the rest */
 	t->nodes[id].moved = t->nodes[c1].moved || t->nodes[c2].moved;
+	if (walk->nodes != NULL) walk_node_from(walk->nodes + place, t->nodes + id, second);
 	return id;
 }
 
-bool tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
+bool tb_dynamic_tree_rebuild(tb_dynamic_tree *tree) { return tb_dynamic_tree_rebuild_for_walk(tree, NULL, NULL); }
+
+bool tb_dynamic_tree_rebuild_for_walk(tb_dynamic_tree *tree, tb_walk_node *walk_nodes, int32_t *walk_count)
 {
-	if (tree->root == TB_NULL_NODE || tree->proxy_count < 2) return true;
+	walk_out walk = {walk_nodes, 0};
+	if (walk_count != NULL) *walk_count = 0;
+	if (tree->root == TB_NULL_NODE) return true;
+	if (tree->proxy_count < 2) {
+		/* the root is the one leaf */
+		if (walk_nodes != NULL) walk_node_from(walk_nodes, tree->nodes + tree->root, -1);
+		if (walk_count != NULL) *walk_count = 1;
+		return true;
+	}
 	/* The leaves in id order, then the inner nodes back to the free list. The
-	 * scratch stack holds the leaves' records and a split's spill: 2n - 1
-	 * records, no more than the 2n - 1 nodes of the tree (a tree whose stack
-	 * is only a walk's, a snapshot's image, is left as it is). */
+	 * scratch stack holds the leaves' records, which the splits reorder in
+	 * place (a tree whose stack is only a walk's, a snapshot's image, is left
+	 * as it is). */
 	if ((int64_t)tree->stack_capacity < (int64_t)TB_TREE_STACK_PER_NODE * (2 * tree->proxy_count - 1)) return false;
 	build_leaf *leaves = (build_leaf *)tree->stack;
 	int32_t count = 0;
@@ -657,7 +732,8 @@ bool tb_dynamic_tree_rebuild(tb_dynamic_tree *tree)
 	for (int32_t i = tree->node_capacity - 1; i >= 0; --i) {
 		if (tree->nodes[i].height > 0) free_node(tree, i);
 	}
-	tree->root = build_subtree(tree, leaves, count, leaves + count, 0);
+	tree->root = build_subtree(tree, leaves, count, centre_box_of(leaves, count), 0, &walk);
 	tree->nodes[tree->root].parent = TB_NULL_NODE;
+	if (walk_count != NULL) *walk_count = walk.count;
 	return true;
 }

@@ -133,7 +133,8 @@ static tb_status reserve_shape_slots(tb_world *w, int32_t count)
 	    !tb_int_array_reserve(a, &w->broad_phase.move_buffer, n) ||
 	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, n) ||
 	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, n) ||
-	    !tb_u64_array_reserve(a, &w->broad_phase.joined, TB_JOIN_PAIRS_PER_SHAPE * n))
+	    !tb_u64_array_reserve(a, &w->broad_phase.joined, TB_JOIN_PAIRS_PER_SHAPE * n) ||
+	    !tb_walk_node_array_reserve(a, &w->broad_phase.walk, 2 * n))
 		return TB_ERR_OUT_OF_MEMORY;
 	return TB_OK;
 }

@@ -31,9 +31,9 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * counter each narrow phase starts from zero, read by no step. Nor the broad
  * phase's list of the pairs a rebuilt tree's walk found: made anew by the
  * walk, read only in the same pair update, nor whether it was used, nor the tests'
- * switch that compares it with the queries.) */
+ * switch that compares it with the queries, nor the tree's layout for it.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1936, "tb_world changed: carry what decides the future in snapshots "
+_Static_assert(sizeof(tb_world) == 1952, "tb_world changed: carry what decides the future in snapshots "
                                          "(snapshot.c, snapshot_format.c), then update this size");
 #endif
 
@@ -245,6 +245,7 @@ static bool reserve_image(tb_world *w, const tb_world *img)
 	    !tb_int_array_reserve(a, &w->broad_phase.new_partners, shapes) ||
 	    !tb_aabb_array_reserve(a, &w->broad_phase.old_fat, shapes) ||
 	    !tb_u64_array_reserve(a, &w->broad_phase.joined, TB_JOIN_PAIRS_PER_SHAPE * shapes) ||
+	    !tb_walk_node_array_reserve(a, &w->broad_phase.walk, 2 * shapes) ||
 	    !tb_sensor_event_array_reserve(a, &w->pending_sensor_end_events,
 	                                   img->pending_sensor_end_events.count + img->overlaps.count))
 		return false;

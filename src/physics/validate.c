@@ -224,7 +224,8 @@ static bool validate_reserves(const tb_world *w)
 	CHECK(w->stack.capacity >= bodies + (bodies > 0 ? 1 : 0));
 	CHECK(w->broad_phase.move_buffer.capacity >= shapes && w->broad_phase.new_partners.capacity >= shapes &&
 	      w->broad_phase.old_fat.capacity >= shapes &&
-	      w->broad_phase.joined.capacity >= TB_JOIN_PAIRS_PER_SHAPE * (int64_t)shapes);
+	      w->broad_phase.joined.capacity >= TB_JOIN_PAIRS_PER_SHAPE * (int64_t)shapes &&
+	      w->broad_phase.walk.capacity >= 2 * (int64_t)shapes);
 	CHECK(w->broad_phase.pairs.capacity >= 2 * tb_id_pool_count(&w->contact_pool));
 	CHECK(w->constraints.capacity >= contacts && w->graph.refs.capacity >= contacts &&
 	      w->graph.constraint_colors.capacity >= contacts &&

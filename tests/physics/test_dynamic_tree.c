@@ -1,5 +1,6 @@
 /* Dynamic AABB tree against brute force, with validation after every change. */
 #include "test_util.h"
+#include "tree_walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +536,73 @@ static void test_rebuild(void **state)
 	tb_dynamic_tree_destroy(&t);
 }
 
+/* Checks the walk layout's subtree at `place` against the pool's node `id`;
+ * returns the place after the subtree (a depth-first walk meets it there). */
+static int32_t check_walk_subtree(const tb_dynamic_tree *t, const tb_walk_node *walk, int32_t count, int32_t place,
+                                  int32_t id, bool *moved_below)
+{
+	assert_true(place >= 0 && place < count);
+	const tb_walk_node *wn = walk + place;
+	const tb_tree_node *n = t->nodes + id;
+	assert_memory_equal(&wn->box, &n->aabb, sizeof(tb_aabb));
+	assert_int_equal(wn->height, n->height);
+	if (n->child1 == TB_NULL_NODE) {
+		assert_int_equal(wn->child2, -1);
+		assert_int_equal(wn->user_data, n->user_data);
+		assert_int_equal(wn->moved, n->moved);
+		*moved_below = n->moved;
+		return place + 1;
+	}
+	bool m1, m2;
+	int32_t after_first = check_walk_subtree(t, walk, count, place + 1, n->child1, &m1);
+	assert_int_equal(wn->child2, after_first);
+	int32_t after = check_walk_subtree(t, walk, count, after_first, n->child2, &m2);
+	/* an inner node is moved exactly when a leaf below it is, in the pool and the layout */
+	assert_int_equal(wn->moved, m1 || m2);
+	assert_int_equal(n->moved, m1 || m2);
+	*moved_below = m1 || m2;
+	return after;
+}
+
+/* The rebuild's walk layout (the broad phase's pair walk reads it): every node
+ * of the rebuilt tree once, root first, a node's first child right after it,
+ * its second child where it says, the boxes and leaves as in the pool, and an
+ * inner node marked moved when a leaf below it is. */
+static void test_rebuild_walk_layout(void **state)
+{
+	(void)state;
+	rng_state = 4242u;
+	shadow_reset();
+	tb_dynamic_tree t = tb_dynamic_tree_create();
+	for (int i = 0; i < 1500; ++i) add_proxy(&t, random_box(), 1ull);
+	/* some leaves moved (created ones are; clear most) */
+	for (int32_t i = 0; i < t.node_capacity; ++i)
+		if (t.nodes[i].height == 0) t.nodes[i].moved = rng_next() % 5 == 0;
+	tb_walk_node *walk = malloc(sizeof *walk * (size_t)(2 * t.proxy_count));
+	assert_non_null(walk);
+	int32_t count = -1;
+	assert_true(tb_dynamic_tree_rebuild_for_walk(&t, walk, &count));
+	assert_true(tb_dynamic_tree_validate(&t));
+	assert_int_equal(count, 2 * t.proxy_count - 1);
+	bool moved;
+	assert_int_equal(check_walk_subtree(&t, walk, count, 0, t.root, &moved), count);
+	assert_true(moved);
+	check_all_queries(&t, 50);
+	/* a tree of one leaf is its root; an empty one has none */
+	tb_dynamic_tree_destroy(&t);
+	shadow_reset();
+	t = tb_dynamic_tree_create();
+	assert_true(tb_dynamic_tree_rebuild_for_walk(&t, walk, &count));
+	assert_int_equal(count, 0);
+	tb_aabb box = {{1.0f, 1.0f}, {2.0f, 3.0f}};
+	add_proxy(&t, box, 1ull);
+	assert_true(tb_dynamic_tree_rebuild_for_walk(&t, walk, &count));
+	assert_int_equal(count, 1);
+	assert_int_equal(check_walk_subtree(&t, walk, count, 0, t.root, &moved), 1);
+	free(walk);
+	tb_dynamic_tree_destroy(&t);
+}
+
 static void test_deterministic(void **state)
 {
 	(void)state;
@@ -568,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_place_then_reinsert),
 		cmocka_unit_test(test_rebuild),
+		cmocka_unit_test(test_rebuild_walk_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
