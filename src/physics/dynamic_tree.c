@@ -47,8 +47,9 @@ void tb_dynamic_tree_destroy(tb_dynamic_tree *tree)
  * nodes are free; the scratch stack follows, since a walk never holds more
  * entries than there are nodes. All or nothing. */
 /* A rebuild's leaves are records of a centre and an id (build_leaf), three
- * ints, one per leaf; the walks need one int a node, the broad phase's pair
- * walk (node pairs) two. Three ints a node. */
+ * ints, and a split's spill as many, for half as many leaves as nodes; the
+ * walks need one int a node, the broad phase's pair walk (node pairs) two.
+ * Three ints a node. */
 #define TB_TREE_STACK_PER_NODE 3
 
 static bool grow_nodes(tb_dynamic_tree *t, int32_t free_needed)
@@ -610,13 +611,14 @@ static int sah_split_bin(const tb_tree_node *nodes, const build_leaf *leaves, in
 	return best;
 }
 
-/* Splits leaves[0 .. count) (count >= 2, their centres in `box`) in two, in
- * place, and returns the size of the first (1 .. count - 1), each side's
- * centres in `sides`: along the longer axis of the centres, where the
- * perimeter heuristic is cheapest (the top TB_REBUILD_SAH_DEPTH levels) or at
- * their middle; halves when every centre is the same. */
-static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, centre_box box,
-                            centre_box sides[2], int depth)
+/* Splits leaves[0 .. count) (count >= 2, their centres in `box`) in two,
+ * keeping each side in its order, and returns the size of the first (1 ..
+ * count - 1), each side's centres in `sides`: along the longer axis of the
+ * centres, where the perimeter heuristic is cheapest (the top
+ * TB_REBUILD_SAH_DEPTH levels) or at their middle; halves when every centre
+ * is the same. `spill` has room for count records. */
+static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, build_leaf *spill,
+                            centre_box box, centre_box sides[2], int depth)
 {
 	int axis = box.hi[0] - box.lo[0] >= box.hi[1] - box.lo[1] ? 0 : 1;
 	float min_key = box.lo[axis], max_key = box.hi[axis];
@@ -627,30 +629,23 @@ static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32
 		float scale = (float)TB_REBUILD_BINS / (max_key - min_key), threshold = 0.5f * (min_key + max_key);
 		if (depth < TB_REBUILD_SAH_DEPTH && isfinite(scale))
 			best = sah_split_bin(nodes, leaves, count, axis, min_key, scale);
-		/* the first side grows from the front, the second from the back */
-		const float big = FLT_MAX;
-		centre_box a = {{big, big}, {-big, -big}}, b = a;
-		int32_t i = 0, j = count - 1;
-		while (i <= j) {
-			float key = leaf_key(leaves + i, axis);
-			bool first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
-			if (first) {
-				centre_box_add(&a, leaves + i);
-				i += 1;
-			} else {
-				build_leaf x = leaves[i];
-				leaves[i] = leaves[j];
-				leaves[j] = x;
-				centre_box_add(&b, leaves + j);
-				j -= 1;
-			}
+		/* Each record goes to both sides' ends and only its own side's count
+		 * moves on: no branch on the side, which is a coin toss that a wrong
+		 * guess makes dear. The first side stays in place (it never passes
+		 * the record being read), the second comes back from the spill. */
+		int32_t first_count = 0, second_count = 0;
+		for (int32_t i = 0; i < count; ++i) {
+			build_leaf x = leaves[i];
+			float key = leaf_key(&x, axis);
+			int first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
+			leaves[first_count] = x;
+			spill[second_count] = x;
+			first_count += first;
+			second_count += 1 - first;
 		}
+		memcpy(leaves + first_count, spill, (size_t)second_count * sizeof *leaves);
 		/* a degenerate middle split (rounding) still halves */
-		if (i > 0 && i < count) {
-			sides[0] = a;
-			sides[1] = b;
-			return i;
-		}
+		if (first_count > 0 && first_count < count) left = first_count;
 	}
 	sides[0] = centre_box_of(leaves, left);
 	sides[1] = centre_box_of(leaves + left, count - left);
@@ -672,8 +667,8 @@ static void walk_node_from(tb_walk_node *wn, const tb_tree_node *n, int32_t chil
 	wn->moved = n->moved;
 }
 
-static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, centre_box box, int depth,
-                             walk_out *walk)
+static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, build_leaf *spill,
+                             centre_box box, int depth, walk_out *walk)
 {
 	int32_t place = walk->count++;
 	if (count == 1) {
@@ -684,10 +679,10 @@ static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t cou
 	 * second's: the inner nodes lie in the order a walk meets them */
 	int32_t id = allocate_node(t);
 	centre_box sides[2];
-	int32_t left = split_leaves(t->nodes, leaves, count, box, sides, depth);
-	int32_t c1 = build_subtree(t, leaves, left, sides[0], depth + 1, walk);
+	int32_t left = split_leaves(t->nodes, leaves, count, spill, box, sides, depth);
+	int32_t c1 = build_subtree(t, leaves, left, spill, sides[0], depth + 1, walk);
 	int32_t second = walk->count;
-	int32_t c2 = build_subtree(t, leaves + left, count - left, sides[1], depth + 1, walk);
+	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, sides[1], depth + 1, walk);
 	t->nodes[id].child1 = c1;
 	t->nodes[id].child2 = c2;
 	t->nodes[c1].parent = id;
@@ -713,10 +708,10 @@ bool tb_dynamic_tree_rebuild_for_walk(tb_dynamic_tree *tree, tb_walk_node *walk_
 		return true;
 	}
 	/* The leaves in id order, then the inner nodes back to the free list. The
-	 * scratch stack holds the leaves' records, which the splits reorder in
-	 * place (a tree whose stack is only a walk's, a snapshot's image, is left
-	 * as it is). */
-	if ((int64_t)tree->stack_capacity < (int64_t)TB_TREE_STACK_PER_NODE * (2 * tree->proxy_count - 1)) return false;
+	 * scratch stack holds the leaves' records and a split's spill, as many:
+	 * the pool, a power of two, holds the 2n - 1 nodes and so 2n (a tree whose
+	 * stack is only a walk's, a snapshot's image, is left as it is). */
+	if ((int64_t)tree->stack_capacity < (int64_t)TB_TREE_STACK_PER_NODE * 2 * tree->proxy_count) return false;
 	build_leaf *leaves = (build_leaf *)tree->stack;
 	int32_t count = 0;
 	for (int32_t i = 0; i < tree->node_capacity; ++i) {
@@ -732,7 +727,7 @@ bool tb_dynamic_tree_rebuild_for_walk(tb_dynamic_tree *tree, tb_walk_node *walk_
 	for (int32_t i = tree->node_capacity - 1; i >= 0; --i) {
 		if (tree->nodes[i].height > 0) free_node(tree, i);
 	}
-	tree->root = build_subtree(tree, leaves, count, centre_box_of(leaves, count), 0, &walk);
+	tree->root = build_subtree(tree, leaves, count, leaves + count, centre_box_of(leaves, count), 0, &walk);
 	tree->nodes[tree->root].parent = TB_NULL_NODE;
 	if (walk_count != NULL) *walk_count = walk.count;
 	return true;
