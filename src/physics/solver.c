@@ -475,7 +475,10 @@ static void solve_continuous(tb_world *w, int32_t bi)
 	xf1.p = tb_sub(s->center0, tb_rotate(xf1.q, s->local_center));
 	tb_transform xf2 = s->transform;
 
-	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
+	/* a body that is not a bullet sweeps against the immovable tree only:
+	 * with none there (a box turned by a motor), nothing can stop it */
+	bool nothing = !cc.bullet && w->broad_phase.trees[0].root == TB_NULL_NODE;
+	for (int32_t k = nothing ? TB_NULL_INDEX : b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		const tb_shape *sh = w->shapes.data + k;
 		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
 		cc.shape = k;
