@@ -380,6 +380,55 @@ static inline bool join_or_push(tree_join *j, pair_stack *s, int32_t a, int32_t 
 	return pair_push(s, a, b);
 }
 
+/* The subtrees this low are taken whole: their leaves (at most eight a side)
+ * against each other, every pair tested into a mask, instead of a pair of
+ * nodes pushed, popped and tested for each of their inner nodes (the tumbler's
+ * pile: its pairs found 6 % faster; from height 2, 4.5 %). */
+#define TB_JOIN_WHOLE_HEIGHT 3
+
+/* The leaves of the subtree at `place` (of height at most TB_JOIN_WHOLE_HEIGHT). */
+static inline int join_leaves(const tb_walk_node *nodes, int32_t place, int32_t out[8])
+{
+	if (nodes[place].child2 < 0) {
+		out[0] = place;
+		return 1;
+	}
+	int n = 0;
+	/* the subtree's places, a node's leaves in the order a walk meets them
+	 * (a subtree this low has at most eight) */
+	for (int32_t i = place + 1; i < nodes[place].user_data && n < 8; ++i) {
+		out[n] = i;
+		n += nodes[i].child2 < 0;
+	}
+	return n;
+}
+
+/* Pairs across two low subtrees, or within one (a == b). */
+static bool join_whole(tree_join *j, int32_t a, int32_t b)
+{
+	const tb_walk_node *nodes = j->nodes;
+	int32_t la[8], lb[8];
+	int na = join_leaves(nodes, a, la), nb = a == b ? na : join_leaves(nodes, b, lb);
+	const int32_t *second = a == b ? la : lb;
+	/* every pair's test first, into a mask; then the pairs it holds */
+	uint64_t hits = 0;
+	for (int x = 0; x < na; ++x) {
+		const tb_walk_node *p = nodes + la[x];
+		for (int y = a == b ? x + 1 : 0; y < nb; ++y) {
+			const tb_walk_node *q = nodes + second[y];
+			uint64_t hit = (uint64_t)(((p->moved | q->moved) != 0) & tb_boxes_overlap(&p->box, &q->box));
+			hits |= hit << (8 * x + y);
+		}
+	}
+	for (; hits != 0; hits &= hits - 1) {
+		int k = __builtin_ctzll(hits);
+		const tb_walk_node *p = nodes + la[k >> 3], *q = nodes + second[k & 7];
+		join_leaf(j, p, q);
+		join_leaf(j, q, p);
+	}
+	return !j->full;
+}
+
 /* Every leaf pair of the rebuilt tree (its walk layout: bp->walk) with
  * overlapping boxes and at least one moved leaf into bp->joined, sorted by
  * finder and partner. False when the walk or the list ran out of room (the
@@ -408,7 +457,9 @@ static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
 	while (s.count > 0 && ok) {
 		int32_t b = s.items[--s.count], a = s.items[--s.count];
 		const tb_walk_node *na = nodes + a, *nb = nodes + b;
-		if (a == b) {
+		if (na->height <= TB_JOIN_WHOLE_HEIGHT && nb->height <= TB_JOIN_WHOLE_HEIGHT) {
+			ok = join_whole(&j, a, b);
+		} else if (a == b) {
 			if (na->child2 < 0) continue;
 			int32_t c1 = a + 1, c2 = na->child2;
 			ok = join_or_push(&j, &s, c1, c2) && (!nodes[c2].moved || pair_push(&s, c2, c2)) &&

@@ -690,7 +690,10 @@ static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t cou
 	refit(t, id);
 	/* marked moved when a leaf below it is: a walk for the moved leaves' pairs skips the rest */
 	t->nodes[id].moved = t->nodes[c1].moved || t->nodes[c2].moved;
-	if (walk->nodes != NULL) walk_node_from(walk->nodes + place, t->nodes + id, second);
+	if (walk->nodes != NULL) {
+		walk_node_from(walk->nodes + place, t->nodes + id, second);
+		walk->nodes[place].user_data = walk->count;
+	}
 	return id;
 }
 

@@ -38,7 +38,7 @@ static inline bool tb_boxes_overlap(const tb_aabb *a, const tb_aabb *b)
 typedef struct tb_walk_node {
 	tb_aabb box;
 	int32_t child2;  /* the second child's place; -1 for a leaf */
-	int32_t user_data;
+	int32_t user_data; /* a leaf's; an inner node's: the place after its subtree */
 	int32_t height;
 	int32_t moved;   /* the leaf, or a leaf below the node */
 } tb_walk_node;

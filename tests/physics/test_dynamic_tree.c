@@ -557,6 +557,7 @@ static int32_t check_walk_subtree(const tb_dynamic_tree *t, const tb_walk_node *
 	int32_t after_first = check_walk_subtree(t, walk, count, place + 1, n->child1, &m1);
 	assert_int_equal(wn->child2, after_first);
 	int32_t after = check_walk_subtree(t, walk, count, after_first, n->child2, &m2);
+	assert_int_equal(wn->user_data, after);
 	/* an inner node is moved exactly when a leaf below it is, in the pool and the layout */
 	assert_int_equal(wn->moved, m1 || m2);
 	assert_int_equal(n->moved, m1 || m2);
