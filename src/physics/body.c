@@ -100,6 +100,7 @@ tb_body_id tb_create_body(tb_world *w, const tb_body_def *def, tb_status *status
 	s->angular_damping = def->angular_damping;
 	s->gravity_scale = def->gravity_scale;
 	s->is_bullet = def->is_bullet;
+	s->type = (uint8_t)def->type;
 	s->state_index = TB_NULL_INDEX;
 	tb_update_body_mass(w, i);
 	w->awake_body_bits.count = tb_bit_words(w->bodies.count);
@@ -539,6 +540,7 @@ tb_status tb_body_set_type(tb_world *w, tb_body_id id, tb_body_type type)
 	tb_destroy_body_contacts(w, bi, true);
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) tb_destroy_shape_proxy(w, k);
 	b->type = type;
+	s->type = (uint8_t)type;
 	if (type == TB_STATIC_BODY) {
 		s->linear_velocity = tb_vec2_zero;
 		s->angular_velocity = 0.0f;

@@ -248,10 +248,10 @@ static float pair_speculative_distance(const tb_body_sim *a, const tb_shape *sa,
 
 /* A kinematic body, or a dynamic one at least ten times heavier than its
  * partner: what the partner meets is a moving wall. */
-static bool is_moving_wall_pair(const tb_body *a, const tb_body_sim *sa, const tb_body *b, const tb_body_sim *sb)
+static bool is_moving_wall_pair(const tb_body_sim *sa, const tb_body_sim *sb)
 {
-	if (a->type == TB_KINEMATIC_BODY || b->type == TB_KINEMATIC_BODY) return true;
-	if (a->type != TB_DYNAMIC_BODY || b->type != TB_DYNAMIC_BODY) return false;
+	if (sa->type == TB_KINEMATIC_BODY || sb->type == TB_KINEMATIC_BODY) return true;
+	if (sa->type != TB_DYNAMIC_BODY || sb->type != TB_DYNAMIC_BODY) return false;
 	return sa->inv_mass <= 0.1f * sb->inv_mass || sb->inv_mass <= 0.1f * sa->inv_mass;
 }
 
@@ -309,8 +309,7 @@ static inline void prefetch_pair(const tb_world *w, const tb_contact *c)
 		__builtin_prefetch(p + sizeof c->cache - 1);
 	}
 	for (int e = 0; e < 2; ++e) {
-		const tb_body *body = w->bodies.data + c->edges[e].body;
-		__builtin_prefetch(&body->type);
+		/* (the collide reads no body record: awake bits, and the type in the sim) */
 		__builtin_prefetch(w->sims.data + c->edges[e].body);
 		/* a remade manifold reads no shape (collide_contact) */
 		if (c->flags & TB_CONTACT_CACHED) continue;
@@ -486,9 +485,11 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 {
 	tb_contact *c = w->contacts.data + ci;
 	int32_t ba = c->edges[0].body, bb = c->edges[1].body;
-	const tb_body *A = w->bodies.data + ba, *B = w->bodies.data + bb;
-	bool active_a = A->awake && tb_body_is_simulated(A);
-	bool active_b = B->awake && tb_body_is_simulated(B);
+	/* awake and simulated (the bodies are in use): their bits in the awake
+	 * set, not their records, which the common case never reads */
+	const uint64_t *awake = w->awake_body_bits.data;
+	bool active_a = (awake[ba >> 6] >> (ba & 63)) & 1u;
+	bool active_b = (awake[bb >> 6] >> (bb & 63)) & 1u;
 	if (!active_a && !active_b) return;
 
 	const tb_body_sim *sim_a = w->sims.data + ba, *sim_b = w->sims.data + bb;
@@ -496,7 +497,7 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	/* a moving wall's pairs look further ahead (their shapes read here: few
 	 * pairs are walls) */
 	float speculative = TB_SPECULATIVE_DISTANCE;
-	if (continuous && is_moving_wall_pair(A, sim_a, B, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
+	if (continuous && is_moving_wall_pair(sim_a, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
 	/* what warm starting needs of the old points; the new manifold is made in
 	 * place (a copy of one just written would stall on store forwarding) */
 	int old_count = c->manifold.point_count;

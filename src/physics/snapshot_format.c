@@ -75,7 +75,7 @@ static const field sim_fields[] = {
 	FIELD(tb_body_sim, min_extent, F_F32), FIELD(tb_body_sim, max_extent, F_F32),
 	FIELD(tb_body_sim, linear_damping, F_F32), FIELD(tb_body_sim, angular_damping, F_F32),
 	FIELD(tb_body_sim, gravity_scale, F_F32), SKIP(tb_body_sim, state_index),
-	FIELD(tb_body_sim, is_bullet, F_BOOL), FIELD(tb_body_sim, is_fast, F_BOOL),
+	FIELD(tb_body_sim, is_bullet, F_BOOL), FIELD(tb_body_sim, is_fast, F_BOOL), SKIP(tb_body_sim, type),
 };
 
 static const field shape_fields[] = {
@@ -828,7 +828,11 @@ static bool check_values(tb_snapshot *snap)
 	if (img->island_count < 0 || img->next_chain_id < 0 || img->next_chain_id > INT32_MAX / 2 ||
 	    img->step_count < 0 || img->step_count > INT32_MAX / 2)
 		return false;
-	for (int32_t i = 0; i < img->bodies.count; ++i) img->sims.data[i].state_index = TB_NULL_INDEX;
+	for (int32_t i = 0; i < img->bodies.count; ++i) {
+		img->sims.data[i].state_index = TB_NULL_INDEX;
+		/* a copy of the body's type (a wrong one is refused with the body) */
+		img->sims.data[i].type = (uint8_t)img->bodies.data[i].type;
+	}
 	for (int32_t i = 0; i < img->shapes.count; ++i) {
 		const tb_shape *s = img->shapes.data + i;
 		/* a generation counts a slot's reuses: past 2^28 the string is damaged

@@ -50,6 +50,7 @@ typedef struct tb_body_sim {
 	int32_t state_index;     /* into tb_step_context.states during a step, -1 if not simulated */
 	bool is_bullet;
 	bool is_fast;            /* moved far enough this step to need continuous collision */
+	uint8_t type;            /* the body's (tb_body_type), for the narrow phase's pair tests */
 } tb_body_sim;
 
 TB_ARRAY_DECLARE(tb_body_state_array, tb_body_state)

@@ -68,6 +68,8 @@ static bool validate_body(const tb_world *w, int32_t bi, int32_t *shapes, int32_
 	CHECK(!b->is_marked);
 	CHECK(b->type == TB_STATIC_BODY || b->type == TB_KINEMATIC_BODY || b->type == TB_DYNAMIC_BODY);
 	CHECK(!(b->type == TB_STATIC_BODY && b->awake));
+	/* the narrow phase reads the type from the sim */
+	CHECK(w->sims.data[bi].type == (uint8_t)b->type);
 
 	/* shapes: a doubly linked list in creation order, each pointing back */
 	int32_t n = 0, prev = TB_NULL_INDEX;
