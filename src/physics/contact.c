@@ -497,7 +497,8 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	/* a moving wall's pairs look further ahead (their shapes read here: few
 	 * pairs are walls) */
 	float speculative = TB_SPECULATIVE_DISTANCE;
-	if (continuous && is_moving_wall_pair(sim_a, sim_b)) speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
+	if (continuous && is_moving_wall_pair(sim_a, sim_b))
+		speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
 	/* what warm starting needs of the old points; the new manifold is made in
 	 * place (a copy of one just written would stall on store forwarding) */
 	int old_count = c->manifold.point_count;
