@@ -292,8 +292,8 @@ int32_t tb_dynamic_tree_create_proxy(tb_dynamic_tree *tree, tb_aabb aabb, uint64
 void tb_dynamic_tree_destroy_proxy(tb_dynamic_tree *tree, int32_t proxy_id);
 /* Replaces the proxy's box (remove + reinsert). */
 void tb_dynamic_tree_move_proxy(tb_dynamic_tree *tree, int32_t proxy_id, tb_aabb aabb);
-/* Rebuilds the inner nodes top down by the surface-area heuristic (binned,
- * along the longer axis of the leaves' centres): proxies keep their ids and
+/* Rebuilds the inner nodes top down, each split at the middle of its leaves'
+ * centres along their longer axis: proxies keep their ids and
  * boxes, queries find the same proxies, in another order. O(n log n), no
  * allocation. For a tree whose proxies nearly all moved: reinsertion one by
  * one leaves a tree whose queries visit several times the nodes. An inner

@@ -519,19 +519,18 @@ void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *im
 
 /* ---- rebuild ---- */
 
-/* Bins of the surface-area heuristic along one axis. */
-#define TB_REBUILD_BINS 12
-/* The top levels split where the heuristic says, which decides the boxes most
- * queries walk through (a full heuristic build queried rain's ragdolls 8 %
- * faster than splits at the middle); deeper ones split at the middle of the
- * centres, one pass instead of three (rebuilding a tumbling pile of 2,000
- * boxes every step: 0.2 ms instead of 0.55). The middle split at least halves
- * the centres' spread, so the depth stays bounded by the float range. */
-#define TB_REBUILD_SAH_DEPTH 3
+/* Every level splits at the middle of its leaves' centres along their longer
+ * axis: one pass a level. The top levels once split where the perimeter
+ * heuristic said (a tree queried 8 % faster by rain's ragdolls when each
+ * moved shape walked it), but the pairs of a rebuilt tree are now found by
+ * one walk of it against itself (broad_phase.c), which the heuristic's three
+ * scattered passes made slower, not faster: tumbler -1.6 %, rain -1.5 to
+ * -4.3 % without them. The middle split at least halves the centres' spread,
+ * so the depth stays bounded by the float range. */
 
 /* A leaf while the tree is rebuilt: its box's centre beside its id, so the
  * splits read one small array in order instead of a node of the pool per leaf
- * per level (only the heuristic's levels read the boxes). */
+ * per level. */
 typedef struct build_leaf {
 	float center[2];
 	int32_t id;
@@ -540,13 +539,6 @@ typedef struct build_leaf {
 _Static_assert(sizeof(build_leaf) == TB_TREE_STACK_PER_NODE * sizeof(int32_t), "a leaf record is three ints");
 
 static inline float leaf_key(const build_leaf *leaf, int axis) { return leaf->center[axis]; }
-
-static inline int key_bin(float key, float min_key, float scale)
-{
-	/* compared before the conversion: no out-of-range or NaN cast */
-	float f = (key - min_key) * scale;
-	return f > 0.0f ? (f < (float)TB_REBUILD_BINS ? (int)f : TB_REBUILD_BINS - 1) : 0;
-}
 
 /* The box of the leaves' centres. */
 typedef struct centre_box {
@@ -569,66 +561,19 @@ static centre_box centre_box_of(const build_leaf *leaves, int32_t count)
 	return b;
 }
 
-/* The bin after which the heuristic splits leaves[0 .. count) along `axis`
- * (their centres spanning [min_key, max_key)), or -1 for none. */
-static int sah_split_bin(const tb_tree_node *nodes, const build_leaf *leaves, int32_t count, int axis, float min_key,
-                         float scale)
-{
-	int32_t bin_count[TB_REBUILD_BINS] = {0};
-	tb_aabb bin_box[TB_REBUILD_BINS];
-	for (int32_t i = 0; i < count; ++i) {
-		int b = key_bin(leaf_key(leaves + i, axis), min_key, scale);
-		tb_aabb box = nodes[leaves[i].id].aabb;
-		bin_box[b] = bin_count[b] ? tb_aabb_union(bin_box[b], box) : box;
-		bin_count[b] += 1;
-	}
-	/* cost of a split after bin k: each side's perimeter times its leaves */
-	float right_cost[TB_REBUILD_BINS];
-	tb_aabb acc = {{0.0f, 0.0f}, {0.0f, 0.0f}};
-	int32_t n = 0;
-	for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
-		if (bin_count[k]) {
-			acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
-			n += bin_count[k];
-		}
-		right_cost[k] = n ? tb_aabb_perimeter(acc) * (float)n : 0.0f;
-	}
-	float best_cost = FLT_MAX;
-	int best = -1;
-	n = 0;
-	for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
-		if (bin_count[k]) {
-			acc = n ? tb_aabb_union(acc, bin_box[k]) : bin_box[k];
-			n += bin_count[k];
-		}
-		if (n == 0 || n == count) continue;
-		float cost = tb_aabb_perimeter(acc) * (float)n + right_cost[k + 1];
-		if (cost < best_cost) {
-			best_cost = cost;
-			best = k;
-		}
-	}
-	return best;
-}
-
 /* Splits leaves[0 .. count) (count >= 2, their centres in `box`) in two,
  * keeping each side in its order, and returns the size of the first (1 ..
- * count - 1), each side's centres in `sides`: along the longer axis of the
- * centres, where the perimeter heuristic is cheapest (the top
- * TB_REBUILD_SAH_DEPTH levels) or at their middle; halves when every centre
- * is the same. `spill` has room for count records. */
-static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32_t count, build_leaf *spill,
-                            centre_box box, centre_box sides[2], int depth)
+ * count - 1), each side's centres in `sides`: at the middle of the centres
+ * along their longer axis; halves when every centre is the same. `spill` has
+ * room for count records. */
+static int32_t split_leaves(build_leaf *leaves, int32_t count, build_leaf *spill, centre_box box, centre_box sides[2])
 {
 	int axis = box.hi[0] - box.lo[0] >= box.hi[1] - box.lo[1] ? 0 : 1;
 	float min_key = box.lo[axis], max_key = box.hi[axis];
 	int32_t left = count / 2;
 	/* not a number or every centre the same: halves */
 	if (max_key > min_key) {
-		int best = -1;
-		float scale = (float)TB_REBUILD_BINS / (max_key - min_key), threshold = 0.5f * (min_key + max_key);
-		if (depth < TB_REBUILD_SAH_DEPTH && isfinite(scale))
-			best = sah_split_bin(nodes, leaves, count, axis, min_key, scale);
+		float threshold = 0.5f * (min_key + max_key);
 		/* Each record goes to both sides' ends and only its own side's count
 		 * moves on: no branch on the side, which is a coin toss that a wrong
 		 * guess makes dear. The first side stays in place (it never passes
@@ -637,7 +582,7 @@ static int32_t split_leaves(const tb_tree_node *nodes, build_leaf *leaves, int32
 		for (int32_t i = 0; i < count; ++i) {
 			build_leaf x = leaves[i];
 			float key = leaf_key(&x, axis);
-			int first = best >= 0 ? key_bin(key, min_key, scale) <= best : key < threshold;
+			int first = key < threshold;
 			leaves[first_count] = x;
 			spill[second_count] = x;
 			first_count += first;
@@ -668,7 +613,7 @@ static void walk_node_from(tb_walk_node *wn, const tb_tree_node *n, int32_t chil
 }
 
 static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t count, build_leaf *spill,
-                             centre_box box, int depth, walk_out *walk)
+                             centre_box box, walk_out *walk)
 {
 	int32_t place = walk->count++;
 	if (count == 1) {
@@ -679,10 +624,10 @@ static int32_t build_subtree(tb_dynamic_tree *t, build_leaf *leaves, int32_t cou
 	 * second's: the inner nodes lie in the order a walk meets them */
 	int32_t id = allocate_node(t);
 	centre_box sides[2];
-	int32_t left = split_leaves(t->nodes, leaves, count, spill, box, sides, depth);
-	int32_t c1 = build_subtree(t, leaves, left, spill, sides[0], depth + 1, walk);
+	int32_t left = split_leaves(leaves, count, spill, box, sides);
+	int32_t c1 = build_subtree(t, leaves, left, spill, sides[0], walk);
 	int32_t second = walk->count;
-	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, sides[1], depth + 1, walk);
+	int32_t c2 = build_subtree(t, leaves + left, count - left, spill, sides[1], walk);
 	t->nodes[id].child1 = c1;
 	t->nodes[id].child2 = c2;
 	t->nodes[c1].parent = id;
@@ -730,7 +675,7 @@ bool tb_dynamic_tree_rebuild_for_walk(tb_dynamic_tree *tree, tb_walk_node *walk_
 	for (int32_t i = tree->node_capacity - 1; i >= 0; --i) {
 		if (tree->nodes[i].height > 0) free_node(tree, i);
 	}
-	tree->root = build_subtree(tree, leaves, count, leaves + count, centre_box_of(leaves, count), 0, &walk);
+	tree->root = build_subtree(tree, leaves, count, leaves + count, centre_box_of(leaves, count), &walk);
 	tree->nodes[tree->root].parent = TB_NULL_NODE;
 	if (walk_count != NULL) *walk_count = walk.count;
 	return true;
