@@ -275,15 +275,24 @@ static void keep_new_partners(const pair_query *q)
 	cand->count = kept;
 }
 
-static int compare_u64(const void *a, const void *b)
+/* Sorts v[0 .. n) with `scratch` (room for n) by merging runs bottom up:
+ * the C library's qsort may allocate, and the step must not. */
+static void sort_keys(uint64_t *v, int32_t n, uint64_t *scratch)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static void sort_keys(uint64_t *v, int32_t n)
-{
-	if (n > 1) qsort(v, (size_t)n, sizeof *v, compare_u64);
+	uint64_t *from = v, *to = scratch;
+	for (int32_t width = 1; width < n; width *= 2) {
+		for (int32_t lo = 0; lo < n; lo += 2 * width) {
+			int32_t mid = tb_mini(lo + width, n), hi = tb_mini(lo + 2 * width, n);
+			int32_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) to[k++] = from[j] < from[i] ? from[j++] : from[i++];
+			while (i < mid) to[k++] = from[i++];
+			while (j < hi) to[k++] = from[j++];
+		}
+		uint64_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v) memcpy(v, from, (size_t)n * sizeof *v);
 }
 
 static int compare_int32(const void *a, const void *b)
@@ -322,7 +331,8 @@ typedef struct tree_join {
 	tb_world *w;
 	const tb_walk_node *nodes; /* the rebuilt tree's walk layout */
 	const int32_t *place;      /* per shape slot, its place in the move buffer (stale for others) */
-	bool full;                 /* found more than the list holds */
+	int32_t room;              /* pairs the list holds, and the walk layout's room can sort */
+	bool full;                 /* found more */
 } tree_join;
 
 /* Leaf q's shape finds leaf o's as a candidate, if q's shape is one that
@@ -340,7 +350,7 @@ static inline void join_leaf(tree_join *j, const tb_walk_node *q, const tb_walk_
 	/* both moved: the pair is the larger index's */
 	if (o->moved && other > si && j->w->shapes.data[other].in_move_buffer) return;
 	/* room was reserved with the shapes: past it, the queries find them */
-	if (bp->joined.count == bp->joined.capacity) j->full = true;
+	if (bp->joined.count == j->room) j->full = true;
 	else tb_u64_array_push_reserved(&bp->joined, ((uint64_t)at << 32) | (uint32_t)other);
 }
 
@@ -447,7 +457,8 @@ static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
 		if (s->proxy != TB_NULL_INDEX && s->tree == 1 && !s->is_sensor) place[si] = i;
 	}
 	const tb_walk_node *nodes = bp->walk.data;
-	tree_join j = {w, nodes, place, false};
+	int64_t sortable = (int64_t)bp->walk.capacity * (int64_t)(sizeof(tb_walk_node) / sizeof(uint64_t));
+	tree_join j = {w, nodes, place, (int32_t)(sortable < bp->joined.capacity ? sortable : bp->joined.capacity), false};
 	int32_t local[2 * TB_TREE_LOCAL_STACK];
 	pair_stack s = {local, 0, 2 * TB_TREE_LOCAL_STACK, tree->stack, tree->stack_capacity};
 	/* a pair of one node stands for the pairs below it; one of two nodes for
@@ -471,7 +482,10 @@ static bool join_tree(tb_world *w, const tb_dynamic_tree *tree)
 		}
 	}
 	if (!ok) return false;
-	sort_keys(bp->joined.data, bp->joined.count);
+	/* the walk layout is done with: its room (two nodes of 32 bytes per shape
+	 * slot) holds the list (four keys of 8 bytes per slot; j.room) */
+	_Static_assert(2 * sizeof(tb_walk_node) >= TB_JOIN_PAIRS_PER_SHAPE * sizeof(uint64_t), "room to sort");
+	sort_keys(bp->joined.data, bp->joined.count, (uint64_t *)bp->walk.data);
 	return true;
 }
 
