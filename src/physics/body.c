@@ -271,6 +271,7 @@ void tb_apply_body_mass(tb_world *w, int32_t bi, const tb_mass_sum *known)
 		s->max_extent = tb_maxf(s->max_extent, tb_shape_max_extent(sh, local_center));
 	}
 	if (b->head_shape == TB_NULL_INDEX) s->min_extent = 0.0f;
+	tb_update_contact_walls(w, bi);
 }
 
 tb_status tb_body_apply_mass_from_shapes(tb_world *w, tb_body_id id)

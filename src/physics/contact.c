@@ -88,6 +88,7 @@ bool tb_create_contact(tb_world *w, int32_t sa, int32_t sb)
 	if (a->enable_hit_events || b->enable_hit_events) c->flags |= TB_CONTACT_HIT_EVENTS;
 	c->edges[0].body = a->body;
 	c->edges[1].body = b->body;
+	if (tb_is_moving_wall_pair(w, a->body, b->body)) c->flags |= TB_CONTACT_WALL;
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
 	tb_pair_set_add(&w->broad_phase.pairs, sa, sb, ci);
@@ -246,13 +247,25 @@ static float pair_speculative_distance(const tb_body_sim *a, const tb_shape *sa,
 	return TB_SPECULATIVE_DISTANCE + dt * speed;
 }
 
-/* A kinematic body, or a dynamic one at least ten times heavier than its
- * partner: what the partner meets is a moving wall. */
-static bool is_moving_wall_pair(const tb_body_sim *sa, const tb_body_sim *sb)
+/* The narrow phase reads the pair's flag (TB_CONTACT_WALL), not the bodies:
+ * most pairs are only checked for being apart, and then read no body. */
+bool tb_is_moving_wall_pair(const tb_world *w, int32_t body_a, int32_t body_b)
 {
+	const tb_body_sim *sa = w->sims.data + body_a, *sb = w->sims.data + body_b;
 	if (sa->type == TB_KINEMATIC_BODY || sb->type == TB_KINEMATIC_BODY) return true;
 	if (sa->type != TB_DYNAMIC_BODY || sb->type != TB_DYNAMIC_BODY) return false;
 	return sa->inv_mass <= 0.1f * sb->inv_mass || sb->inv_mass <= 0.1f * sa->inv_mass;
+}
+
+void tb_update_contact_walls(tb_world *w, int32_t body)
+{
+	tb_body_edge_iter it = tb_body_contacts(w, body);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		tb_contact *c = w->contacts.data + e.contact;
+		c->flags &= ~(uint32_t)TB_CONTACT_WALL;
+		if (tb_is_moving_wall_pair(w, c->edges[0].body, c->edges[1].body)) c->flags |= TB_CONTACT_WALL;
+	}
 }
 
 static bool boxes_within(tb_aabb a, tb_aabb b, float d)
@@ -301,23 +314,22 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous);
 
 static inline void prefetch_pair(const tb_world *w, const tb_contact *c)
 {
+	_Static_assert(sizeof(tb_shape) % 64 == 0 && offsetof(tb_shape, fat_aabb) + sizeof(tb_aabb) <= 192,
+	               "a shape's geometry and boxes are in its first three lines");
 	/* the cache only where it will be read: a tumbling pile's contacts have none */
-	if (c->flags & TB_CONTACT_CACHED) {
-		const char *p = (const char *)&c->cache;
-		__builtin_prefetch(p);
-		__builtin_prefetch(p + 64);
-		__builtin_prefetch(p + sizeof c->cache - 1);
-	}
+	bool cached = (c->flags & TB_CONTACT_CACHED) != 0;
+	if (cached) __builtin_prefetch((const char *)c + 192);
 	for (int e = 0; e < 2; ++e) {
 		/* (the collide reads no body record: awake bits, and the type in the sim) */
-		__builtin_prefetch(w->sims.data + c->edges[e].body);
+		const char *sim = (const char *)(w->sims.data + c->edges[e].body);
+		__builtin_prefetch(sim);
+		__builtin_prefetch(sim + sizeof(tb_body_sim) - 1);
 		/* a remade manifold reads no shape (collide_contact) */
-		if (c->flags & TB_CONTACT_CACHED) continue;
+		if (cached) continue;
 		const char *shape = (const char *)(w->shapes.data + (e == 0 ? c->shape_a : c->shape_b));
 		__builtin_prefetch(shape);
 		__builtin_prefetch(shape + 64);
-		__builtin_prefetch(shape + offsetof(tb_shape, aabb));
-		__builtin_prefetch(shape + offsetof(tb_shape, fat_aabb) + sizeof(tb_aabb) - 1);
+		__builtin_prefetch(shape + 128);
 	}
 }
 
@@ -497,7 +509,7 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	/* a moving wall's pairs look further ahead (their shapes read here: few
 	 * pairs are walls) */
 	float speculative = TB_SPECULATIVE_DISTANCE;
-	if (continuous && is_moving_wall_pair(sim_a, sim_b))
+	if (continuous && (c->flags & TB_CONTACT_WALL))
 		speculative = pair_speculative_distance(sim_a, sa, sim_b, sb, dt);
 	/* what warm starting needs of the old points; the new manifold is made in
 	 * place (a copy of one just written would stall on store forwarding) */

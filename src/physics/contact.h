@@ -14,6 +14,7 @@ enum {
 	TB_CONTACT_ONE_WAY = 1u << 3,    /* a shape is a one-way platform */
 	TB_CONTACT_PASSING = 1u << 4,    /* decided at first touch: passing through the platform */
 	TB_CONTACT_CACHED = 1u << 5,     /* `cache` holds the last full collide (contact.c) */
+	TB_CONTACT_WALL = 1u << 6,       /* a moving wall's pair (tb_is_moving_wall_pair), kept as bodies change */
 };
 
 /* How far (m) any point of either shape may have moved relative to the other
@@ -50,7 +51,7 @@ typedef struct tb_contact_cache {
 typedef struct tb_contact_edge { int32_t body, prev_key, next_key; } tb_contact_edge;
 
 typedef struct tb_contact {
-	tb_manifold manifold;
+	_Alignas(64) tb_manifold manifold; /* (tb_prefetch_contact) */
 	tb_contact_edge edges[2];
 	int32_t shape_a, shape_b;  /* a chain segment is always shape_a */
 	/* the shapes' surfaces mixed (tb_update_contact_material) */
@@ -63,21 +64,22 @@ typedef struct tb_contact {
 
 TB_ARRAY_DECLARE(tb_contact_array, tb_contact)
 
-/* A contact spans four or five cache lines (244 bytes) and the step's walks over them (narrow
- * phase, prepare, store) read them sparsely: a load a few contacts ahead
- * hides the miss that otherwise costs more than the work on it. Only the
- * narrow phase reads the cache, so these load what comes before it (168
- * bytes, at most four lines). */
+/* A contact fills four whole cache lines (256 bytes, aligned to 64: the
+ * allocator's TB_ALIGNMENT) and the step's walks over them (narrow phase,
+ * prepare, store) read them sparsely: a load a few contacts ahead hides the
+ * miss that otherwise costs more than the work on it. Only the narrow phase
+ * reads the cache, in the last line, so these load the first three (the
+ * narrow phase loads the last itself, for the contacts that have a cache). */
 #define TB_PREFETCH_AHEAD 8
-_Static_assert(offsetof(tb_contact, cache) <= 192, "four loads cover what prepare reads, wherever it starts");
-_Static_assert(sizeof(tb_contact_cache) <= 128, "three loads cover the cache wherever it starts");
+_Static_assert(sizeof(tb_contact) == 256 && TB_ALIGNMENT % 64 == 0, "a contact is four aligned lines");
+_Static_assert(offsetof(tb_contact, cache) <= 192, "three loads cover what prepare and store read");
+_Static_assert(offsetof(tb_contact, cache) + sizeof(tb_contact_cache) > 192, "the cache reaches the last line");
 static inline void tb_prefetch_contact(const tb_contact *c)
 {
 	const char *p = (const char *)c;
 	__builtin_prefetch(p);
 	__builtin_prefetch(p + 64);
 	__builtin_prefetch(p + 128);
-	__builtin_prefetch(p + offsetof(tb_contact, cache) - 1);
 }
 static inline void tb_prefetch_contact_for_write(const tb_contact *c)
 {
@@ -85,7 +87,6 @@ static inline void tb_prefetch_contact_for_write(const tb_contact *c)
 	__builtin_prefetch(p, 1);
 	__builtin_prefetch(p + 64, 1);
 	__builtin_prefetch(p + 128, 1);
-	__builtin_prefetch(p + offsetof(tb_contact, cache) - 1, 1);
 }
 
 /* Reserves every array that grows with the contact slots, so that a contact
@@ -97,6 +98,11 @@ bool tb_create_contact(tb_world *w, int32_t shape_a, int32_t shape_b);
 /* wake_bodies: wake the other body when a touching contact disappears */
 void tb_destroy_contact(tb_world *w, int32_t contact, bool wake_bodies);
 void tb_destroy_body_contacts(tb_world *w, int32_t body, bool wake);
+/* A kinematic body, or a dynamic one at least ten times heavier than its
+ * partner: what the partner meets is a moving wall (contact.c). */
+bool tb_is_moving_wall_pair(const tb_world *w, int32_t body_a, int32_t body_b);
+/* Sets TB_CONTACT_WALL of the body's contacts anew, after its type or mass changed. */
+void tb_update_contact_walls(tb_world *w, int32_t body);
 void tb_destroy_shape_contacts(tb_world *w, int32_t shape, bool wake);
 /* Narrow phase for every active contact, begin/end events; dt: the coming step's. */
 void tb_collide_contacts(tb_world *w, float dt);

@@ -34,8 +34,9 @@
 #define TB_ASSERT(c) assert(c)
 
 /* Alignment of every block the engine allocates: enough for 16-byte SSE and
- * 32-byte AVX blocks on every platform. */
-#define TB_ALIGNMENT 32
+ * 32-byte AVX blocks on every platform, and a cache line, so that records
+ * sized in whole lines (contacts, shapes) start on one. */
+#define TB_ALIGNMENT 64
 
 typedef struct tb_allocator {
 	tb_alloc_fn *fn; /* never NULL: the C library's when the world's def has none */

@@ -8,11 +8,14 @@
 typedef struct tb_world tb_world;
 
 typedef struct tb_shape {
-	tb_geometry geom;
-	void *user_data;
-	tb_filter filter;
+	/* what the narrow phase reads first: a box's geometry and the boxes share
+	 * the first three of a shape's five cache lines (a shape starts on a line:
+	 * the shape array is TB_ALIGNMENT-aligned) */
+	_Alignas(64) tb_geometry geom;
 	tb_aabb aabb;       /* world box including the speculative margin */
 	tb_aabb fat_aabb;   /* the box stored in the broad-phase tree */
+	void *user_data;
+	tb_filter filter;
 	tb_field field;
 	float density, friction, restitution, rolling_resistance, tangent_speed;
 	tb_vec2 one_way;    /* unit "up" in the body's frame, or zero: not a one-way platform */

@@ -877,6 +877,17 @@ static bool check_values(tb_snapshot *snap)
 /* The pair set from the live contacts: a pair twice is corrupt. */
 static bool build_pairs(tb_world *img)
 {
+	/* each pair's moving-wall flag from its bodies as loaded, not from the
+	 * string (which may predate the flag); bodies out of range are refused
+	 * with the links */
+	for (int32_t i = 0; i < img->contacts.count; ++i) {
+		tb_contact *c = img->contacts.data + i;
+		c->flags &= ~(uint32_t)TB_CONTACT_WALL;
+		int32_t a = c->edges[0].body, b = c->edges[1].body;
+		if (c->in_use && 0 <= a && a < img->bodies.count && 0 <= b && b < img->bodies.count &&
+		    tb_is_moving_wall_pair(img, a, b))
+			c->flags |= TB_CONTACT_WALL;
+	}
 	tb_pair_set *set = &img->broad_phase.pairs;
 	memset(set->entries, 0, (size_t)set->capacity * sizeof *set->entries);
 	set->count = 0;

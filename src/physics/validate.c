@@ -165,6 +165,8 @@ static bool validate_contact(const tb_world *w, int32_t ci)
 	CHECK(((c->flags & TB_CONTACT_TOUCHING) != 0) == near);
 	/* the narrow phase remakes a manifold of the cache's points */
 	CHECK(!(c->flags & TB_CONTACT_CACHED) || (1 <= c->cache.count && c->cache.count <= 2));
+	/* the pair's flag for the narrow phase, kept as the bodies' types and masses change */
+	CHECK(((c->flags & TB_CONTACT_WALL) != 0) == tb_is_moving_wall_pair(w, c->edges[0].body, c->edges[1].body));
 	CHECK(tb_pair_set_find(&w->broad_phase.pairs, c->shape_a, c->shape_b) == ci);
 	return true;
 }
