@@ -527,10 +527,7 @@ static void update_sleep(tb_world *w, int32_t n)
 {
 	int32_t *parent = w->island_parent.data;
 	float *min_sleep = w->island_sleep.data;
-	for (int32_t k = 0; k < n; ++k) {
-		parent[k] = k;
-		min_sleep[k] = 1.0e30f;
-	}
+	for (int32_t k = 0; k < n; ++k) parent[k] = k;
 	/* the constraints hold their bodies' state indices (-1: immovable this
 	 * step), so the contacts themselves need not be read again */
 	const tb_body_motion *motions = w->motions.data;
@@ -547,16 +544,19 @@ static void update_sleep(tb_world *w, int32_t n)
 		if (ka < 0 || kb < 0 || !motions[ka].dynamic || !motions[kb].dynamic) continue;
 		union_states(parent, ka, kb);
 	}
+	/* an island's root is its own parent (union_states links roots only) */
 	int32_t islands = 0;
-	for (int32_t k = 0; k < n; ++k) {
-		int32_t r = find_root(parent, k);
-		if (r == k) islands += 1;
-		const tb_body *b = w->bodies.data + w->awake_bodies.data[k];
-		float t = (b->enable_sleep && w->def.enable_sleep) ? b->sleep_time : 0.0f;
-		if (t < min_sleep[r]) min_sleep[r] = t;
-	}
+	for (int32_t k = 0; k < n; ++k) islands += parent[k] == k;
 	w->island_count = islands;
 	if (!w->def.enable_sleep) return;
+	/* an island sleeps when its least sleepy body has rested long enough */
+	for (int32_t k = 0; k < n; ++k) min_sleep[k] = 1.0e30f;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t r = find_root(parent, k);
+		const tb_body *b = w->bodies.data + w->awake_bodies.data[k];
+		float t = b->enable_sleep ? b->sleep_time : 0.0f;
+		if (t < min_sleep[r]) min_sleep[r] = t;
+	}
 	float limit = w->def.time_to_sleep;
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t r = find_root(parent, k);
