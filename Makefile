@@ -90,6 +90,7 @@ $(BUILD)/src/physics/%.o: src/physics/%.c
 # multiply-add would round differently from the SSE2 and scalar paths.
 ifneq ($(filter x86_64% amd64% i386% i486% i586% i686%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
 $(BUILD)/src/physics/contact_solver_avx2.o: CFLAGS_COMMON += -mavx2
+$(BUILD)/src/physics/contact_solver_avx512.o: CFLAGS_COMMON += -mavx512f
 endif
 
 $(BUILD)/src/lua/%.o: src/lua/%.c

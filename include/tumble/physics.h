@@ -143,10 +143,12 @@ bool tb_world_is_locked(const tb_world *world);
  * body, so every path gives the same results bit for bit: the choice is speed
  * only (and a way to check that claim). */
 typedef enum tb_solver_path {
-	TB_SOLVER_PATH_AUTO = 0, /* the widest this CPU has; TB_SOLVER_PATH=scalar|sse2|avx2 in the environment overrides */
+	TB_SOLVER_PATH_AUTO = 0, /* the widest this CPU has; TB_SOLVER_PATH=scalar|sse2|avx2|avx512 in the environment
+	                          * overrides */
 	TB_SOLVER_PATH_SCALAR,   /* one constraint at a time */
 	TB_SOLVER_PATH_SSE2,     /* four at a time (plain C where the CPU has no SSE2) */
 	TB_SOLVER_PATH_AVX2,     /* eight at a time, where the CPU has AVX2 */
+	TB_SOLVER_PATH_AVX512,   /* sixteen at a time, where the CPU has AVX-512F */
 	TB_SOLVER_PATH_COUNT
 } tb_solver_path;
 
@@ -155,7 +157,7 @@ typedef enum tb_solver_path {
 tb_status tb_world_set_solver_path(tb_world *world, tb_solver_path path);
 /* The path the world runs (never AUTO). */
 tb_solver_path tb_world_get_solver_path(const tb_world *world);
-/* "scalar", "sse2", "avx2", "auto"; and back (TB_SOLVER_PATH_COUNT for an unknown name). */
+/* "scalar", "sse2", "avx2", "avx512", "auto"; and back (TB_SOLVER_PATH_COUNT for an unknown name). */
 const char *tb_solver_path_name(tb_solver_path path);
 tb_solver_path tb_solver_path_from_name(const char *name);
 

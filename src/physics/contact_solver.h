@@ -128,9 +128,10 @@ typedef struct tb_pin_block {
 _Static_assert(TB_ALIGNMENT % _Alignof(tb_pin_block) == 0, "the allocator aligns pin blocks");
 TB_ARRAY_DECLARE(tb_pin_block_array, tb_pin_block)
 
-/* One SIMD path of the block solver: warm start and solve of `count` blocks.
- * surfaces: the records the blocks' `surface` indices name, or NULL when no
- * block of the step has one (then no block's index is even read). */
+/* One SIMD path of the block solver: warm start and solve of `count` blocks,
+ * all of one colour (a path may solve several side by side). surfaces: the
+ * records the blocks' `surface` indices name, or NULL when no block of the
+ * step has one (then no block's index is even read). */
 typedef struct tb_contact_kernels {
 	void (*warm_start)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
 	                   tb_body_state *states);
@@ -142,7 +143,7 @@ typedef struct tb_contact_kernels {
 	                  bool use_bias);
 } tb_contact_kernels;
 
-/* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2 or _AVX2), NULL when this
+/* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2, _AVX2 or _AVX512), NULL when this
  * build or CPU has not got it. */
 const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path);
 /* Each path's kernels, from its own file: contact_solver_scalar.c, the SSE2
@@ -151,8 +152,10 @@ const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path);
 const tb_contact_kernels *tb_contact_kernels_scalar(void);
 const tb_contact_kernels *tb_contact_kernels_sse2(void);
 const tb_contact_kernels *tb_contact_kernels_avx2(void);
+/* contact_solver_avx512.c: NULL unless it was built for AVX-512F (and AVX2) */
+const tb_contact_kernels *tb_contact_kernels_avx512(void);
 /* The path AUTO means on this machine: TB_SOLVER_PATH in the environment if it
- * names one this CPU has (scalar, sse2, avx2), else the widest it has. */
+ * names one this CPU has (scalar, sse2, avx2, avx512), else the widest it has. */
 tb_solver_path tb_default_solver_path(void);
 
 /* ---- contact_solver.c ---- */

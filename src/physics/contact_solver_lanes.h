@@ -208,6 +208,24 @@ static inline __attribute__((always_inline)) void KERNEL(solve)(tb_contact_block
 	scatter_bodies(states, blk->state_b + lane, &b);
 }
 
+static inline void KERNEL(set_params)(KERNEL(params) *wp, const tb_step_context *ctx)
+{
+	wp->inv_h = wv_splat(ctx->inv_h);
+	wp->slop = wv_splat(TB_LINEAR_SLOP);
+	wp->neg_threshold = wv_splat(-ctx->restitution_threshold);
+	wp->zero = wv_zero();
+	wp->one = wv_splat(1.0f);
+	wp->bias_rate = wv_splat(ctx->contact_softness.bias_rate);
+	wp->mass_scale = wv_splat(ctx->contact_softness.mass_scale);
+	wp->impulse_scale = wv_splat(ctx->contact_softness.impulse_scale);
+	wp->fixed_bias_rate = wv_splat(ctx->static_softness.bias_rate);
+	wp->fixed_mass_scale = wv_splat(ctx->static_softness.mass_scale);
+	wp->fixed_impulse_scale = wv_splat(ctx->static_softness.impulse_scale);
+}
+
+/* A kernel file that takes more than one block in a vector (LANES > TB_BLOCK_LANES)
+ * defines KERNEL_OWN_RANGES and its own range functions. */
+#ifndef KERNEL_OWN_RANGES
 /* A block's lanes in vectors, skipping the vectors past its last used lane. A
  * step without surfaces (surfaces NULL) does not look at the blocks' indices. */
 static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
@@ -245,20 +263,11 @@ static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_blo
                                  tb_body_state *states, const tb_step_context *ctx, bool use_bias)
 {
 	KERNEL(params) wp;
-	wp.inv_h = wv_splat(ctx->inv_h);
-	wp.slop = wv_splat(TB_LINEAR_SLOP);
-	wp.neg_threshold = wv_splat(-ctx->restitution_threshold);
-	wp.zero = wv_zero();
-	wp.one = wv_splat(1.0f);
-	wp.bias_rate = wv_splat(ctx->contact_softness.bias_rate);
-	wp.mass_scale = wv_splat(ctx->contact_softness.mass_scale);
-	wp.impulse_scale = wv_splat(ctx->contact_softness.impulse_scale);
-	wp.fixed_bias_rate = wv_splat(ctx->static_softness.bias_rate);
-	wp.fixed_mass_scale = wv_splat(ctx->static_softness.mass_scale);
-	wp.fixed_impulse_scale = wv_splat(ctx->static_softness.impulse_scale);
+	KERNEL(set_params)(&wp, ctx);
 	if (!use_bias) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, true);
 	else if (ctx->enable_position_correction) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, true, false);
 	else KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, false);
 }
+#endif
 
 

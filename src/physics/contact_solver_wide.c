@@ -11,11 +11,12 @@
  * contact_solver.c.
  *
  * A world runs one path, chosen once (tb_world_set_solver_path; AUTO: the
- * widest the CPU has): AVX2 takes a block in one vector of eight
+ * widest the CPU has): AVX-512 takes two blocks of a colour in one vector of
+ * sixteen (contact_solver_avx512.c), AVX2 a block in one vector of eight
  * (contact_solver_avx2.c, the only file built for AVX2), SSE2 in two of four
  * (here; SSE2 is part of x86_64, elsewhere the same code runs on a plain
  * four-float struct), scalar lane by lane (contact_solver_scalar.c). No lane
- * reads another, so the three give the same bits. */
+ * reads another, so the four give the same bits. */
 #include "world.h"
 
 #include <stddef.h>
@@ -121,6 +122,7 @@ const char *tb_solver_path_name(tb_solver_path path)
 	case TB_SOLVER_PATH_SCALAR: return "scalar";
 	case TB_SOLVER_PATH_SSE2: return "sse2";
 	case TB_SOLVER_PATH_AVX2: return "avx2";
+	case TB_SOLVER_PATH_AVX512: return "avx512";
 	default: return "unknown";
 	}
 }
@@ -143,12 +145,23 @@ static bool cpu_has_avx2(void)
 #endif
 }
 
+static bool cpu_has_avx512(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+	/* also checks that the OS saves the AVX-512 registers; the path runs AVX2 code too */
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
+
 const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path)
 {
 	switch (path) {
 	case TB_SOLVER_PATH_SCALAR: return tb_contact_kernels_scalar();
 	case TB_SOLVER_PATH_SSE2: return tb_contact_kernels_sse2();
 	case TB_SOLVER_PATH_AVX2: return cpu_has_avx2() ? tb_contact_kernels_avx2() : NULL;
+	case TB_SOLVER_PATH_AVX512: return cpu_has_avx512() ? tb_contact_kernels_avx512() : NULL;
 	default: return NULL;
 	}
 }
@@ -158,7 +171,9 @@ tb_solver_path tb_default_solver_path(void)
 	tb_solver_path asked = tb_solver_path_from_name(getenv("TB_SOLVER_PATH"));
 	if (asked != TB_SOLVER_PATH_AUTO && asked != TB_SOLVER_PATH_COUNT && tb_contact_kernels_for(asked) != NULL)
 		return asked;
-	return tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) != NULL ? TB_SOLVER_PATH_AVX2 : TB_SOLVER_PATH_SSE2;
+	for (tb_solver_path p = TB_SOLVER_PATH_AVX512; p > TB_SOLVER_PATH_SSE2; --p)
+		if (tb_contact_kernels_for(p) != NULL) return p;
+	return TB_SOLVER_PATH_SSE2;
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -298,7 +313,12 @@ void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
 	int32_t overflow_count;
 	const int32_t *overflow = overflow_list(g, &overflow_count);
 	tb_warm_start_contact_list(w->constraints.data, overflow, overflow_count, ctx->states);
-	w->kernels->warm_start(g->blocks.data, g->block_start[TB_GRAPH_COLOR_COUNT], step_surfaces(g), ctx->states);
+	/* a colour at a time: a path may take two of a colour's blocks side by side */
+	const tb_block_surface *surfaces = step_surfaces(g);
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
+		int32_t first = g->block_start[c], count = g->block_start[c + 1] - first;
+		if (count > 0) w->kernels->warm_start(g->blocks.data + first, count, surfaces, ctx->states);
+	}
 }
 
 void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)

@@ -2,7 +2,8 @@
  *
  *   bench_tumble [ARGS]          tumble's defaults: 8 substeps, 60 Hz contacts (engine "tumble")
  *   bench_tumble --fast [ARGS]   Box2D v3's settings: 4 substeps, 30 Hz contacts (engine "tumble_fast")
- *   bench_tumble --solver PATH   the contact solver's path: scalar, sse2 or avx2 (default: the CPU's widest)
+ *   bench_tumble --solver PATH   the contact solver's path: scalar, sse2, avx2 or avx512 (default: the CPU's
+ *                                widest)
  *
  * Everything else is the world's defaults (continuous on, warm starting on,
  * joints at 60 Hz, push-out 3 m/s), as a user gets them; they are v3's too. */

@@ -1,11 +1,12 @@
-/* The block solver's paths (eight constraints of a colour in AVX2 lanes, two
- * vectors of four in SSE2, one lane at a time in plain C, and the plain
- * four-float fallback of machines without SSE2) and the scalar list solver
- * of the overflow must compute the same maths rounding for rounding: the
- * engine's results may depend neither on which constraints found a colour
- * nor on the CPU. Here the same constraints go through one block on every
- * path and through the scalar list, warm start, solve, relax and again, and
- * every velocity and impulse is compared bit for bit. */
+/* The block solver's paths (two blocks of a colour in AVX-512 lanes, eight
+ * constraints of a colour in AVX2 lanes, two vectors of four in SSE2, one
+ * lane at a time in plain C, and the plain four-float fallback of machines
+ * without SSE2) and the scalar list solver of the overflow must compute the
+ * same maths rounding for rounding: the engine's results may depend neither
+ * on which constraints found a colour nor on the CPU. Here the same
+ * constraints go through one block, and through colours of several blocks,
+ * on every path and through the scalar list, warm start, solve, relax and
+ * again, and every velocity and impulse is compared bit for bit. */
 #include "test_util.h"
 
 #include <string.h>
@@ -227,6 +228,99 @@ static void test_portable_block_matches_scalar(void **state)
 {
 	(void)state;
 	compare_all(&kernels_portable4);
+}
+
+static void test_avx512_block_matches_scalar(void **state)
+{
+	(void)state;
+	const tb_contact_kernels *k = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512);
+	if (k == NULL) {
+		print_message("# this CPU (or build) has no AVX-512F: the AVX-512 path is not offered and not tested\n");
+		skip();
+	}
+	compare_all(k);
+}
+
+enum { MAX_BLOCKS = 5, MAX_COLOR_LANES = MAX_BLOCKS * MAX_LANES, MAX_COLOR_STATES = MAX_BLOCKS * MAX_STATES };
+
+/* A colour of several blocks, as the step gives a path: one to five blocks, the
+ * last one filled or not, plain blocks and blocks with a surface record mixed
+ * (the AVX-512 path takes plain blocks two at a time and the others alone),
+ * warm started and solved by range. It must give what the scalar list gives
+ * for the same constraints. */
+static void compare_colors(const tb_contact_kernels *k)
+{
+	tb_step_context ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.dt = 1.0f / 60.0f;
+	ctx.substeps = 8;
+	ctx.h = ctx.dt / 8.0f;
+	ctx.inv_h = 8.0f / ctx.dt;
+	ctx.contact_softness = tb_make_soft(60.0f, 10.0f, ctx.h);
+	ctx.static_softness = tb_make_soft(120.0f, 10.0f, ctx.h);
+	ctx.restitution_threshold = 1.0f;
+	ctx.enable_warm_starting = true;
+	static tb_contact_block blocks[MAX_BLOCKS];
+	static tb_block_surface surfaces[MAX_BLOCKS];
+	rng_state = 5;
+	for (int variant = 0; variant < 300; ++variant) {
+		ctx.enable_position_correction = variant % 7 != 3;
+		int block_count = 1 + variant % MAX_BLOCKS, last = 1 + (variant / MAX_BLOCKS) % MAX_LANES, count = 0;
+		tb_contact_constraint scalar_cc[MAX_COLOR_LANES], wide_cc[MAX_COLOR_LANES];
+		tb_body_state scalar_states[MAX_COLOR_STATES], wide_states[MAX_COLOR_STATES];
+		int32_t list[MAX_COLOR_LANES];
+		for (int b = 0; b < block_count; ++b) {
+			/* each block its own bodies (a colour shares none), the case kinds by block */
+			int lanes = b + 1 < block_count ? MAX_LANES : last;
+			make_case(scalar_cc + count, lanes, scalar_states + b * MAX_STATES, variant * 3 + b * (variant % 4));
+			for (int i = count; i < count + lanes; ++i) {
+				if (scalar_cc[i].state_a >= 0) scalar_cc[i].state_a += b * MAX_STATES;
+				scalar_cc[i].state_b += b * MAX_STATES;
+				scalar_cc[i].contact = i;
+				list[i] = i;
+			}
+			count += lanes;
+		}
+		memcpy(wide_cc, scalar_cc, sizeof scalar_cc);
+		memcpy(wide_states, scalar_states, sizeof scalar_states);
+		bool any_surface = false;
+		for (int b = 0; b < block_count; ++b) {
+			int lanes = b + 1 < block_count ? MAX_LANES : last;
+			if (tb_prepare_contact_block(blocks + b, surfaces + b, wide_cc, list + b * MAX_LANES, lanes)) {
+				blocks[b].surface = b;
+				any_surface = true;
+			}
+		}
+		for (int sub = 0; sub < 2; ++sub) {
+			ctx.substep_index = sub;
+			tb_warm_start_contact_list(scalar_cc, list, count, scalar_states);
+			tb_solve_contact_list(scalar_cc, list, count, scalar_states, &ctx, true, false);
+			k->warm_start(blocks, block_count, any_surface ? surfaces : NULL, wide_states);
+			k->solve(blocks, block_count, any_surface ? surfaces : NULL, wide_states, &ctx, true);
+			for (int s = 0; s < MAX_COLOR_STATES; ++s) {
+				scalar_states[s].dp = tb_mul_add(scalar_states[s].dp, ctx.h, scalar_states[s].linear_velocity);
+				wide_states[s].dp = tb_mul_add(wide_states[s].dp, ctx.h, wide_states[s].linear_velocity);
+			}
+			tb_solve_contact_list(scalar_cc, list, count, scalar_states, &ctx, false, false);
+			k->solve(blocks, block_count, any_surface ? surfaces : NULL, wide_states, &ctx, false);
+		}
+		for (int b = 0; b < block_count; ++b)
+			tb_store_contact_block(blocks + b, blocks[b].surface >= 0 ? surfaces + b : NULL, wide_cc,
+			                       list + b * MAX_LANES);
+		assert_same_bits(scalar_states, wide_states, sizeof scalar_states, "body states", variant, 0);
+		assert_same_impulses(scalar_cc, wide_cc, count, variant, 0);
+	}
+}
+
+static void test_colors_of_blocks_match_scalar(void **state)
+{
+	(void)state;
+	for (int p = TB_SOLVER_PATH_SCALAR; p < TB_SOLVER_PATH_COUNT; ++p) {
+		const tb_contact_kernels *k = tb_contact_kernels_for((tb_solver_path)p);
+		if (k != NULL) compare_colors(k);
+		else print_message("# no %s path on this CPU (or build): not tested\n", tb_solver_path_name((tb_solver_path)p));
+	}
+	compare_colors(&kernels_portable4);
 }
 
 /* A substep of the defaults (1/480 s) with the default contact springs. */
@@ -477,6 +571,8 @@ static void test_pins_match_rows_on_every_path(void **state)
 	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SCALAR));
 	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
 	if (tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) != NULL) compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_AVX2));
+	if (tb_contact_kernels_for(TB_SOLVER_PATH_AVX512) != NULL)
+		compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_AVX512));
 	compare_pins(&kernels_portable4);
 }
 
@@ -487,9 +583,14 @@ static void test_solver_path_setting(void **state)
 	(void)state;
 	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
 	tb_solver_path p = tb_world_get_solver_path(w);
-	assert_true(p == TB_SOLVER_PATH_SCALAR || p == TB_SOLVER_PATH_SSE2 || p == TB_SOLVER_PATH_AVX2);
-	if (getenv("TB_SOLVER_PATH") == NULL)
-		assert_int_equal(p, tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2 : TB_SOLVER_PATH_SSE2);
+	assert_true(p == TB_SOLVER_PATH_SCALAR || p == TB_SOLVER_PATH_SSE2 || p == TB_SOLVER_PATH_AVX2 ||
+	            p == TB_SOLVER_PATH_AVX512);
+	if (getenv("TB_SOLVER_PATH") == NULL) {
+		tb_solver_path widest = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512)  ? TB_SOLVER_PATH_AVX512
+		                        : tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2
+		                                                                      : TB_SOLVER_PATH_SSE2;
+		assert_int_equal(p, widest);
+	}
 	for (int q = TB_SOLVER_PATH_SCALAR; q < TB_SOLVER_PATH_COUNT; ++q) {
 		tb_status st = tb_world_set_solver_path(w, (tb_solver_path)q);
 		if (tb_contact_kernels_for((tb_solver_path)q) != NULL) {
@@ -512,6 +613,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sse2_block_matches_scalar),
 		cmocka_unit_test(test_avx2_block_matches_scalar),
+		cmocka_unit_test(test_avx512_block_matches_scalar),
+		cmocka_unit_test(test_colors_of_blocks_match_scalar),
 		cmocka_unit_test(test_scalar_block_matches_scalar),
 		cmocka_unit_test(test_portable_block_matches_scalar),
 		cmocka_unit_test(test_comparison_sees_a_difference),

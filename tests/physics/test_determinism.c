@@ -393,9 +393,10 @@ static uint64_t pyramid_hash(tb_solver_path path, int *touching)
 static void test_every_solver_path_same_bits(void **state)
 {
 	(void)state;
-	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2};
+	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2,
+	                                TB_SOLVER_PATH_AVX512};
 	int tested = 0;
-	for (int i = 0; i < 3; ++i) {
+	for (int i = 0; i < 4; ++i) {
 		if (!path_available(paths[i])) continue;
 		int touching;
 		uint64_t h = pyramid_hash(paths[i], &touching);
@@ -468,9 +469,10 @@ static uint64_t pin_grid_hash(tb_solver_path path, int32_t *blocks, int32_t *ful
 static void test_pin_blocks_same_bits_on_every_path(void **state)
 {
 	(void)state;
-	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2};
+	const tb_solver_path paths[] = {TB_SOLVER_PATH_SCALAR, TB_SOLVER_PATH_SSE2, TB_SOLVER_PATH_AVX2,
+	                                TB_SOLVER_PATH_AVX512};
 	int tested = 0;
-	for (int i = 0; i < 3; ++i) {
+	for (int i = 0; i < 4; ++i) {
 		if (!path_available(paths[i])) continue;
 		int32_t blocks, full, in_blocks;
 		float lowest;
