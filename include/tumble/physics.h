@@ -148,7 +148,8 @@ typedef enum tb_solver_path {
 	TB_SOLVER_PATH_SCALAR,   /* one constraint at a time */
 	TB_SOLVER_PATH_SSE2,     /* four at a time (plain C where the CPU has no SSE2) */
 	TB_SOLVER_PATH_AVX2,     /* eight at a time, where the CPU has AVX2 */
-	TB_SOLVER_PATH_AVX512,   /* sixteen at a time, where the CPU has AVX-512F */
+	TB_SOLVER_PATH_AVX512,   /* sixteen at a time, where the CPU has AVX-512F (AUTO takes it where the CPU also
+	                          * has IFMA: the first AVX-512 CPUs slow their clock for it) */
 	TB_SOLVER_PATH_COUNT
 } tb_solver_path;
 

@@ -155,8 +155,12 @@ const tb_contact_kernels *tb_contact_kernels_avx2(void);
 /* contact_solver_avx512.c: NULL unless it was built for AVX-512F (and AVX2) */
 const tb_contact_kernels *tb_contact_kernels_avx512(void);
 /* The path AUTO means on this machine: TB_SOLVER_PATH in the environment if it
- * names one this CPU has (scalar, sse2, avx2, avx512), else the widest it has. */
+ * names one this CPU has (scalar, sse2, avx2, avx512), else the widest it has,
+ * AVX-512 only where the CPU prefers it (tb_cpu_prefers_avx512). */
 tb_solver_path tb_default_solver_path(void);
+/* Whether the CPU has AVX-512F and runs it at full clock (it also has IFMA:
+ * Ice Lake and later, Zen 4 and later); else AUTO takes AVX2. */
+bool tb_cpu_prefers_avx512(void);
 
 /* ---- contact_solver.c ---- */
 /* Fills the step's constraints, coloured by tb_color_constraints: each into

@@ -155,6 +155,18 @@ static bool cpu_has_avx512(void)
 #endif
 }
 
+bool tb_cpu_prefers_avx512(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+	/* The first AVX-512 CPUs (Skylake-X and its kin) lower their clock for
+	 * 512-bit work, which can cost more than the path gains; the ones that
+	 * also have IFMA (Ice Lake and later, Zen 4 and later) do not, or barely. */
+	return cpu_has_avx512() && __builtin_cpu_supports("avx512ifma");
+#else
+	return false;
+#endif
+}
+
 const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path)
 {
 	switch (path) {
@@ -171,9 +183,8 @@ tb_solver_path tb_default_solver_path(void)
 	tb_solver_path asked = tb_solver_path_from_name(getenv("TB_SOLVER_PATH"));
 	if (asked != TB_SOLVER_PATH_AUTO && asked != TB_SOLVER_PATH_COUNT && tb_contact_kernels_for(asked) != NULL)
 		return asked;
-	for (tb_solver_path p = TB_SOLVER_PATH_AVX512; p > TB_SOLVER_PATH_SSE2; --p)
-		if (tb_contact_kernels_for(p) != NULL) return p;
-	return TB_SOLVER_PATH_SSE2;
+	if (tb_cpu_prefers_avx512() && tb_contact_kernels_for(TB_SOLVER_PATH_AVX512) != NULL) return TB_SOLVER_PATH_AVX512;
+	return tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) != NULL ? TB_SOLVER_PATH_AVX2 : TB_SOLVER_PATH_SSE2;
 }
 
 /* ---------------------------------------------------------------- blocks */

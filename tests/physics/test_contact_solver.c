@@ -586,7 +586,8 @@ static void test_solver_path_setting(void **state)
 	assert_true(p == TB_SOLVER_PATH_SCALAR || p == TB_SOLVER_PATH_SSE2 || p == TB_SOLVER_PATH_AVX2 ||
 	            p == TB_SOLVER_PATH_AVX512);
 	if (getenv("TB_SOLVER_PATH") == NULL) {
-		tb_solver_path widest = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512)  ? TB_SOLVER_PATH_AVX512
+		bool avx512 = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512) != NULL && tb_cpu_prefers_avx512();
+		tb_solver_path widest = avx512                                         ? TB_SOLVER_PATH_AVX512
 		                        : tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2
 		                                                                      : TB_SOLVER_PATH_SSE2;
 		assert_int_equal(p, widest);
