@@ -304,7 +304,7 @@ static int compare_int32(const void *a, const void *b)
 static void sort_ints(int32_t *v, int32_t n)
 {
 	if (n > 32) {
-		qsort(v, (size_t)n, sizeof *v, compare_int32);
+		tb_sort(v, (size_t)n, sizeof *v, compare_int32);
 		return;
 	}
 	for (int32_t i = 1; i < n; ++i) {

@@ -1,4 +1,4 @@
-/* tumble physics: the allocator, array growth and the clock. */
+/* tumble physics: the allocator, array growth, the clock and a sort that does not allocate. */
 #include "core.h"
 
 #include <time.h>
@@ -108,4 +108,37 @@ double tb_time_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1.0e-6;
+}
+
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+	for (size_t i = 0; i < size; ++i) {
+		unsigned char t = a[i];
+		a[i] = b[i];
+		b[i] = t;
+	}
+}
+
+/* Moves the element at `root` down the max-heap v[0 .. n) until neither child is larger. */
+static void sift_down(unsigned char *v, size_t root, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+		if (child >= n) return;
+		if (child + 1 < n && cmp(v + child * size, v + (child + 1) * size) < 0) child += 1;
+		if (cmp(v + root * size, v + child * size) >= 0) return;
+		swap_bytes(v + root * size, v + child * size, size);
+		root = child;
+	}
+}
+
+void tb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	unsigned char *v = base;
+	if (n < 2) return;
+	for (size_t i = n / 2; i-- > 0;) sift_down(v, i, n, size, cmp);
+	for (size_t end = n - 1; end > 0; --end) {
+		swap_bytes(v, v + end * size, size);
+		sift_down(v, 0, end, size, cmp);
+	}
 }

@@ -157,4 +157,10 @@ static inline void tb_id_pool_destroy(tb_allocator *a, tb_id_pool *pool)
 /* Monotonic clock in milliseconds, for the profile only (never for physics). */
 double tb_time_ms(void);
 
+/* Sorts n elements of `size` bytes in place by cmp, as qsort would, but never
+ * allocating (the C library's qsort may, and the step must not) and in
+ * O(n log n) whatever the input (a heap sort). Not stable: for keys that are
+ * all distinct, where every sort gives the same order. */
+void tb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 #endif

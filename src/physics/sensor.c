@@ -161,7 +161,7 @@ static bool collect_overlaps(tb_world *w, const tb_sensor *sensor, tb_sensor_ove
 	if (q.failed) return false;
 	tb_sensor_overlap *list = out->data + first;
 	int32_t n = out->count - first;
-	if (n > 1) qsort(list, (size_t)n, sizeof *list, compare_overlaps);
+	if (n > 1) tb_sort(list, (size_t)n, sizeof *list, compare_overlaps);
 	for (int32_t i = 0; i < n; ++i) list[i].generation = w->shapes.data[list[i].shape].generation & TB_GENERATION_MASK;
 	return true;
 }

@@ -595,6 +595,44 @@ static void test_pair_walk_finds_what_the_queries_find(void **state)
 	tb_destroy_world(b);
 }
 
+/* A shape that finds many new partners at once (more than the broad phase's
+ * insertion sort takes: 300 here) makes its contacts in its partners' shape
+ * order, whatever order the tree gave them in (the static circles are made in
+ * a scrambled order of their places, so the tree's order is not theirs), and
+ * the sort that puts them in order does not allocate (tb_sort). */
+static void test_many_new_partners_in_shape_order(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
+	enum { SIDE = 20, COUNT = SIDE * SIDE - 100 };
+	int32_t first_shape = -1;
+	for (int k = 0; k < COUNT; ++k) {
+		int cell = (k * 7 + 3) % (SIDE * SIDE); /* 7 is prime to 400: distinct cells */
+		tb_vec2 p = tb_v2(-9.5f + (float)(cell % SIDE), -9.5f + (float)(cell / SIDE));
+		tb_body_id b = tu_circle_body(w, TB_STATIC_BODY, p, 0.2f, 1.0f);
+		if (k == 0) first_shape = tu_first_shape(w, b).index1 - 1;
+	}
+	tb_world_step(w, DT); /* the circles are in their tree, with no pair among them */
+	assert_int_equal(tb_world_get_counters(w).contact_count, 0);
+	tb_body_id big = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.0f), 11.0f, 11.0f, 1.0f);
+	int32_t big_shape = tu_first_shape(w, big).index1 - 1;
+	tb_world_step(w, DT);
+	assert_int_equal(tb_world_get_counters(w).contact_count, COUNT);
+	int32_t seen = 0, last = -1;
+	for (int32_t ci = 0; ci < w->contacts.count; ++ci) {
+		const tb_contact *c = w->contacts.data + ci;
+		if (!c->in_use) continue;
+		int32_t other = c->shape_a == big_shape ? c->shape_b : c->shape_a;
+		assert_true(c->shape_a == big_shape || c->shape_b == big_shape);
+		assert_true(other >= first_shape && other < first_shape + COUNT);
+		if (other <= last) fail_msg("contact %d: partner %d after %d", ci, other, last);
+		last = other;
+		seen += 1;
+	}
+	assert_int_equal(seen, COUNT);
+	tb_destroy_world(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_every_solver_path_same_bits),
 		cmocka_unit_test(test_pin_blocks_same_bits_on_every_path),
 		cmocka_unit_test(test_pair_walk_finds_what_the_queries_find),
+		cmocka_unit_test(test_many_new_partners_in_shape_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -340,6 +340,55 @@ static void test_allocations_counted_and_aligned(void **state)
 }
 
 /* A default world uses the C library, and steady state does not allocate. */
+static int compare_ints(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+typedef struct keyed { int32_t key, payload; } keyed;
+
+static int compare_keyed(const void *a, const void *b) { return compare_ints(a, b); }
+
+/* The step's sort (tb_sort: the broad phase's new partners, a sensor's
+ * overlaps, an explosion's bodies), which never allocates as qsort may, gives
+ * qsort's order: for ints whatever repeats, for records with distinct keys
+ * whatever else they carry; on sizes around the broad phase's switch from its
+ * insertion sort (32) and past the size where glibc's qsort takes the heap. */
+static void test_sort_matches_qsort(void **state)
+{
+	(void)state;
+	const size_t sizes[] = {0, 1, 2, 3, 7, 31, 32, 33, 100, 257, 1000, 4099};
+	enum { MAX = 4099 };
+	static int32_t mine[MAX], theirs[MAX];
+	static keyed kmine[MAX], ktheirs[MAX];
+	uint32_t seed = 17;
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+		size_t n = sizes[s];
+		for (int pattern = 0; pattern < 5; ++pattern) {
+			for (size_t i = 0; i < n; ++i) {
+				seed = seed * 1664525u + 1013904223u;
+				int32_t r = (int32_t)(seed >> 8);
+				/* random, few values (many repeats), sorted, reversed, all equal */
+				int32_t x = pattern == 0 ? r : pattern == 1 ? r % 5 : pattern == 2 ? (int32_t)i
+				          : pattern == 3 ? -(int32_t)i : 42;
+				mine[i] = theirs[i] = x;
+				/* distinct keys: a permutation of 0 .. n, by a multiplier prime to n */
+				int32_t key = (int32_t)((i * 7919u + (size_t)pattern) % (n > 0 ? n : 1));
+				kmine[i] = ktheirs[i] = (keyed){pattern == 2 ? (int32_t)i : pattern == 3 ? (int32_t)(n - i) : key, r};
+			}
+			tb_sort(mine, n, sizeof mine[0], compare_ints);
+			qsort(theirs, n, sizeof theirs[0], compare_ints);
+			if (n > 0 && memcmp(mine, theirs, n * sizeof mine[0]) != 0) fail_msg("ints differ (n %zu, %d)", n, pattern);
+			for (size_t i = 1; i < n; ++i) assert_true(mine[i - 1] <= mine[i]);
+			tb_sort(kmine, n, sizeof kmine[0], compare_keyed);
+			qsort(ktheirs, n, sizeof ktheirs[0], compare_keyed);
+			if (n > 0 && memcmp(kmine, ktheirs, n * sizeof kmine[0]) != 0)
+				fail_msg("records differ (n %zu, %d)", n, pattern);
+		}
+	}
+}
+
 static void test_steady_state_does_not_allocate(void **state)
 {
 	(void)state;
@@ -515,6 +564,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_allocations_counted_and_aligned),
+		cmocka_unit_test(test_sort_matches_qsort),
 		cmocka_unit_test(test_steady_state_does_not_allocate),
 		cmocka_unit_test(test_out_of_memory_at_every_allocation),
 		cmocka_unit_test(test_out_of_memory_for_good),
