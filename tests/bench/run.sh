@@ -127,12 +127,23 @@ if [ "${1:-}" = "--table" ]; then
 	exit $?
 fi
 
+# This script runs what is built; `make bench` builds first. Say so when the
+# engine was rebuilt after the binary that measures it.
+lib=$here/../../build/libtumble_physics.a
+if [ -f "$lib" ] && [ -f "$bin/bench_tumble" ] && [ "$lib" -nt "$bin/bench_tumble" ]; then
+	echo "run.sh: warning: $bin/bench_tumble is older than build/libtumble_physics.a (make bench rebuilds it)" >&2
+fi
+
 mkdir -p "$(dirname "$out")"
 : > "$out"
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 echo "tumble benchmarks: Box2D v3.1's scenes, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "CPU: ${cpu:-unknown} ($(nproc 2>/dev/null || echo '?') cores visible), load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+if [ -x "$bin/bench_tumble" ]; then
+	path=$("$bin/bench_tumble" --scene tumbler --steps 1 2>/dev/null | grep -o 'note=[a-z0-9]*' | head -1 | cut -d= -f2)
+	echo "tumble's contact solver path: ${path:-unknown} (TB_SOLVER_PATH=scalar|sse2|avx2|avx512 picks another)"
+fi
 echo "Thread CPU ms per step, single-threaded, dt = 1/60 s. tumble_fast: 4 substeps, 30 Hz contacts (v3's"
 echo "settings); tumble: 8 substeps, 60 Hz (its defaults); v3_*: Box2D v3 at its defaults (4 substeps,"
 echo "30 Hz); box2d: Box2D 2.4, 8 velocity / 3 position iterations; chipmunk: Chipmunk 7, 10 iterations."
