@@ -595,6 +595,56 @@ static void test_pair_walk_finds_what_the_queries_find(void **state)
 	tb_destroy_world(b);
 }
 
+/* A pile with every kind of surface mixed in: a conveyor floor, bouncing
+ * boxes, rolling balls with rolling resistance and plain boxes, so a colour's
+ * blocks are plain and surfaced side by side (the AVX-512 path pairs the
+ * plain ones and takes the others alone). Every path gives the same bits. */
+static uint64_t surfaces_hash(tb_solver_path path, int *touching)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	assert_int_equal(tb_world_set_solver_path(w, path), TB_OK);
+	tb_body_id ground = tu_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f));
+	tb_shape_def floor = tb_default_shape_def();
+	floor.tangent_speed = 1.5f;
+	tu_box_with(w, ground, 30.0f, 1.0f, &floor);
+	for (int i = 0; i < 240; ++i) {
+		tb_vec2 p = tb_v2(-12.0f + 1.05f * (float)(i % 24), 0.6f + 1.1f * (float)(i / 24));
+		tb_body_id b = tu_body(w, TB_DYNAMIC_BODY, p);
+		tb_shape_def def = tb_default_shape_def();
+		switch (i % 7) {
+		case 1: def.restitution = 0.6f; break;
+		case 3: def.rolling_resistance = 0.2f; break;
+		default: break;
+		}
+		if (i % 7 == 3) tu_circle_with(w, b, 0.45f, &def);
+		else tu_box_with(w, b, 0.45f, 0.45f, &def);
+	}
+	for (int i = 0; i < 150; ++i) tb_world_step(w, DT);
+	uint64_t h = tb_world_hash(w);
+	*touching = tb_world_get_counters(w).touching_contact_count;
+	tb_destroy_world(w);
+	return h;
+}
+
+static void test_surfaces_same_bits_on_every_path(void **state)
+{
+	(void)state;
+	int touching = 0;
+	uint64_t scalar = surfaces_hash(TB_SOLVER_PATH_SCALAR, &touching);
+	print_message("# surfaces pile after 150 steps, scalar path: hash %016llx, %d touching contacts\n",
+	              (unsigned long long)scalar, touching);
+	assert_true(touching > 300);
+	for (int p = TB_SOLVER_PATH_SSE2; p < TB_SOLVER_PATH_COUNT; ++p) {
+		if (!path_available((tb_solver_path)p)) continue;
+		int t;
+		uint64_t h = surfaces_hash((tb_solver_path)p, &t);
+		print_message("# %s path: hash %016llx\n", tb_solver_path_name((tb_solver_path)p), (unsigned long long)h);
+		if (h != scalar)
+			fail_msg("%s path: hash %016llx, scalar %016llx", tb_solver_path_name((tb_solver_path)p),
+			         (unsigned long long)h, (unsigned long long)scalar);
+	}
+}
+
 /* A shape that finds many new partners at once (more than the broad phase's
  * insertion sort takes: 300 here) makes its contacts in its partners' shape
  * order, whatever order the tree gave them in (the static circles are made in
@@ -643,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_every_solver_path_same_bits),
 		cmocka_unit_test(test_pin_blocks_same_bits_on_every_path),
 		cmocka_unit_test(test_pair_walk_finds_what_the_queries_find),
+		cmocka_unit_test(test_surfaces_same_bits_on_every_path),
 		cmocka_unit_test(test_many_new_partners_in_shape_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
