@@ -87,17 +87,11 @@ typedef struct KERNEL(wide_body) {
 	wv dpx, dpy, qc, qs;
 } KERNEL(wide_body);
 
-static inline const float *state_floats(const tb_body_state *states, int32_t index)
-{
-	/* immovable bodies read as the identity state and are never written */
-	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
-}
-
 /* body i of this block beside body i of the next (index: this block's state_a or state_b) */
 static inline __m512 two_rows(const tb_body_state *states, const int32_t *index, int i)
 {
-	return join(_mm256_loadu_ps(state_floats(states, index[i])),
-	            _mm256_loadu_ps(state_floats(states, index[i + BLOCK_INTS])));
+	return join(_mm256_loadu_ps(tb_state_floats(states, index[i])),
+	            _mm256_loadu_ps(tb_state_floats(states, index[i + BLOCK_INTS])));
 }
 
 /* Sixteen body states of eight floats, into sixteen lanes of each field: as

@@ -63,17 +63,11 @@ struct KERNEL(wide_body) {
 	wv dpx, dpy, qc, qs;
 };
 
-static inline const float *state_floats(const tb_body_state *states, int32_t index)
-{
-	/* immovable bodies read as the identity state and are never written */
-	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
-}
-
 static inline __attribute__((always_inline)) void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states,
                                                                 const int32_t *index)
 {
-	const float *p0 = state_floats(states, index[0]), *p1 = state_floats(states, index[1]);
-	const float *p2 = state_floats(states, index[2]), *p3 = state_floats(states, index[3]);
+	const float *p0 = tb_state_floats(states, index[0]), *p1 = tb_state_floats(states, index[1]);
+	const float *p2 = tb_state_floats(states, index[2]), *p3 = tb_state_floats(states, index[3]);
 	/* a body state is 32 bytes: two rows each, transposed into lanes */
 	__m128 r0 = _mm_loadu_ps(p0), r1 = _mm_loadu_ps(p1), r2 = _mm_loadu_ps(p2), r3 = _mm_loadu_ps(p3);
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);

@@ -93,6 +93,13 @@ typedef struct tb_step_context {
  * whose writes are discarded. */
 static const tb_body_state tb_identity_body_state = {{0.0f, 0.0f}, 0.0f, 0, {0.0f, 0.0f}, {1.0f, 0.0f}};
 
+/* The state a constraint's index names, as floats for the wide paths' gathers:
+ * immovable bodies read as the identity state (and are never written). */
+static inline const float *tb_state_floats(const tb_body_state *states, int32_t index)
+{
+	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
+}
+
 /* A substep's position update of n states: dp += h v, dq turned by h w and
  * normalised. The first is the step's (four states at a time where there is
  * SSE2); the second the same maths one state at a time, which it matches bit

@@ -165,7 +165,8 @@ static void run_block(const tb_contact_kernels *k, tb_contact_constraint *cc, in
 	tb_store_contact_block(&block, has_surface ? &surface_lanes : NULL, cc, list);
 }
 
-static void compare_paths(const tb_contact_kernels *k, bool position_correction, bool restitution_threshold_high)
+/* A substep of a 60 Hz step of 8 with the default contact springs. */
+static tb_step_context eight_substeps(bool position_correction, float restitution_threshold)
 {
 	tb_step_context ctx;
 	memset(&ctx, 0, sizeof ctx);
@@ -175,9 +176,15 @@ static void compare_paths(const tb_contact_kernels *k, bool position_correction,
 	ctx.inv_h = 8.0f / ctx.dt;
 	ctx.contact_softness = tb_make_soft(60.0f, 10.0f, ctx.h);
 	ctx.static_softness = tb_make_soft(120.0f, 10.0f, ctx.h);
-	ctx.restitution_threshold = restitution_threshold_high ? 10.0f : 1.0f;
+	ctx.restitution_threshold = restitution_threshold;
 	ctx.enable_position_correction = position_correction;
 	ctx.enable_warm_starting = true;
+	return ctx;
+}
+
+static void compare_paths(const tb_contact_kernels *k, bool position_correction, bool restitution_threshold_high)
+{
+	tb_step_context ctx = eight_substeps(position_correction, restitution_threshold_high ? 10.0f : 1.0f);
 	for (int variant = 0; variant < 400; ++variant) {
 		int count = 1 + variant % MAX_LANES;
 		tb_contact_constraint scalar_cc[MAX_LANES], wide_cc[MAX_LANES];
@@ -207,15 +214,22 @@ static void test_sse2_block_matches_scalar(void **state)
 	compare_all(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
 }
 
-static void test_avx2_block_matches_scalar(void **state)
+/* A path the CPU (or build) may lack: said and skipped then. */
+static void compare_all_if_offered(tb_solver_path path)
 {
-	(void)state;
-	const tb_contact_kernels *k = tb_contact_kernels_for(TB_SOLVER_PATH_AVX2);
+	const tb_contact_kernels *k = tb_contact_kernels_for(path);
 	if (k == NULL) {
-		print_message("# this CPU (or build) has no AVX2: the AVX2 path is not offered and not tested\n");
+		print_message("# this CPU (or build) has no %s: the path is not offered and not tested\n",
+		              tb_solver_path_name(path));
 		skip();
 	}
 	compare_all(k);
+}
+
+static void test_avx2_block_matches_scalar(void **state)
+{
+	(void)state;
+	compare_all_if_offered(TB_SOLVER_PATH_AVX2);
 }
 
 static void test_scalar_block_matches_scalar(void **state)
@@ -233,12 +247,7 @@ static void test_portable_block_matches_scalar(void **state)
 static void test_avx512_block_matches_scalar(void **state)
 {
 	(void)state;
-	const tb_contact_kernels *k = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512);
-	if (k == NULL) {
-		print_message("# this CPU (or build) has no AVX-512F: the AVX-512 path is not offered and not tested\n");
-		skip();
-	}
-	compare_all(k);
+	compare_all_if_offered(TB_SOLVER_PATH_AVX512);
 }
 
 enum { MAX_BLOCKS = 5, MAX_COLOR_LANES = MAX_BLOCKS * MAX_LANES, MAX_COLOR_STATES = MAX_BLOCKS * MAX_STATES };
@@ -250,16 +259,7 @@ enum { MAX_BLOCKS = 5, MAX_COLOR_LANES = MAX_BLOCKS * MAX_LANES, MAX_COLOR_STATE
  * for the same constraints. */
 static void compare_colors(const tb_contact_kernels *k)
 {
-	tb_step_context ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.dt = 1.0f / 60.0f;
-	ctx.substeps = 8;
-	ctx.h = ctx.dt / 8.0f;
-	ctx.inv_h = 8.0f / ctx.dt;
-	ctx.contact_softness = tb_make_soft(60.0f, 10.0f, ctx.h);
-	ctx.static_softness = tb_make_soft(120.0f, 10.0f, ctx.h);
-	ctx.restitution_threshold = 1.0f;
-	ctx.enable_warm_starting = true;
+	tb_step_context ctx = eight_substeps(true, 1.0f);
 	static tb_contact_block blocks[MAX_BLOCKS];
 	static tb_block_surface surfaces[MAX_BLOCKS];
 	rng_state = 5;
