@@ -45,10 +45,14 @@ typedef struct KERNEL(wide_body) {
 static inline __attribute__((always_inline)) void gather_bodies(KERNEL(wide_body) *b, const tb_body_state *states,
                                                                 const int32_t *index)
 {
-	__m256 r0 = _mm256_loadu_ps(tb_state_floats(states, index[0])), r1 = _mm256_loadu_ps(tb_state_floats(states, index[1]));
-	__m256 r2 = _mm256_loadu_ps(tb_state_floats(states, index[2])), r3 = _mm256_loadu_ps(tb_state_floats(states, index[3]));
-	__m256 r4 = _mm256_loadu_ps(tb_state_floats(states, index[4])), r5 = _mm256_loadu_ps(tb_state_floats(states, index[5]));
-	__m256 r6 = _mm256_loadu_ps(tb_state_floats(states, index[6])), r7 = _mm256_loadu_ps(tb_state_floats(states, index[7]));
+	__m256 r0 = _mm256_loadu_ps(tb_state_floats(states, index[0]));
+	__m256 r1 = _mm256_loadu_ps(tb_state_floats(states, index[1]));
+	__m256 r2 = _mm256_loadu_ps(tb_state_floats(states, index[2]));
+	__m256 r3 = _mm256_loadu_ps(tb_state_floats(states, index[3]));
+	__m256 r4 = _mm256_loadu_ps(tb_state_floats(states, index[4]));
+	__m256 r5 = _mm256_loadu_ps(tb_state_floats(states, index[5]));
+	__m256 r6 = _mm256_loadu_ps(tb_state_floats(states, index[6]));
+	__m256 r7 = _mm256_loadu_ps(tb_state_floats(states, index[7]));
 	/* pairs of rows interleaved, then pairs of pairs, then the 128-bit halves */
 	__m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
 	__m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
