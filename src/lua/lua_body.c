@@ -229,16 +229,9 @@ void tl_destroy_body(lua_State *L, tl_world_record *rec, tb_body_id id)
  * the receiver checked against the metatable at hand, numbers checked inline. */
 static int body_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		/* a method: the receiver is checked by the method itself */
-		lua_pushcfunction(L, tl_body_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	if (p < 0) return 0;
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Body");
+	int p;
+	tl_handle *h = tl_index_property(L, &tl_body_spec, sizeof *h, &p);
+	if (h == NULL) return 1;
 	if (body_flags[p] & TL_ALWAYS) {
 		/* both stay readable on a destroyed handle */
 		if (p == P_valid) lua_pushboolean(L, tl_handle_valid(h, TL_BODY)); else lua_pushinteger(L, h->index1);
@@ -274,15 +267,9 @@ static int body_index(lua_State *L)
 
 static int body_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Body");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0) return luaL_error(L, "Body has no property '%s'", luaL_tolstring(L, 2, NULL));
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Body", lua_tostring(L, 2));
-	if (!(body_flags[p] & TL_WRITABLE)) {
-		return luaL_error(L, "cannot assign read-only property '%s' of Body", lua_tostring(L, 2));
-	}
+	int p;
+	const char *key;
+	tl_handle *h = tl_newindex_property(L, &tl_body_spec, sizeof *h, &p, &key);
 	if (p == P_user) {
 		tl_body_world(L, h);
 		lua_settop(L, 3);
@@ -291,9 +278,9 @@ static int body_newindex(lua_State *L)
 		return 0;
 	}
 	/* the value first, then the engine pointer */
-	body_value v = read_value(L, p, 3, TL_PROP_OF("Body", lua_tostring(L, 2)));
+	body_value v = read_value(L, p, 3, TL_PROP_OF("Body", key));
 	tb_status st = apply_value(tl_body_world(L, h), tl_body_id(h), p, v);
-	if (st != TB_OK) return luaL_error(L, "cannot set Body.%s (%s)", lua_tostring(L, 2), tl_status_for(st, TL_BODY));
+	if (st != TB_OK) return luaL_error(L, "cannot set Body.%s (%s)", key, tl_status_for(st, TL_BODY));
 	return 0;
 }
 

@@ -65,10 +65,10 @@ void tl_push_manifold_contact(lua_State *L, const tb_manifold *m)
 
 static int contact_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	const tl_contact *c = tl_self(L, names, sizeof *c);
-	if (c == NULL) return luaL_typeerror(L, 1, "Contact");
-	switch (tl_lookup(L, names, 2)) {
+	int p;
+	const tl_contact *c = tl_index_property(L, &tl_contact_spec, sizeof *c, &p);
+	if (c == NULL) return 1;
+	switch (p) {
 		case C_normal: tl_push_vec2(L, c->normal); break;
 		case C_nx: lua_pushnumber(L, c->normal.x); break;
 		case C_ny: lua_pushnumber(L, c->normal.y); break;

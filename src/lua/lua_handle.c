@@ -51,6 +51,19 @@ void *tl_checkudata(lua_State *L, int idx, tl_type type)
 	return p;
 }
 
+void tl_newindex_error(lua_State *L, const tl_spec *spec, const void *self, int p)
+{
+	const char *type = tl_type_names[spec->type];
+	if (self == NULL) luaL_typeerror(L, 1, type);
+	if (p < 0 || (p < spec->count && !(spec->flags[p] & TL_PROP))) {
+		luaL_error(L, "%s has no property '%s'", type, luaL_tolstring(L, 2, NULL));
+	}
+	const char *key = lua_tostring(L, 2);
+	if (p >= spec->count) luaL_error(L, "cannot assign method '%s' of %s", key, type);
+	luaL_error(L, "cannot assign read-only property '%s' of %s", key, type);
+	abort(); /* luaL_error does not return */
+}
+
 static void add_name(lua_State *L, tl_names *n, int anchors, int *count, const char *name, int entry)
 {
 	/* the string object, kept alive by the anchors table so its address stays

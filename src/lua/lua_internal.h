@@ -149,6 +149,55 @@ static inline void *tl_self(lua_State *L, const tl_names *names, size_t size)
 	return (void *)p;
 }
 
+/* The start of every type's __index (receiver at 1, key at 2, the type's names
+ * the closure's one upvalue; spec is the type's own, so its count and flags
+ * fold into constants). Returns the receiver, checked by tl_self (a value of
+ * another type raises "bad argument #1 (<Type> expected)"), with *entry the
+ * property the key names; or NULL once the result is on the stack: a method
+ * (which checks its own receiver) or nil for a key that names no property.
+ * Inline, as tl_lookup and tl_self are: b.x in every frame is the binding's
+ * hottest path. */
+static inline void *tl_index_property(lua_State *L, const tl_spec *spec, size_t size, int *entry)
+{
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	int p = tl_lookup(L, names, 2);
+	if (p >= spec->count) {
+		lua_pushcfunction(L, spec->methods[p - spec->count].func);
+		return NULL;
+	}
+	if (p < 0 || !(spec->flags[p] & TL_PROP)) {
+		lua_pushnil(L);
+		return NULL;
+	}
+	void *self = tl_self(L, names, size);
+	if (self == NULL) luaL_typeerror(L, 1, tl_type_names[spec->type]);
+	*entry = p;
+	return self;
+}
+
+/* Raises the error of a refused __newindex (below): self NULL, or entry p is no
+ * writable property. */
+_Noreturn void tl_newindex_error(lua_State *L, const tl_spec *spec, const void *self, int p);
+
+/* The start of every type's __newindex: returns the receiver (checked as
+ * above), with *entry the writable property named by the key at 2 and *key its
+ * name. Raises, naming the type, for a key that names no property ("Body has
+ * no property 'k'"), a method ("cannot assign method 'k' of Body") or a
+ * read-only property ("cannot assign read-only property 'k' of Body"). */
+static inline void *tl_newindex_property(lua_State *L, const tl_spec *spec, size_t size, int *entry,
+                                         const char **key)
+{
+	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
+	void *self = tl_self(L, names, size);
+	int p = tl_lookup(L, names, 2);
+	if (self == NULL || p < 0 || p >= spec->count || !(spec->flags[p] & TL_WRITABLE)) {
+		tl_newindex_error(L, spec, self, p);
+	}
+	*entry = p;
+	*key = lua_tostring(L, 2);
+	return self;
+}
+
 /* ---------------- records ---------------- */
 
 typedef struct tl_world_core {
@@ -190,13 +239,13 @@ typedef struct tl_world_record {
 	const tl_names *names[TL_TYPE_COUNT]; /* of this state, for the userdata made from the record */
 	int cache[TL_KIND_COUNT]; /* registry refs of the weak caches ([0] is the record itself) */
 	int holder;               /* registry ref of a weak table whose [1] is the World userdata */
-	bool dispatching;
-	bool restoring;
+	bool dispatching; /* tl_dispatch is delivering the last step's events */
+	bool restoring; /* world:restore is putting the handles back (a finalizer may run meanwhile) */
 	/* world:step is running a presolve handler (the engine's world is locked):
 	 * nothing that changes the world or its handles may run */
 	bool presolving;
 	bool presolve_failed;   /* the handler raised: its message waits on the stack */
-	lua_State *presolve_L;  /* the thread that called world:step */ /* world:restore is putting the handles back (a finalizer may run meanwhile) */
+	lua_State *presolve_L;  /* the thread that called world:step */
 	uint32_t shape_handler_mask; /* events some shape ever had a handler for */
 	/* world:on handlers: bit ev is set, bit TL_TAKES_CONTACT(ev) takes a contact;
 	 * the version changes with every world:on (the dispatcher reloads them) */

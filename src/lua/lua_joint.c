@@ -296,15 +296,9 @@ int tl_world_joint(lua_State *L)
 
 static int joint_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		lua_pushcfunction(L, tl_joint_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	if (p < 0 || !(joint_flags[p] & TL_PROP)) return 0;
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Joint");
+	int p;
+	tl_handle *h = tl_index_property(L, &tl_joint_spec, sizeof *h, &p);
+	if (h == NULL) return 1;
 	if (joint_flags[p] & TL_ALWAYS) {
 		/* both stay readable on a destroyed handle */
 		if (p == P_valid) lua_pushboolean(L, tl_handle_valid(h, TL_JOINT)); else lua_pushinteger(L, h->index1);
@@ -380,16 +374,9 @@ static const char *set_def_text(tb_status st, int p)
 
 static int joint_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Joint");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0 || !(p >= P_COUNT || (joint_flags[p] & TL_PROP))) {
-		return luaL_error(L, "Joint has no property '%s'", luaL_tolstring(L, 2, NULL));
-	}
-	const char *key = lua_tostring(L, 2);
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Joint", key);
-	if (!(joint_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of Joint", key);
+	int p;
+	const char *key;
+	tl_handle *h = tl_newindex_property(L, &tl_joint_spec, sizeof *h, &p, &key);
 	/* the receiver and its kind first (they name the first problem), then the
 	 * value, then the world again: reading a vector may run a finalizer */
 	tb_joint_type kind = tb_joint_get_type(tl_joint_world(L, h), tl_joint_id(h));

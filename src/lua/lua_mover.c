@@ -157,15 +157,9 @@ int tl_world_mover(lua_State *L)
 
 static int mover_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		lua_pushcfunction(L, tl_mover_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	if (p < 0 || !(mover_flags[p] & TL_PROP)) return 0;
-	tl_mover_ud *m = tl_self(L, names, sizeof *m);
-	if (m == NULL) return luaL_typeerror(L, 1, "Mover");
+	int p;
+	tl_mover_ud *m = tl_index_property(L, &tl_mover_spec, sizeof *m, &p);
+	if (m == NULL) return 1;
 	if (p == P_valid) {
 		lua_pushboolean(L, mover_valid(m));
 		return 1;
@@ -222,16 +216,9 @@ static int mover_index(lua_State *L)
 
 static int mover_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_mover_ud *m = tl_self(L, names, sizeof *m);
-	if (m == NULL) return luaL_typeerror(L, 1, "Mover");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0 || !(p >= P_COUNT || (mover_flags[p] & TL_PROP))) {
-		return luaL_error(L, "Mover has no property '%s'", luaL_tolstring(L, 2, NULL));
-	}
-	const char *key = lua_tostring(L, 2);
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Mover", key);
-	if (!(mover_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of Mover", key);
+	int p;
+	const char *key;
+	tl_mover_ud *m = tl_newindex_property(L, &tl_mover_spec, sizeof *m, &p, &key);
 	const tl_where *where = TL_PROP_OF("Mover", key);
 	mover_world(L, m); /* a dead receiver is named first */
 	lua_settop(L, 3);

@@ -601,15 +601,9 @@ static bool box_dims(const tb_polygon *p, float *w, float *h, tb_rot *q)
 
 static int shape_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		lua_pushcfunction(L, tl_shape_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	if (p < 0 || !(shape_flags[p] & TL_PROP)) return 0;
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Shape");
+	int p;
+	tl_handle *h = tl_index_property(L, &tl_shape_spec, sizeof *h, &p);
+	if (h == NULL) return 1;
 	if (shape_flags[p] & TL_ALWAYS) {
 		/* both stay readable on a destroyed handle */
 		if (p == P_valid) lua_pushboolean(L, tl_handle_valid(h, TL_SHAPE)); else lua_pushinteger(L, h->index1);
@@ -708,16 +702,9 @@ typedef struct shape_value {
 
 static int shape_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_handle *h = tl_self(L, names, sizeof *h);
-	if (h == NULL) return luaL_typeerror(L, 1, "Shape");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0 || !(p >= P_COUNT || (shape_flags[p] & TL_PROP))) {
-		return luaL_error(L, "Shape has no property '%s'", luaL_tolstring(L, 2, NULL));
-	}
-	const char *key = lua_tostring(L, 2);
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Shape", key);
-	if (!(shape_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of Shape", key);
+	int p;
+	const char *key;
+	tl_handle *h = tl_newindex_property(L, &tl_shape_spec, sizeof *h, &p, &key);
 	const tl_where *where = TL_PROP_OF("Shape", key);
 
 	/* the value first (a field table is read raw; nothing here holds the world) */

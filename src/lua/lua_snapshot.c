@@ -390,15 +390,9 @@ static int snapshot_close(lua_State *L)
 
 static int snapshot_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		lua_pushcfunction(L, tl_snapshot_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	tl_snapshot_ud *su = tl_self(L, names, sizeof *su);
-	if (su == NULL) return luaL_typeerror(L, 1, "Snapshot");
-	if (p < 0) return 0;
+	int p;
+	tl_snapshot_ud *su = tl_index_property(L, &tl_snapshot_spec, sizeof *su, &p);
+	if (su == NULL) return 1;
 	if (p == P_valid) {
 		lua_pushboolean(L, su->snap != NULL);
 		return 1;
@@ -414,15 +408,13 @@ static int snapshot_index(lua_State *L)
 	return 1;
 }
 
+/* Every property of a Snapshot is read-only: this only raises the error. */
 static int snapshot_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_snapshot_ud *su = tl_self(L, names, sizeof *su);
-	if (su == NULL) return luaL_typeerror(L, 1, "Snapshot");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0) return luaL_error(L, "Snapshot has no property '%s'", luaL_tolstring(L, 2, NULL));
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of Snapshot", lua_tostring(L, 2));
-	return luaL_error(L, "cannot assign read-only property '%s' of Snapshot", lua_tostring(L, 2));
+	int p;
+	const char *key;
+	tl_newindex_property(L, &tl_snapshot_spec, sizeof(tl_snapshot_ud), &p, &key);
+	return 0;
 }
 
 static int snapshot_tostring(lua_State *L)

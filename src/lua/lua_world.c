@@ -198,15 +198,9 @@ static int tumble_world(lua_State *L)
 
 static int world_index(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	int p = tl_lookup(L, names, 2);
-	if (p >= P_COUNT) {
-		lua_pushcfunction(L, tl_world_spec.methods[p - P_COUNT].func);
-		return 1;
-	}
-	tl_world_ud *ud = tl_self(L, names, sizeof *ud);
-	if (ud == NULL) return luaL_typeerror(L, 1, "World");
-	if (p < 0) return 0;
+	int p;
+	tl_world_ud *ud = tl_index_property(L, &tl_world_spec, sizeof *ud, &p);
+	if (ud == NULL) return 1;
 	tl_world_record *rec = ud->rec;
 	tb_world *w = rec != NULL ? tl_world_of(rec) : NULL;
 	if (p == P_valid) {
@@ -238,14 +232,9 @@ static int world_index(lua_State *L)
 
 static int world_newindex(lua_State *L)
 {
-	const tl_names *names = lua_touserdata(L, lua_upvalueindex(1));
-	tl_world_ud *ud = tl_self(L, names, sizeof *ud);
-	if (ud == NULL) return luaL_typeerror(L, 1, "World");
-	int p = tl_lookup(L, names, 2);
-	if (p < 0) return luaL_error(L, "World has no property '%s'", luaL_tolstring(L, 2, NULL));
-	const char *key = lua_tostring(L, 2);
-	if (p >= P_COUNT) return luaL_error(L, "cannot assign method '%s' of World", key);
-	if (!(world_flags[p] & TL_WRITABLE)) return luaL_error(L, "cannot assign read-only property '%s' of World", key);
+	int p;
+	const char *key;
+	tl_world_ud *ud = tl_newindex_property(L, &tl_world_spec, sizeof *ud, &p, &key);
 	/* the value first (reading a vector may run a finalizer), then the world */
 	tb_world_def value = tb_default_world_def();
 	read_setting(L, &value, p, 3, TL_PROP_OF("World", key));
