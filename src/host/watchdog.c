@@ -2,10 +2,10 @@
  *
  * Why a thread and a signal rather than a count hook that reads a clock: a
  * count hook makes the VM call into the debug machinery on every instruction
- * (Lua 5.4 traps each instruction once any count hook is set), which doubled
- * the run time of a tight loop here (0.19 s -> 0.39-0.44 s for 3e7
- * iterations). Arming the watchdog costs a clock read and a few atomic stores
- * per callback; the hook is installed only on the thread that overran. */
+ * (Lua 5.4 traps each instruction once any count hook is set), which about
+ * doubles the run time of a tight loop. Arming the watchdog costs a clock
+ * read and a few atomic stores per callback; the hook is installed only on
+ * the thread that overran. */
 #include "watchdog.h"
 #include "sandbox.h"
 

@@ -15,7 +15,7 @@
  *     can) leaks nothing past lua_close.
  * Handles have no finalizer at all. A World userdata or handle on the stack keeps
  * its record (and so the core) valid for the whole C call; only core->world can
- * become NULL, whenever Lua runs (STYLE.md practice 13, below).
+ * become NULL, whenever Lua runs (Re-entrancy, below).
  *
  * Identity. Each record has one weak-valued cache table per kind (registry refs),
  * keyed by the engine id's index1; an entry whose generation differs is replaced,
@@ -27,7 +27,7 @@
  * per-kind table hung off the World userdata (a cycle through the World, which the
  * collector can still free); destroying the object drops the anchor and the values.
  *
- * Re-entrancy (practice 13). Lua can run in the middle of a binding function: a
+ * Re-entrancy. Lua can run in the middle of a binding function: a
  * metamethod of an argument (none of ours: option tables, vectors and lists are
  * read raw), a handler, and any allocation (a new string, table or userdata can
  * run a collection step, and so the finalizer of any garbage object). Any of them

@@ -447,7 +447,7 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool forc
 			 * meet exists a step before they touch (the speculative reach of
 			 * contact.c then catches it). Dynamic bodies keep the cheaper rule:
 			 * their fast motion is swept (solver.c), and holding their next
-			 * step too cost rain's falling ragdolls 5 %. */
+			 * step too would re-insert falling bodies a step earlier. */
 			lo = tb_v2(tb_minf(0.0f, s->aabb.lower.x - was.lower.x), tb_minf(0.0f, s->aabb.lower.y - was.lower.y));
 			hi = tb_v2(tb_maxf(0.0f, s->aabb.upper.x - was.upper.x), tb_maxf(0.0f, s->aabb.upper.y - was.upper.y));
 			need.lower = tb_add(need.lower, lo);

@@ -520,13 +520,12 @@ void tb_dynamic_tree_copy_nodes(tb_dynamic_tree *tree, const tb_dynamic_tree *im
 /* ---- rebuild ---- */
 
 /* Every level splits at the middle of its leaves' centres along their longer
- * axis: one pass a level. The top levels once split where the perimeter
- * heuristic said (a tree queried 8 % faster by rain's ragdolls when each
- * moved shape walked it), but the pairs of a rebuilt tree are now found by
- * one walk of it against itself (broad_phase.c), which the heuristic's three
- * scattered passes made slower, not faster: tumbler -1.6 %, rain -1.5 to
- * -4.3 % without them. The middle split at least halves the centres' spread,
- * so the depth stays bounded by the float range. */
+ * axis: one pass a level. Splitting the top levels by the perimeter heuristic
+ * would make each query of the tree faster, but the pairs of a rebuilt tree
+ * are found by one walk of it against itself (broad_phase.c), which gains
+ * less from a better tree than the heuristic's passes over the scattered
+ * leaves cost. The middle split at least halves the centres' spread, so the
+ * depth stays bounded by the float range. */
 
 /* A leaf while the tree is rebuilt: its box's centre beside its id, so the
  * splits read one small array in order instead of a node of the pool per leaf

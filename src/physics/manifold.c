@@ -54,9 +54,8 @@ static void to_world_keeping_into(tb_manifold *m, const local_manifold *lm, tb_t
                                   tb_vec2 shift, float spec, bool keep_far)
 {
 	/* Each field is written once, by itself: a wide clear followed by narrow
-	 * writes and a wide copy out stalled on store forwarding (12 % of the
-	 * large pyramid's step went here). Points past the count stay unwritten:
-	 * nothing reads them. */
+	 * writes and a wide copy out would stall on store forwarding. Points past
+	 * the count stay unwritten: nothing reads them. */
 	m->normal = tb_rotate(xfa.q, lm->normal);
 	tb_vec2 dp = tb_sub(xfa.p, xfb.p);
 	int count = lm->count;
