@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewind's cost in the host (issue 11 item 2): the force-field level headless
+# Rewind's cost in the host: the force-field level headless
 # for 3,600 frames (a minute of play, so the history fills: 121 moments, one
 # every 0.5 s), with rewind off and on. Per frame: the wall time of the run
 # (best of 5) divided by the frames; memory: the process's peak RSS and what

@@ -1,6 +1,6 @@
 -- Cost of the Lua binding (tumble.so), with 10,000 bodies in the world.
 --   LUA_CPATH="./?.so;;" lua5.4 tests/bench/lua_binding_bench.lua [rounds]
--- Targets (issue 14): <= 40 ns per property read, <= 300 ns per event delivered
+-- Targets: <= 40 ns per property read, <= 300 ns per event delivered
 -- to a world:on handler or to a shape's on_begin. Prints one line per
 -- measurement; no thresholds are asserted here (timing never gates a test).
 local tumble = require "tumble"

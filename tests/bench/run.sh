@@ -73,7 +73,7 @@ tables() {
 		}
 		if (nv > 0) {
 			printf "\nRatios to Box2D v3 (tumble ms / v3 ms: below 1 means tumble is faster).\n"
-			printf "Targets (issue 14): tumble_fast / v3_avx2 <= 0.8; tumble (8 substeps, 60 Hz) / v3_avx2 <= 1.0\n"
+			printf "Targets: tumble_fast / v3_avx2 <= 0.8; tumble (8 substeps, 60 Hz) / v3_avx2 <= 1.0\n"
 			printf "%-14s", "scene"
 			for (k = 1; k <= nv; k++) printf " %20s %20s", "tumble_fast/" v3[k], "tumble/" v3[k]
 			printf "\n"

@@ -24,7 +24,7 @@ local KEYS = {
   "a", "b", "motor_speed", "max_torque", "max_force", "motor", "lower", "upper", "limit", "length", "min_length",
   "max_length", "spring", "hertz", "damping", "angular_hertz", "angular_damping", "target", "collide", "axis",
   "value", "anchor_a", "anchor_b", "force", "torque",
-  -- surfaces, breakable joints, wheel and motor joints, movers (issue 17)
+  -- surfaces, breakable joints, wheel and motor joints, movers
   "rolling_resistance", "tangent_speed", "one_way", "friction_mix", "restitution_mix", "sleep_threshold",
   "break_force", "break_torque", "offset", "correction", "grounded", "ground_normal", "ground", "capsule",
   "max_slope", "step_height", "push_strength",

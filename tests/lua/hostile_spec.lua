@@ -1,4 +1,4 @@
--- Hostile scripts (issue 12, "crashes through metamethods"): Lua that runs in
+-- Hostile scripts (crashes through metamethods): Lua that runs in
 -- the middle of a binding call -- a metamethod of an argument, a handler, the
 -- finalizer of some garbage -- and destroys the world, a body or a shape, or
 -- calls back into the binding. Every call must end in a result or a clear Lua

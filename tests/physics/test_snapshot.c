@@ -20,7 +20,7 @@ typedef struct scene {
 	tb_body_id sleepers[5];
 	tb_shape_id sensor, drag_zone, wind;
 	tb_joint_id mouse;
-	/* issue 17's kinds */
+	/* surfaces, breakable and wheel and motor joints, a mover */
 	tb_body_id belt, ball, platform, rider, jumper, chassis, wheel, puck;
 	tb_joint_id wheel_joint, motor_joint, fragile;
 	tb_mover_id walker;
@@ -454,8 +454,9 @@ static void test_restore_is_exact(void **state)
 	assert_true(any_asleep(w, &s));
 	play(w, STEPS, &again, false);
 	assert_same_trace(&first, &again);
-	/* issue 17's kinds took part: the pin broke in the run, after the moment,
-	 * and the restore brought it back to break again; the mover walked */
+	/* the breakable pin, the wheel and motor joints and the mover took part:
+	 * the pin broke in the run, after the moment, and the restore brought it
+	 * back to break again; the mover walked */
 	assert_int_equal(first.breaks, 1);
 	assert_int_equal(again.breaks, 1);
 	assert_true(tb_mover_is_valid(w, s.walker));

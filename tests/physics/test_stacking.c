@@ -66,7 +66,7 @@ static void make_stack_10(tb_world *w, tb_body_id *ids)
 	for (int i = 0; i < 10; ++i) ids[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
 }
 
-/* The issue's numbers taken literally, from the moment of creation: the top
+/* Taken literally, from the moment of creation: the top
  * box of ten 1 m boxes created touching never gets 1 cm from where it was
  * created in 30 s, and the stack falls asleep, upright. Contacts are soft
  * springs (Box2D v3's soft step), so the stack first settles by
@@ -330,7 +330,7 @@ static void check_remove_heavy(int heavy_index)
 	/* The boxes under a 100 kg box are compressed (soft contacts) and spring
 	 * back when it goes: 0.79 m/s when it was on top (1.56 with the fast
 	 * preset). The stale warm-start impulses that carried its weight are
-	 * dropped on destroy (they used to double the kick, 3.5 m/s). Removed from
+	 * dropped on destroy (kept, they would double the kick). Removed from
 	 * lower down, the boxes above fall a metre and land (2.2-2.5 m/s is their
 	 * hop, see the README); nothing may leave faster than the push-out cap. */
 	assert_true(max_up < tb_world_get_def(w).max_contact_push_speed);

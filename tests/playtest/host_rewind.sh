@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host playtest: rewind (issue 11 items 2 and 5). Scripted input drives
+# Host playtest: rewind. Scripted input drives
 # rewind_level.lua headless; the level prints its world hash and a digest of
 # level.state every 30 steps it lives (not while the host replays).
 # - Rewound 2 s (Page Up x4) and given the same input again, the run prints
