@@ -21,7 +21,7 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
 	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
 	       tb_int_array_reserve(a, &w->pin_colors, j) &&
-	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? j / TB_BLOCK_LANES + 64 : 0) &&
+	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? tb_graph_block_bound(j) : 0) &&
 	       tb_revolute_row_array_reserve(a, &w->revolute_rows, j) &&
 	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
 	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
@@ -162,14 +162,12 @@ static void prepare_motions(tb_world *w, const tb_step_context *ctx, int32_t n)
 
 /* The pins go into blocks of up to eight that share no awake body, solved
  * side by side (joint_solver_lanes.h) before the other rows. A pin takes the
- * lowest colour neither of its bodies has yet, as v3 colours its joints: a
- * grid packs into a few colours of full blocks. (Taking a colour above those
- * its bodies have, as the contacts do, keeps a chain's sweep order, but
- * spread the 100x100 joint grid over all 64 colours of half-empty blocks:
- * 7.7 ms a step at the defaults against 5.9, the grid's sag and joint gaps
- * within 1 cm either way, and a 40-link rope under a heavy end stretched to
- * 41.98 m against 41.96.) A pin that finds no colour (a body with 64 pins)
- * stays a row. */
+ * lowest colour neither of its bodies has yet (TB_COLOR_LOWEST), as v3
+ * colours its joints: a grid packs into a few colours of full blocks. (The
+ * contacts' policy, a colour above those its bodies have, keeps a chain's
+ * sweep order but spreads a large joint grid over every colour in half-empty
+ * blocks, which costs more time for no better sag, gaps or stretch.) A pin
+ * that finds no colour (a body with TB_GRAPH_COLOR_COUNT pins) stays a row. */
 static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 {
 	tb_joint_row *rows = w->joint_rows.data;
@@ -180,31 +178,22 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 	 * colouring is done with the masks */
 	TB_ASSERT(awake_count <= w->graph.body_colors.capacity && count <= w->pin_colors.capacity);
 	if (awake_count > 0) memset(used, 0, (size_t)awake_count * sizeof *used);
-	int32_t counts[64];
+	int32_t counts[TB_GRAPH_COLOR_COUNT];
 	memset(counts, 0, sizeof counts);
 	for (int32_t k = 0; k < count; ++k) {
 		colors[k] = -1;
 		if (rows[k].kind != TB_ROW_PIN) continue;
-		int32_t a = rows[k].state_a, b = rows[k].state_b;
-		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
-		uint64_t free_colors = ~taken;
-		if (free_colors == 0) continue;
-		int color = __builtin_ctzll(free_colors);
-		if (a >= 0) used[a] |= 1ull << color;
-		if (b >= 0) used[b] |= 1ull << color;
+		int color = tb_take_color(used, rows[k].state_a, rows[k].state_b, TB_COLOR_LOWEST);
+		if (color == TB_OVERFLOW_COLOR) continue;
 		colors[k] = color;
 		counts[color] += 1;
 	}
-	int32_t block_start[65], blocks = 0;
-	for (int c = 0; c < 64; ++c) {
-		block_start[c] = blocks;
-		blocks += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
-	}
-	block_start[64] = blocks;
+	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
+	int32_t blocks = tb_color_blocks(counts, block_start);
 	/* reserved with the joint slots */
 	TB_ASSERT(blocks <= w->pin_blocks.capacity);
 	w->pin_blocks.count = blocks;
-	for (int c = 0; c < 64; ++c) {
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
 		for (int32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
 			tb_pin_block_init(w->pin_blocks.data + b,
 			                  tb_mini(TB_BLOCK_LANES, counts[c] - (b - block_start[c]) * TB_BLOCK_LANES));
