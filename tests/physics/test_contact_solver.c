@@ -497,6 +497,54 @@ static void test_integrate_velocities_matches_scalar(void **state)
 	}
 }
 
+/* ---- colouring (constraint_graph.h) ---- */
+
+/* The one colouring routine under both policies: the contacts' colour above
+ * every colour their bodies use (the lowest once the last one is in use), the
+ * pins' lowest free one; immovable sides hold no colour; a full mask is the
+ * overflow and marks nothing. And each colour's blocks. */
+static void test_take_color_policies(void **state)
+{
+	(void)state;
+	uint64_t used[3] = {0, 0, 0};
+	assert_int_equal(tb_take_color(used, 0, 1, TB_COLOR_LOWEST), 0);
+	assert_int_equal(tb_take_color(used, 0, -1, TB_COLOR_LOWEST), 1);
+	assert_true(used[0] == 0x3u && used[1] == 0x1u);
+	used[2] = 1ull << 5;
+	/* taken: 0, 1 and 5; the lowest free is 2, the lowest above them 6 */
+	uint64_t saved[3];
+	memcpy(saved, used, sizeof used);
+	assert_int_equal(tb_take_color(used, 0, 2, TB_COLOR_LOWEST), 2);
+	memcpy(used, saved, sizeof used);
+	assert_int_equal(tb_take_color(used, 0, 2, TB_COLOR_ABOVE_USED), 6);
+	assert_true(used[0] == (0x3u | 1ull << 6) && used[2] == (1ull << 5 | 1ull << 6));
+	/* the last colour in use: nothing above it, so the lowest free */
+	used[1] = 1ull << (TB_GRAPH_COLOR_COUNT - 1);
+	assert_int_equal(tb_take_color(used, 1, -1, TB_COLOR_ABOVE_USED), 0);
+	/* both sides immovable: any colour, marked nowhere */
+	memcpy(saved, used, sizeof used);
+	assert_int_equal(tb_take_color(used, -1, -1, TB_COLOR_ABOVE_USED), 0);
+	assert_memory_equal(used, saved, sizeof used);
+	/* every colour taken: the overflow, the other side's mask untouched */
+	used[0] = ~0ull;
+	used[1] = 0;
+	assert_int_equal(tb_take_color(used, 0, 1, TB_COLOR_LOWEST), TB_OVERFLOW_COLOR);
+	assert_int_equal(tb_take_color(used, 1, 0, TB_COLOR_ABOVE_USED), TB_OVERFLOW_COLOR);
+	assert_true(used[1] == 0);
+
+	int32_t counts[TB_GRAPH_COLOR_COUNT] = {0}, block_start[TB_GRAPH_COLOR_COUNT + 1];
+	counts[0] = TB_BLOCK_LANES + 1;
+	counts[2] = TB_BLOCK_LANES;
+	counts[TB_GRAPH_COLOR_COUNT - 1] = 1;
+	assert_int_equal(tb_color_blocks(counts, block_start), 4);
+	assert_int_equal(block_start[0], 0);
+	assert_int_equal(block_start[1], 2);
+	assert_int_equal(block_start[2], 2);
+	assert_int_equal(block_start[3], 3);
+	assert_int_equal(block_start[TB_GRAPH_COLOR_COUNT - 1], 3);
+	assert_int_equal(block_start[TB_GRAPH_COLOR_COUNT], 4);
+}
+
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
 
 /* Up to eight pins between distinct bodies (pin i joins states 2i and 2i + 1,
@@ -647,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
 		cmocka_unit_test(test_integrate_positions_matches_scalar),
 		cmocka_unit_test(test_integrate_velocities_matches_scalar),
+		cmocka_unit_test(test_take_color_policies),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};
