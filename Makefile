@@ -85,12 +85,13 @@ $(BUILD)/src/physics/%.o: src/physics/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Iinclude -c $< -o $@
 
-# The contact solver's AVX2 path is the one file built for AVX2 (and only on x86
-# targets); the engine runs it only on CPUs that have AVX2. Never -mfma: a fused
-# multiply-add would round differently from the SSE2 and scalar paths.
+# The solver's AVX2 and AVX-512 paths are the only files built for AVX2 and
+# AVX-512F (and only on x86 targets); the engine runs each only on CPUs that have
+# it. Never -mfma: a fused multiply-add would round differently from the SSE2
+# and scalar paths.
 ifneq ($(filter x86_64% amd64% i386% i486% i586% i686%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-$(BUILD)/src/physics/contact_solver_avx2.o: CFLAGS_COMMON += -mavx2
-$(BUILD)/src/physics/contact_solver_avx512.o: CFLAGS_COMMON += -mavx512f
+$(BUILD)/src/physics/solver_kernels_avx2.o: CFLAGS_COMMON += -mavx2
+$(BUILD)/src/physics/solver_kernels_avx512.o: CFLAGS_COMMON += -mavx512f
 endif
 
 $(BUILD)/src/lua/%.o: src/lua/%.c

@@ -12,7 +12,9 @@
  * colour its bodies already use: each body then meets its constraints in slot
  * order, exactly as in the scalar Gauss-Seidel sweep, and a small scene is
  * solved bit for bit as the scalar solver would. Chains longer than the colour
- * count (a pyramid a hundred rows high) take the lowest free colour instead. */
+ * count (a pyramid a hundred rows high) take the lowest free colour instead.
+ * (tb_take_color, TB_COLOR_ABOVE_USED; the pins use the same routine with the
+ * lowest free colour.) */
 #include "world.h"
 
 void tb_color_constraints(tb_world *w, int32_t awake_count)
@@ -24,9 +26,6 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 	          n <= w->constraints.capacity);
 	if (awake_count > 0) memset(g->body_colors.data, 0, (size_t)awake_count * sizeof *g->body_colors.data);
 
-	_Static_assert(TB_GRAPH_COLOR_COUNT <= 64, "one bit per colour in a uint64_t");
-	const uint64_t all = ~0ull >> (64 - TB_GRAPH_COLOR_COUNT);
-	const uint64_t top = 1ull << (TB_GRAPH_COLOR_COUNT - 1);
 	int32_t counts[TB_GRAPH_COLOR_COUNT + 1];
 	memset(counts, 0, sizeof counts);
 	uint64_t *used = g->body_colors.data;
@@ -38,34 +37,18 @@ void tb_color_constraints(tb_world *w, int32_t awake_count)
 		int32_t a = sims[ref->body_a].state_index, b = sims[ref->body_b].state_index;
 		ref->state_a = a;
 		ref->state_b = b;
-		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
-		uint64_t free_colors = ~taken & all;
-		if (taken != 0 && taken < top) {
-			/* taken < top: the highest colour in use is not the last, so the shift is below 64 */
-			uint64_t above = ~0ull << (64 - __builtin_clzll(taken));
-			if ((free_colors & above) != 0) free_colors &= above;
-		}
-		int32_t color = TB_OVERFLOW_COLOR;
-		if (free_colors != 0) {
-			color = __builtin_ctzll(free_colors);
-			if (a >= 0) used[a] |= 1ull << color;
-			if (b >= 0) used[b] |= 1ull << color;
-		}
+		int color = tb_take_color(used, a, b, TB_COLOR_ABOVE_USED);
 		colors[k] = color;
 		counts[color] += 1;
 	}
 
-	int32_t start = 0, block_count = 0;
+	int32_t block_count = tb_color_blocks(counts, g->block_start);
+	int32_t start = 0;
 	for (int c = 0; c <= TB_GRAPH_COLOR_COUNT; ++c) {
 		g->color_start[c] = start;
 		start += counts[c];
-		if (c < TB_GRAPH_COLOR_COUNT) {
-			g->block_start[c] = block_count;
-			block_count += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
-		}
 	}
 	g->color_start[TB_GRAPH_COLOR_COUNT + 1] = start;
-	g->block_start[TB_GRAPH_COLOR_COUNT] = block_count;
 	/* reserved with the contact slots (tb_graph_block_bound) */
 	TB_ASSERT(block_count <= g->blocks.capacity && block_count * TB_BLOCK_LANES <= g->lane_refs.capacity);
 	g->blocks.count = block_count;

@@ -14,9 +14,58 @@
  * the scalar sweep's order along a stack (see constraint_graph.c) wants more:
  * 64, one bit each in a body's mask. Big piles still fill every colour with
  * hundreds of constraints; a body touching 64 others (boxes created on one
- * spot) sends the rest of its contacts to the overflow list. */
+ * spot) sends the rest of its contacts to the overflow list. The pins
+ * (solver.c) are coloured with the same masks and colours. */
 #define TB_GRAPH_COLOR_COUNT 64
 #define TB_OVERFLOW_COLOR TB_GRAPH_COLOR_COUNT
+_Static_assert(TB_GRAPH_COLOR_COUNT <= 64, "one bit per colour in a uint64_t");
+
+/* Which of its bodies' free colours a constraint takes. */
+typedef enum tb_color_policy {
+	/* the lowest: a joint grid packs into a few colours of full blocks */
+	TB_COLOR_LOWEST,
+	/* the lowest above every colour its bodies already use, if one is free,
+	 * else the lowest: each body meets its constraints in slot order, as in
+	 * the scalar sweep (constraint_graph.c) */
+	TB_COLOR_ABOVE_USED,
+} tb_color_policy;
+
+/* The colour a constraint between states a and b (-1: immovable, which holds
+ * no colour) takes, marked in both states' masks of the colours they hold
+ * (`used`); TB_OVERFLOW_COLOR, marking nothing, when no colour is free.
+ * Deterministic: the result depends only on the masks. */
+static inline int tb_take_color(uint64_t *used, int32_t a, int32_t b, tb_color_policy policy)
+{
+	const uint64_t all = ~0ull >> (64 - TB_GRAPH_COLOR_COUNT);
+	const uint64_t top = 1ull << (TB_GRAPH_COLOR_COUNT - 1);
+	uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
+	uint64_t free_colors = ~taken & all;
+	if (policy == TB_COLOR_ABOVE_USED && taken != 0 && taken < top) {
+		/* taken < top: the highest colour in use is not the last, so the shift is below 64 */
+		uint64_t above = ~0ull << (64 - __builtin_clzll(taken));
+		if ((free_colors & above) != 0) free_colors &= above;
+	}
+	if (free_colors == 0) return TB_OVERFLOW_COLOR;
+	int color = __builtin_ctzll(free_colors);
+	if (a >= 0) used[a] |= 1ull << color;
+	if (b >= 0) used[b] |= 1ull << color;
+	return color;
+}
+
+/* Each colour's blocks of TB_BLOCK_LANES for counts[c] constraints of colour
+ * c: colour c owns blocks block_start[c] .. block_start[c + 1], a partly filled
+ * one last. Returns the number of blocks (block_start[TB_GRAPH_COLOR_COUNT]). */
+static inline int32_t tb_color_blocks(const int32_t counts[TB_GRAPH_COLOR_COUNT],
+                                      int32_t block_start[TB_GRAPH_COLOR_COUNT + 1])
+{
+	int32_t blocks = 0;
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
+		block_start[c] = blocks;
+		blocks += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
+	}
+	block_start[TB_GRAPH_COLOR_COUNT] = blocks;
+	return blocks;
+}
 
 /* One contact constraint of the step, in slot order: which contact, its
  * bodies' states and where its numbers live while it is solved. */

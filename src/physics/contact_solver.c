@@ -173,7 +173,7 @@ void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_
 	}
 }
 
-/* The scalar twin of contact_solver_wide.c: the two must compute the same maths.
+/* The scalar twin of contact_solver_lanes.h: the two must compute the same maths.
  * Gauss-Seidel carries a bias in its sweep direction (a wide pyramid leans
  * towards where the sweep ends), so the caller sweeps backwards on odd
  * substeps and the biases cancel. */
@@ -275,6 +275,60 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 		b->linear_velocity = vb;
 		b->angular_velocity = wb;
 	}
+}
+
+/* ---- the step's drivers ----
+ *
+ * Within one colour of the constraint graph no two constraints share an awake
+ * body, so its blocks' lanes are solved side by side by the world's path
+ * (solver_kernels.h). Colours run one after the other, forward on even
+ * substeps and backward on odd ones, so the Gauss-Seidel sweep bias cancels
+ * as it does in the scalar solver. Constraints that found no colour (the
+ * overflow) go through the scalar list solver above. */
+
+/* The step's surface records, NULL in a step without any. */
+static tb_block_surface *step_surfaces(tb_constraint_graph *g)
+{
+	return g->surfaces.count > 0 ? g->surfaces.data : NULL;
+}
+
+/* The overflow: its records in w->constraints at the refs g->order lists, in slot order. */
+static const int32_t *overflow_list(const tb_constraint_graph *g, int32_t *count)
+{
+	*count = g->order.count;
+	return g->order.data;
+}
+
+void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx)
+{
+	tb_constraint_graph *g = &w->graph;
+	int32_t overflow_count;
+	const int32_t *overflow = overflow_list(g, &overflow_count);
+	tb_warm_start_contact_list(w->constraints.data, overflow, overflow_count, ctx->states);
+	/* a colour at a time: a path may take two of a colour's blocks side by side */
+	const tb_block_surface *surfaces = step_surfaces(g);
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
+		int32_t first = g->block_start[c], count = g->block_start[c + 1] - first;
+		if (count > 0) w->kernels->warm_start(g->blocks.data + first, count, surfaces, ctx->states);
+	}
+}
+
+void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
+{
+	tb_constraint_graph *g = &w->graph;
+	/* the whole sequence (overflow, then colours in order) runs reversed on odd substeps */
+	bool backward = (ctx->substep_index & 1) != 0;
+	int32_t overflow_count;
+	const int32_t *overflow = overflow_list(g, &overflow_count);
+	if (!backward)
+		tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, false);
+	tb_block_surface *surfaces = step_surfaces(g);
+	for (int cc = 0; cc < TB_GRAPH_COLOR_COUNT; ++cc) {
+		int c = backward ? TB_GRAPH_COLOR_COUNT - 1 - cc : cc;
+		int32_t first = g->block_start[c], count = g->block_start[c + 1] - first;
+		if (count > 0) w->kernels->solve(g->blocks.data + first, count, surfaces, ctx->states, ctx, use_bias);
+	}
+	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
 }
 
 /* Writes the impulses back for warm starting next step, and reports hits. In

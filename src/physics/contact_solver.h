@@ -1,7 +1,8 @@
 /* tumble physics: the contact constraints and the two solvers that run them
  * (engine-private): the scalar one (contact_solver.c), for constraints that
- * found no graph colour, and the wide one (contact_solver_wide.c), eight
- * constraints of one colour at a time. Both compute the same maths, rounding
+ * found no graph colour, and the wide one, eight constraints of one colour at
+ * a time in blocks (contact_blocks.c) solved by the world's path
+ * (solver_kernels.h, contact_solver_lanes.h). Both compute the same maths, rounding
  * for rounding; tests/physics/test_contact_solver.c holds them to it. */
 #ifndef TB_CONTACT_SOLVER_H
 #define TB_CONTACT_SOLVER_H
@@ -58,8 +59,8 @@ static inline void tb_prefetch_constraint(const tb_contact_constraint *cc)
 }
 
 /* The lanes of a block: eight, the AVX2 width. The SSE2 path runs a block as
- * two vectors of four, the scalar path lane by lane; all three give the same
- * bits (contact_solver_lanes.h). */
+ * two vectors of four, the scalar path lane by lane, the AVX-512 path two
+ * blocks at once; all four give the same bits (contact_solver_lanes.h). */
 #define TB_BLOCK_LANES 8
 
 /* One contact point of a block's constraints. */
@@ -128,40 +129,6 @@ typedef struct tb_pin_block {
 _Static_assert(TB_ALIGNMENT % _Alignof(tb_pin_block) == 0, "the allocator aligns pin blocks");
 TB_ARRAY_DECLARE(tb_pin_block_array, tb_pin_block)
 
-/* One SIMD path of the block solver: warm start and solve of `count` blocks,
- * all of one colour (a path may solve several side by side). surfaces: the
- * records the blocks' `surface` indices name, or NULL when no block of the
- * step has one (then no block's index is even read). */
-typedef struct tb_contact_kernels {
-	void (*warm_start)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
-	                   tb_body_state *states);
-	void (*solve)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces, tb_body_state *states,
-	              const tb_step_context *ctx, bool use_bias);
-	/* the pins' blocks, as tb_joint_rows_warm_start and _solve do a pin row */
-	void (*pin_warm_start)(tb_pin_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx);
-	void (*pin_solve)(tb_pin_block *blocks, int32_t count, tb_body_state *states, const tb_step_context *ctx,
-	                  bool use_bias);
-} tb_contact_kernels;
-
-/* The kernels of a path (TB_SOLVER_PATH_SCALAR, _SSE2, _AVX2 or _AVX512), NULL when this
- * build or CPU has not got it. */
-const tb_contact_kernels *tb_contact_kernels_for(tb_solver_path path);
-/* Each path's kernels, from its own file: contact_solver_scalar.c, the SSE2
- * (or portable four-lane) path in contact_solver_wide.c, and
- * contact_solver_avx2.c, which gives NULL unless it was built for AVX2. */
-const tb_contact_kernels *tb_contact_kernels_scalar(void);
-const tb_contact_kernels *tb_contact_kernels_sse2(void);
-const tb_contact_kernels *tb_contact_kernels_avx2(void);
-/* contact_solver_avx512.c: NULL unless it was built for AVX-512F (and AVX2) */
-const tb_contact_kernels *tb_contact_kernels_avx512(void);
-/* The path AUTO means on this machine: TB_SOLVER_PATH in the environment if it
- * names one this CPU has (scalar, sse2, avx2, avx512), else the widest it has,
- * AVX-512 only where the CPU prefers it (tb_cpu_prefers_avx512). */
-tb_solver_path tb_default_solver_path(void);
-/* Whether the CPU has AVX-512F and runs it at full clock (it also has IFMA:
- * Ice Lake and later, Zen 4 and later); else AUTO takes AVX2. */
-bool tb_cpu_prefers_avx512(void);
-
 /* ---- contact_solver.c ---- */
 /* Fills the step's constraints, coloured by tb_color_constraints: each into
  * its record in w->constraints (at its ref's index), then the coloured ones
@@ -172,11 +139,15 @@ void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_
                                 tb_body_state *states);
 void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
                            tb_body_state *states, const tb_step_context *ctx, bool use_bias, bool backward);
+/* The step's drivers: every colour's blocks through the world's path, the
+ * overflow through the scalar solver. */
+void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
+void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);
 /* Impulses back into the manifolds for warm starting (from the blocks and
  * the overflow records), and hit events. */
 void tb_store_impulses(tb_world *w);
 
-/* ---- contact_solver_wide.c ---- */
+/* ---- contact_blocks.c ---- */
 /* An empty block for `lane_count` lanes (the first ones); the unused lanes
  * have no bodies and no mass. */
 void tb_contact_block_init(tb_contact_block *blk, int32_t lane_count);
@@ -248,9 +219,4 @@ bool tb_prepare_contact_block(tb_contact_block *block, tb_block_surface *surface
  * (surface: its record or NULL). */
 void tb_store_contact_block(const tb_contact_block *block, const tb_block_surface *surface,
                             tb_contact_constraint *constraints, const int32_t *refs);
-/* The step's drivers: every colour's blocks through the world's path, the
- * overflow through the scalar solver. */
-void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
-void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);
-
 #endif

@@ -1,8 +1,16 @@
 /* tumble physics: the wide contact solver's maths, written once for every lane
- * width (engine-private, included by the kernel files only).
+ * width (engine-private, included by the solver_kernels_*.c files only).
  *
  * A kernel file defines, then includes this header:
- *   LANES              how many lanes one vector holds (1, 4 or 8)
+ *   LANES              how many lanes one vector holds (1, 4, 8 or 16)
+ *   BLOCKS_PER_VECTOR  how many blocks of a colour one vector holds:
+ *                      1: a block's lanes take TB_BLOCK_LANES / LANES vectors;
+ *                      2: LANES is 2 * TB_BLOCK_LANES, and every load, store,
+ *                      gather and scatter at a block's field reaches the same
+ *                      field of the next block for the upper half. Two
+ *                      neighbouring blocks of a colour with no surface record
+ *                      go in one vector; the others, and the pins, go one
+ *                      block at a time through ONE_BLOCK(), a path's table.
  *   wv                 the vector type, masks included
  *   wv_load(p), wv_store(p, a), wv_splat(s), wv_zero()
  *   wv_add, wv_sub, wv_mul, wv_min, wv_max   (min and max as tb_minf/tb_maxf:
@@ -15,8 +23,9 @@
  *   scatter_bodies(states, const int32_t index[LANES], const KERNEL(wide_body) *)
  *   KERNEL(name)       the name of this width's copy of `name`
  * and gets KERNEL(warm_start_blocks) and KERNEL(solve_blocks), which run every
- * block of a range LANES lanes at a time; then includes joint_solver_lanes.h,
- * which adds the pins' and the path's KERNEL(kernels).
+ * block of a range; then includes joint_solver_lanes.h, which adds the pins'
+ * KERNEL(pin_warm_start_blocks) and KERNEL(pin_solve_blocks), and fills its
+ * table (solver_kernels.h) with the four.
  *
  * Only adds, multiplies, compares and min/max, each rounding as the scalar
  * solver in contact_solver.c does (no fused multiply-add: -ffp-contract=off,
@@ -223,9 +232,7 @@ static inline void KERNEL(set_params)(KERNEL(params) *wp, const tb_step_context 
 	wp->fixed_impulse_scale = wv_splat(ctx->static_softness.impulse_scale);
 }
 
-/* A kernel file that takes more than one block in a vector (LANES > TB_BLOCK_LANES)
- * defines KERNEL_OWN_RANGES and its own range functions. */
-#ifndef KERNEL_OWN_RANGES
+#if BLOCKS_PER_VECTOR == 1
 /* A block's lanes in vectors, skipping the vectors past its last used lane. A
  * step without surfaces (surfaces NULL) does not look at the blocks' indices. */
 static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
@@ -244,6 +251,7 @@ static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, c
 
 static inline __attribute__((always_inline)) void KERNEL(solve_range)(tb_contact_block *blocks, int32_t count,
                                                                       tb_block_surface *surfaces, tb_body_state *states,
+                                                                      const tb_step_context *ctx, bool use_bias,
                                                                       const KERNEL(params) *wp, bool soft, bool relax)
 {
 	for (int32_t k = 0; k < count; ++k) {
@@ -259,15 +267,63 @@ static inline __attribute__((always_inline)) void KERNEL(solve_range)(tb_contact
 	}
 }
 
+#elif BLOCKS_PER_VECTOR == 2
+_Static_assert(LANES == 2 * TB_BLOCK_LANES, "two blocks fill a vector");
+
+/* Two blocks go in one vector when neither has a surface record (the plain
+ * solver has no surface lanes to select). */
+static inline bool KERNEL(plain_pair)(const tb_contact_block *blk, const tb_block_surface *surfaces)
+{
+	return surfaces == NULL || (blk[0].surface < 0 && blk[1].surface < 0);
+}
+
+static void KERNEL(warm_start_blocks)(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
+                                      tb_body_state *states)
+{
+	const tb_solver_kernels *single = ONE_BLOCK();
+	int32_t k = 0;
+	while (k < count) {
+		if (k + 1 < count && KERNEL(plain_pair)(blocks + k, surfaces)) {
+			KERNEL(warm_start)(blocks + k, NULL, 0, states);
+			k += 2;
+		} else {
+			single->warm_start(blocks + k, 1, surfaces, states);
+			k += 1;
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void KERNEL(solve_range)(tb_contact_block *blocks, int32_t count,
+                                                                      tb_block_surface *surfaces, tb_body_state *states,
+                                                                      const tb_step_context *ctx, bool use_bias,
+                                                                      const KERNEL(params) *wp, bool soft, bool relax)
+{
+	const tb_solver_kernels *single = ONE_BLOCK();
+	int32_t k = 0;
+	while (k < count) {
+		if (k + 1 < count && KERNEL(plain_pair)(blocks + k, surfaces)) {
+			KERNEL(solve)(blocks + k, NULL, 0, states, wp, soft, relax);
+			k += 2;
+		} else {
+			single->solve(blocks + k, 1, surfaces, states, ctx, use_bias);
+			k += 1;
+		}
+	}
+}
+
+#else
+#error "BLOCKS_PER_VECTOR is 1 or 2"
+#endif
+
 static void KERNEL(solve_blocks)(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces,
                                  tb_body_state *states, const tb_step_context *ctx, bool use_bias)
 {
 	KERNEL(params) wp;
 	KERNEL(set_params)(&wp, ctx);
-	if (!use_bias) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, true);
-	else if (ctx->enable_position_correction) KERNEL(solve_range)(blocks, count, surfaces, states, &wp, true, false);
-	else KERNEL(solve_range)(blocks, count, surfaces, states, &wp, false, false);
+	if (!use_bias) KERNEL(solve_range)(blocks, count, surfaces, states, ctx, use_bias, &wp, false, true);
+	else if (ctx->enable_position_correction)
+		KERNEL(solve_range)(blocks, count, surfaces, states, ctx, use_bias, &wp, true, false);
+	else KERNEL(solve_range)(blocks, count, surfaces, states, ctx, use_bias, &wp, false, false);
 }
-#endif
 
 

@@ -6,7 +6,13 @@
  * warm start of tb_row_warm_start, computed here operation for operation as
  * there, on LANES pins at a time: the pins of one block share no awake body, so
  * every width gives the scalar rows' bits (tests/physics/test_determinism.c).
- * Keep the two in step. */
+ * Keep the two in step.
+ *
+ * The pins come in blocks of every colour at once, so a path that takes two
+ * blocks in a vector (BLOCKS_PER_VECTOR 2) cannot pair them: its pins go one
+ * block at a time through ONE_BLOCK(). */
+
+#if BLOCKS_PER_VECTOR == 1
 
 /* The point frame at the bodies' rotations (tb_point_frame_at). */
 static inline void KERNEL(pin_frame)(const tb_pin_block *blk, int lane, const KERNEL(wide_body) *a,
@@ -152,5 +158,18 @@ static void KERNEL(pin_solve_blocks)(tb_pin_block *blocks, int32_t count, tb_bod
 	}
 }
 
-static const tb_contact_kernels KERNEL(kernels) = {KERNEL(warm_start_blocks), KERNEL(solve_blocks),
-                                                   KERNEL(pin_warm_start_blocks), KERNEL(pin_solve_blocks)};
+#else
+
+static void KERNEL(pin_warm_start_blocks)(tb_pin_block *blocks, int32_t count, tb_body_state *states,
+                                          const tb_step_context *ctx)
+{
+	ONE_BLOCK()->pin_warm_start(blocks, count, states, ctx);
+}
+
+static void KERNEL(pin_solve_blocks)(tb_pin_block *blocks, int32_t count, tb_body_state *states,
+                                     const tb_step_context *ctx, bool use_bias)
+{
+	ONE_BLOCK()->pin_solve(blocks, count, states, ctx, use_bias);
+}
+
+#endif

@@ -12,10 +12,6 @@
  * Every loop runs in slot order, so two runs of one script agree bit for bit. */
 #include "world.h"
 
-#if defined(__SSE2__) && !defined(TB_NO_SIMD)
-#include <emmintrin.h>
-#endif
-
 bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 {
 	tb_allocator *a = &w->allocator;
@@ -25,7 +21,7 @@ bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
 	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
 	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
 	       tb_int_array_reserve(a, &w->pin_colors, j) &&
-	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? j / TB_BLOCK_LANES + 64 : 0) &&
+	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? tb_graph_block_bound(j) : 0) &&
 	       tb_revolute_row_array_reserve(a, &w->revolute_rows, j) &&
 	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
 	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
@@ -164,127 +160,14 @@ static void prepare_motions(tb_world *w, const tb_step_context *ctx, int32_t n)
 	}
 }
 
-void tb_integrate_velocities_scalar(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
-                                    float max_rotation)
-{
-	for (int32_t k = 0; k < n; ++k) {
-		const tb_body_motion *m = motions + k;
-		if (!m->dynamic) continue;
-		tb_body_state *st = states + k;
-		tb_vec2 v = tb_add(tb_mul_sv(m->linear_factor, st->linear_velocity), m->dv);
-		float av = m->angular_factor * st->angular_velocity + m->dw;
-		float speed_sq = tb_length_sq(v);
-		if (speed_sq > max_speed * max_speed) v = tb_mul_sv(max_speed / hypotf(v.x, v.y), v); /* hypot: no overflow */
-		if (av * av > max_rotation * max_rotation) av = av > 0.0f ? max_rotation : -max_rotation;
-		st->linear_velocity = v;
-		st->angular_velocity = av;
-	}
-}
-
-void tb_integrate_velocities(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
-                             float max_rotation)
-{
-	int32_t k = 0;
-#if defined(__SSE2__) && !defined(TB_NO_SIMD)
-	/* four at a time as the scalar loop does each; a group with a body over
-	 * the speed cap (rare) goes through the scalar loop instead */
-	_Static_assert(offsetof(tb_body_motion, dv) == 0 && offsetof(tb_body_motion, dw) == 8 &&
-	                   offsetof(tb_body_motion, linear_factor) == 12 && offsetof(tb_body_motion, angular_factor) == 16 &&
-	                   offsetof(tb_body_motion, dynamic) == 20 && sizeof(tb_body_motion) >= 32,
-	               "a motion's two rows: dv, dw, linear factor; angular factor, dynamic");
-	__m128 max_speed_sq = _mm_set1_ps(max_speed * max_speed), max_rot_sq = _mm_set1_ps(max_rotation * max_rotation);
-	__m128 pos_rot = _mm_set1_ps(max_rotation), neg_rot = _mm_set1_ps(-max_rotation), zero = _mm_setzero_ps();
-	for (; k + 4 <= n; k += 4) {
-		float *p = (float *)(states + k);
-		const float *m = (const float *)(motions + k);
-		__m128 vx = _mm_loadu_ps(p), vy = _mm_loadu_ps(p + 8), w = _mm_loadu_ps(p + 16), flags = _mm_loadu_ps(p + 24);
-		_MM_TRANSPOSE4_PS(vx, vy, w, flags);
-		const size_t stride = sizeof(tb_body_motion) / sizeof(float);
-		__m128 dvx = _mm_loadu_ps(m), dvy = _mm_loadu_ps(m + stride), dw = _mm_loadu_ps(m + 2 * stride);
-		__m128 lf = _mm_loadu_ps(m + 3 * stride);
-		_MM_TRANSPOSE4_PS(dvx, dvy, dw, lf);
-		__m128 af = _mm_loadu_ps(m + 4), dyn = _mm_loadu_ps(m + stride + 4), r2 = _mm_loadu_ps(m + 2 * stride + 4);
-		__m128 r3 = _mm_loadu_ps(m + 3 * stride + 4);
-		_MM_TRANSPOSE4_PS(af, dyn, r2, r3);
-		__m128 nvx = _mm_add_ps(_mm_mul_ps(lf, vx), dvx), nvy = _mm_add_ps(_mm_mul_ps(lf, vy), dvy);
-		__m128 speed_sq = _mm_add_ps(_mm_mul_ps(nvx, nvx), _mm_mul_ps(nvy, nvy));
-		/* only the dynamic lanes change (the flag's bits: nonzero) */
-		__m128 moving = _mm_castsi128_ps(_mm_xor_si128(_mm_cmpeq_epi32(_mm_castps_si128(dyn), _mm_setzero_si128()),
-		                                               _mm_set1_epi32(-1)));
-		if (_mm_movemask_ps(_mm_and_ps(moving, _mm_cmpgt_ps(speed_sq, max_speed_sq))) != 0) {
-			tb_integrate_velocities_scalar(states + k, motions + k, 4, max_speed, max_rotation);
-			continue;
-		}
-		__m128 nw = _mm_add_ps(_mm_mul_ps(af, w), dw);
-		__m128 over = _mm_cmpgt_ps(_mm_mul_ps(nw, nw), max_rot_sq);
-		__m128 positive = _mm_cmpgt_ps(nw, zero);
-		__m128 capped = _mm_or_ps(_mm_and_ps(positive, pos_rot), _mm_andnot_ps(positive, neg_rot));
-		nw = _mm_or_ps(_mm_and_ps(over, capped), _mm_andnot_ps(over, nw));
-		vx = _mm_or_ps(_mm_and_ps(moving, nvx), _mm_andnot_ps(moving, vx));
-		vy = _mm_or_ps(_mm_and_ps(moving, nvy), _mm_andnot_ps(moving, vy));
-		w = _mm_or_ps(_mm_and_ps(moving, nw), _mm_andnot_ps(moving, w));
-		_MM_TRANSPOSE4_PS(vx, vy, w, flags);
-		_mm_storeu_ps(p, vx);
-		_mm_storeu_ps(p + 8, vy);
-		_mm_storeu_ps(p + 16, w);
-		_mm_storeu_ps(p + 24, flags);
-	}
-#endif
-	tb_integrate_velocities_scalar(states + k, motions + k, n - k, max_speed, max_rotation);
-}
-
-void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h)
-{
-	for (int32_t k = 0; k < n; ++k) {
-		tb_body_state *st = states + k;
-		st->dq = tb_integrate_rot(st->dq, h * st->angular_velocity);
-		st->dp = tb_mul_add(st->dp, h, st->linear_velocity);
-	}
-}
-
-void tb_integrate_positions(tb_body_state *states, int32_t n, float h)
-{
-	int32_t k = 0;
-#if defined(__SSE2__) && !defined(TB_NO_SIMD)
-	/* four states at a time, their halves transposed into lanes: the scalar
-	 * loop's operations in the same order, each lane rounding as it does */
-	__m128 hh = _mm_set1_ps(h), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-	for (; k + 4 <= n; k += 4) {
-		float *p = (float *)(states + k);
-		__m128 vx = _mm_loadu_ps(p), vy = _mm_loadu_ps(p + 8), w = _mm_loadu_ps(p + 16), flags = _mm_loadu_ps(p + 24);
-		_MM_TRANSPOSE4_PS(vx, vy, w, flags);
-		__m128 dpx = _mm_loadu_ps(p + 4), dpy = _mm_loadu_ps(p + 12);
-		__m128 qc = _mm_loadu_ps(p + 20), qs = _mm_loadu_ps(p + 28);
-		_MM_TRANSPOSE4_PS(dpx, dpy, qc, qs);
-		/* tb_integrate_rot, then tb_normalize_rot */
-		__m128 delta = _mm_mul_ps(hh, w);
-		__m128 c = _mm_sub_ps(qc, _mm_mul_ps(delta, qs)), s = _mm_add_ps(qs, _mm_mul_ps(delta, qc));
-		__m128 mag = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(s, s), _mm_mul_ps(c, c)));
-		__m128 inv = _mm_and_ps(_mm_cmpgt_ps(mag, zero), _mm_div_ps(one, mag));
-		qc = _mm_mul_ps(c, inv);
-		qs = _mm_mul_ps(s, inv);
-		dpx = _mm_add_ps(dpx, _mm_mul_ps(hh, vx));
-		dpy = _mm_add_ps(dpy, _mm_mul_ps(hh, vy));
-		_MM_TRANSPOSE4_PS(dpx, dpy, qc, qs);
-		_mm_storeu_ps(p + 4, dpx);
-		_mm_storeu_ps(p + 12, dpy);
-		_mm_storeu_ps(p + 20, qc);
-		_mm_storeu_ps(p + 28, qs);
-	}
-#endif
-	tb_integrate_positions_scalar(states + k, n - k, h);
-}
-
 /* The pins go into blocks of up to eight that share no awake body, solved
  * side by side (joint_solver_lanes.h) before the other rows. A pin takes the
- * lowest colour neither of its bodies has yet, as v3 colours its joints: a
- * grid packs into a few colours of full blocks. (Taking a colour above those
- * its bodies have, as the contacts do, keeps a chain's sweep order, but
- * spread the 100x100 joint grid over all 64 colours of half-empty blocks:
- * 7.7 ms a step at the defaults against 5.9, the grid's sag and joint gaps
- * within 1 cm either way, and a 40-link rope under a heavy end stretched to
- * 41.98 m against 41.96.) A pin that finds no colour (a body with 64 pins)
- * stays a row. */
+ * lowest colour neither of its bodies has yet (TB_COLOR_LOWEST), as v3
+ * colours its joints: a grid packs into a few colours of full blocks. (The
+ * contacts' policy, a colour above those its bodies have, keeps a chain's
+ * sweep order but spreads a large joint grid over every colour in half-empty
+ * blocks, which costs more time for no better sag, gaps or stretch.) A pin
+ * that finds no colour (a body with TB_GRAPH_COLOR_COUNT pins) stays a row. */
 static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 {
 	tb_joint_row *rows = w->joint_rows.data;
@@ -295,31 +178,22 @@ static void prepare_pin_blocks(tb_world *w, int32_t awake_count)
 	 * colouring is done with the masks */
 	TB_ASSERT(awake_count <= w->graph.body_colors.capacity && count <= w->pin_colors.capacity);
 	if (awake_count > 0) memset(used, 0, (size_t)awake_count * sizeof *used);
-	int32_t counts[64];
+	int32_t counts[TB_GRAPH_COLOR_COUNT];
 	memset(counts, 0, sizeof counts);
 	for (int32_t k = 0; k < count; ++k) {
 		colors[k] = -1;
 		if (rows[k].kind != TB_ROW_PIN) continue;
-		int32_t a = rows[k].state_a, b = rows[k].state_b;
-		uint64_t taken = (a >= 0 ? used[a] : 0ull) | (b >= 0 ? used[b] : 0ull);
-		uint64_t free_colors = ~taken;
-		if (free_colors == 0) continue;
-		int color = __builtin_ctzll(free_colors);
-		if (a >= 0) used[a] |= 1ull << color;
-		if (b >= 0) used[b] |= 1ull << color;
+		int color = tb_take_color(used, rows[k].state_a, rows[k].state_b, TB_COLOR_LOWEST);
+		if (color == TB_OVERFLOW_COLOR) continue;
 		colors[k] = color;
 		counts[color] += 1;
 	}
-	int32_t block_start[65], blocks = 0;
-	for (int c = 0; c < 64; ++c) {
-		block_start[c] = blocks;
-		blocks += (counts[c] + TB_BLOCK_LANES - 1) / TB_BLOCK_LANES;
-	}
-	block_start[64] = blocks;
+	int32_t block_start[TB_GRAPH_COLOR_COUNT + 1];
+	int32_t blocks = tb_color_blocks(counts, block_start);
 	/* reserved with the joint slots */
 	TB_ASSERT(blocks <= w->pin_blocks.capacity);
 	w->pin_blocks.count = blocks;
-	for (int c = 0; c < 64; ++c) {
+	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
 		for (int32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
 			tb_pin_block_init(w->pin_blocks.data + b,
 			                  tb_mini(TB_BLOCK_LANES, counts[c] - (b - block_start[c]) * TB_BLOCK_LANES));
@@ -621,7 +495,7 @@ void tb_solve(tb_world *w, float dt)
 		ctx.substep_index = sub;
 		t = tb_time_ms();
 		tb_apply_fields(w, &ctx);
-		tb_integrate_velocities(ctx.states, w->motions.data, n, ctx.max_linear_speed, 0.25f * TB_PI * ctx.inv_h);
+		w->kernels->integrate_velocities(ctx.states, w->motions.data, n, ctx.max_linear_speed, 0.25f * TB_PI * ctx.inv_h);
 		w->profile.integrate += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();
@@ -637,7 +511,7 @@ void tb_solve(tb_world *w, float dt)
 		w->profile.solve_contacts += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();
-		tb_integrate_positions(ctx.states, n, ctx.h);
+		w->kernels->integrate_positions(ctx.states, n, ctx.h);
 		w->profile.integrate += (float)(tb_time_ms() - t);
 
 		t = tb_time_ms();

@@ -100,19 +100,4 @@ static inline const float *tb_state_floats(const tb_body_state *states, int32_t 
 	return (const float *)(index >= 0 ? states + index : &tb_identity_body_state);
 }
 
-/* A substep's position update of n states: dp += h v, dq turned by h w and
- * normalised. The first is the step's (four states at a time where there is
- * SSE2); the second the same maths one state at a time, which it matches bit
- * for bit (test_contact_solver). */
-void tb_integrate_positions(tb_body_state *states, int32_t n, float h);
-void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h);
-/* A substep's velocity update of n states from their motions: damping, then
- * gravity and the applied forces, speed capped at max_speed and spin at
- * max_rotation; kinematic states are left alone. Four states at a time where
- * there is SSE2, matching the one-at-a-time second bit for bit. */
-void tb_integrate_velocities(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
-                             float max_rotation);
-void tb_integrate_velocities_scalar(tb_body_state *states, const tb_body_motion *motions, int32_t n, float max_speed,
-                                    float max_rotation);
-
 #endif

@@ -247,7 +247,7 @@ static bool validate_reserves(const tb_world *w)
 	      w->island_parent.capacity >= bodies && w->island_sleep.capacity >= bodies &&
 	      w->field_stamp.capacity >= (bodies > 0 ? bodies + 1 : 0));
 	CHECK(w->active_joints.capacity >= joints && w->joint_rows.capacity >= joints && w->pin_colors.capacity >= joints &&
-	      w->pin_blocks.capacity >= (joints > 0 ? joints / TB_BLOCK_LANES + 64 : 0) &&
+	      w->pin_blocks.capacity >= (joints > 0 ? tb_graph_block_bound(joints) : 0) &&
 	      w->revolute_rows.capacity >= joints && w->joint_break_events.capacity >= joints);
 	CHECK(((uintptr_t)w->graph.blocks.data % TB_ALIGNMENT) == 0);
 	CHECK(((uintptr_t)w->graph.surfaces.data % TB_ALIGNMENT) == 0);

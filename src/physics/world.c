@@ -64,7 +64,7 @@ tb_world *tb_create_world(const tb_world_def *def)
 	w->def = d;
 	w->lineage = (uint64_t)atomic_fetch_add(&last_lineage, 1) + 1;
 	w->solver_path = tb_default_solver_path();
-	w->kernels = tb_contact_kernels_for(w->solver_path);
+	w->kernels = tb_solver_kernels_for(w->solver_path);
 	tb_broad_phase_init(&w->broad_phase, &w->allocator);
 	return w;
 }
@@ -171,7 +171,7 @@ tb_status tb_world_set_solver_path(tb_world *w, tb_solver_path path)
 	if (w == NULL || (unsigned)path >= TB_SOLVER_PATH_COUNT) return TB_ERR_INVALID_ARGUMENT;
 	if (w->locked) return TB_ERR_LOCKED;
 	if (path == TB_SOLVER_PATH_AUTO) path = tb_default_solver_path();
-	const tb_contact_kernels *kernels = tb_contact_kernels_for(path);
+	const tb_solver_kernels *kernels = tb_solver_kernels_for(path);
 	if (kernels == NULL) return TB_ERR_INVALID_ARGUMENT;
 	w->solver_path = path;
 	w->kernels = kernels;

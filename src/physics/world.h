@@ -16,6 +16,7 @@
 #include "mover.h"
 #include "sensor.h"
 #include "shape.h"
+#include "solver_kernels.h"
 
 #define TB_NULL_INDEX (-1)
 
@@ -91,7 +92,7 @@ struct tb_world {
 	tb_sensor_event_array pending_sensor_end_events;
 
 	tb_solver_path solver_path;          /* never AUTO */
-	const tb_contact_kernels *kernels;   /* the path's block solver */
+	const tb_solver_kernels *kernels;    /* the path's inner loops */
 	tb_presolve_fn *presolve_fn;    /* NULL: no hook */
 	void *presolve_context;
 

@@ -17,11 +17,17 @@
  * built here from the same sources under its own names. */
 #define LANES 4
 #define KERNEL(name) name##_portable4
+#define BLOCKS_PER_VECTOR 1
 #include "contact_solver_portable.h"
 #include "contact_solver_lanes.h"
 #include "joint_solver_lanes.h"
 #undef LANES
 #undef KERNEL
+#undef BLOCKS_PER_VECTOR
+
+static const tb_solver_kernels kernels_portable4 = {warm_start_blocks_portable4,     solve_blocks_portable4,
+                                                    pin_warm_start_blocks_portable4, pin_solve_blocks_portable4,
+                                                    tb_integrate_velocities_scalar, tb_integrate_positions_scalar};
 
 static uint64_t rng_state;
 
@@ -137,7 +143,7 @@ static void run_scalar(tb_contact_constraint *cc, int count, tb_body_state *stat
 	}
 }
 
-static void run_block(const tb_contact_kernels *k, tb_contact_constraint *cc, int count, tb_body_state *states,
+static void run_block(const tb_solver_kernels *k, tb_contact_constraint *cc, int count, tb_body_state *states,
                       tb_step_context *ctx)
 {
 	int32_t list[MAX_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -182,7 +188,7 @@ static tb_step_context eight_substeps(bool position_correction, float restitutio
 	return ctx;
 }
 
-static void compare_paths(const tb_contact_kernels *k, bool position_correction, bool restitution_threshold_high)
+static void compare_paths(const tb_solver_kernels *k, bool position_correction, bool restitution_threshold_high)
 {
 	tb_step_context ctx = eight_substeps(position_correction, restitution_threshold_high ? 10.0f : 1.0f);
 	for (int variant = 0; variant < 400; ++variant) {
@@ -199,7 +205,7 @@ static void compare_paths(const tb_contact_kernels *k, bool position_correction,
 	}
 }
 
-static void compare_all(const tb_contact_kernels *k)
+static void compare_all(const tb_solver_kernels *k)
 {
 	assert_non_null(k);
 	rng_state = 1;
@@ -211,13 +217,13 @@ static void compare_all(const tb_contact_kernels *k)
 static void test_sse2_block_matches_scalar(void **state)
 {
 	(void)state;
-	compare_all(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
+	compare_all(tb_solver_kernels_for(TB_SOLVER_PATH_SSE2));
 }
 
 /* A path the CPU (or build) may lack: said and skipped then. */
 static void compare_all_if_offered(tb_solver_path path)
 {
-	const tb_contact_kernels *k = tb_contact_kernels_for(path);
+	const tb_solver_kernels *k = tb_solver_kernels_for(path);
 	if (k == NULL) {
 		print_message("# this CPU (or build) has no %s: the path is not offered and not tested\n",
 		              tb_solver_path_name(path));
@@ -235,7 +241,7 @@ static void test_avx2_block_matches_scalar(void **state)
 static void test_scalar_block_matches_scalar(void **state)
 {
 	(void)state;
-	compare_all(tb_contact_kernels_for(TB_SOLVER_PATH_SCALAR));
+	compare_all(tb_solver_kernels_for(TB_SOLVER_PATH_SCALAR));
 }
 
 static void test_portable_block_matches_scalar(void **state)
@@ -257,7 +263,7 @@ enum { MAX_BLOCKS = 5, MAX_COLOR_LANES = MAX_BLOCKS * MAX_LANES, MAX_COLOR_STATE
  * (the AVX-512 path takes plain blocks two at a time and the others alone),
  * warm started and solved by range. It must give what the scalar list gives
  * for the same constraints. */
-static void compare_colors(const tb_contact_kernels *k)
+static void compare_colors(const tb_solver_kernels *k)
 {
 	tb_step_context ctx = eight_substeps(true, 1.0f);
 	static tb_contact_block blocks[MAX_BLOCKS];
@@ -316,7 +322,7 @@ static void test_colors_of_blocks_match_scalar(void **state)
 {
 	(void)state;
 	for (int p = TB_SOLVER_PATH_SCALAR; p < TB_SOLVER_PATH_COUNT; ++p) {
-		const tb_contact_kernels *k = tb_contact_kernels_for((tb_solver_path)p);
+		const tb_solver_kernels *k = tb_solver_kernels_for((tb_solver_path)p);
 		if (k != NULL) compare_colors(k);
 		else print_message("# no %s path on this CPU (or build): not tested\n", tb_solver_path_name((tb_solver_path)p));
 	}
@@ -351,7 +357,7 @@ static void test_comparison_sees_a_difference(void **state)
 	memcpy(wide_states, scalar_states, sizeof scalar_states);
 	scalar_states[5].linear_velocity.x = nextafterf(scalar_states[5].linear_velocity.x, 100.0f);
 	run_scalar(scalar_cc, MAX_LANES, scalar_states, &ctx);
-	run_block(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2), wide_cc, MAX_LANES, wide_states, &ctx);
+	run_block(tb_solver_kernels_for(TB_SOLVER_PATH_SSE2), wide_cc, MAX_LANES, wide_states, &ctx);
 	assert_true(memcmp(scalar_states, wide_states, sizeof scalar_states) != 0);
 }
 
@@ -395,12 +401,12 @@ static void test_block_fill_matches_lane_by_lane(void **state)
 	}
 }
 
-/* The substep's position update, four states at a time, gives the bits of the
- * one-at-a-time loop: any count (the tail), still and spinning bodies, a
- * rotation that degenerates to zero length, and NaN and infinite speeds. */
-static void test_integrate_positions_matches_scalar(void **state)
+/* The substep's position update of every path's table (four states at a time
+ * where there is SSE2) gives the bits of the one-at-a-time loop: any count
+ * (the tail), still and spinning bodies, a rotation that degenerates to zero
+ * length, and NaN and infinite speeds. */
+static void check_integrate_positions(const tb_solver_kernels *k)
 {
-	(void)state;
 	rng_state = 5;
 	enum { N = 23 };
 	tb_body_state wide[N], scalar[N];
@@ -423,7 +429,7 @@ static void test_integrate_positions_matches_scalar(void **state)
 		memcpy(scalar, wide, sizeof wide);
 		int n = round % (N + 1);
 		float h = round % 2 ? 1.0f / 480.0f : 1.0f / 120.0f;
-		tb_integrate_positions(wide, n, h);
+		k->integrate_positions(wide, n, h);
 		tb_integrate_positions_scalar(scalar, n, h);
 		if (memcmp(wide, scalar, sizeof wide) != 0) fail_msg("states differ (round %d, %d states)", round, n);
 	}
@@ -432,9 +438,8 @@ static void test_integrate_positions_matches_scalar(void **state)
 /* The substep's velocity update the same: damping and gravity, kinematic
  * states left alone, speeds over the cap (their group goes one at a time),
  * spins over the cap either way, NaN and infinities. */
-static void test_integrate_velocities_matches_scalar(void **state)
+static void check_integrate_velocities(const tb_solver_kernels *k)
 {
-	(void)state;
 	rng_state = 9;
 	enum { N = 23 };
 	tb_body_state wide[N], scalar[N];
@@ -466,10 +471,78 @@ static void test_integrate_velocities_matches_scalar(void **state)
 		}
 		memcpy(scalar, wide, sizeof wide);
 		int n = round % (N + 1);
-		tb_integrate_velocities(wide, motions, n, max_speed, max_rotation);
+		k->integrate_velocities(wide, motions, n, max_speed, max_rotation);
 		tb_integrate_velocities_scalar(scalar, motions, n, max_speed, max_rotation);
 		if (memcmp(wide, scalar, sizeof wide) != 0) fail_msg("states differ (round %d, %d states)", round, n);
 	}
+}
+
+/* Every path this machine offers, its table's integration against the loops
+ * one state at a time (the AVX2 and AVX-512 tables hold the SSE2 loops). */
+static void test_integrate_positions_matches_scalar(void **state)
+{
+	(void)state;
+	for (int p = TB_SOLVER_PATH_SCALAR; p < TB_SOLVER_PATH_COUNT; ++p) {
+		const tb_solver_kernels *k = tb_solver_kernels_for((tb_solver_path)p);
+		if (k != NULL) check_integrate_positions(k);
+	}
+}
+
+static void test_integrate_velocities_matches_scalar(void **state)
+{
+	(void)state;
+	for (int p = TB_SOLVER_PATH_SCALAR; p < TB_SOLVER_PATH_COUNT; ++p) {
+		const tb_solver_kernels *k = tb_solver_kernels_for((tb_solver_path)p);
+		if (k != NULL) check_integrate_velocities(k);
+	}
+}
+
+/* ---- colouring (constraint_graph.h) ---- */
+
+/* The one colouring routine under both policies: the contacts' colour above
+ * every colour their bodies use (the lowest once the last one is in use), the
+ * pins' lowest free one; immovable sides hold no colour; a full mask is the
+ * overflow and marks nothing. And each colour's blocks. */
+static void test_take_color_policies(void **state)
+{
+	(void)state;
+	uint64_t used[3] = {0, 0, 0};
+	assert_int_equal(tb_take_color(used, 0, 1, TB_COLOR_LOWEST), 0);
+	assert_int_equal(tb_take_color(used, 0, -1, TB_COLOR_LOWEST), 1);
+	assert_true(used[0] == 0x3u && used[1] == 0x1u);
+	used[2] = 1ull << 5;
+	/* taken: 0, 1 and 5; the lowest free is 2, the lowest above them 6 */
+	uint64_t saved[3];
+	memcpy(saved, used, sizeof used);
+	assert_int_equal(tb_take_color(used, 0, 2, TB_COLOR_LOWEST), 2);
+	memcpy(used, saved, sizeof used);
+	assert_int_equal(tb_take_color(used, 0, 2, TB_COLOR_ABOVE_USED), 6);
+	assert_true(used[0] == (0x3u | 1ull << 6) && used[2] == (1ull << 5 | 1ull << 6));
+	/* the last colour in use: nothing above it, so the lowest free */
+	used[1] = 1ull << (TB_GRAPH_COLOR_COUNT - 1);
+	assert_int_equal(tb_take_color(used, 1, -1, TB_COLOR_ABOVE_USED), 0);
+	/* both sides immovable: any colour, marked nowhere */
+	memcpy(saved, used, sizeof used);
+	assert_int_equal(tb_take_color(used, -1, -1, TB_COLOR_ABOVE_USED), 0);
+	assert_memory_equal(used, saved, sizeof used);
+	/* every colour taken: the overflow, the other side's mask untouched */
+	used[0] = ~0ull;
+	used[1] = 0;
+	assert_int_equal(tb_take_color(used, 0, 1, TB_COLOR_LOWEST), TB_OVERFLOW_COLOR);
+	assert_int_equal(tb_take_color(used, 1, 0, TB_COLOR_ABOVE_USED), TB_OVERFLOW_COLOR);
+	assert_true(used[1] == 0);
+
+	int32_t counts[TB_GRAPH_COLOR_COUNT] = {0}, block_start[TB_GRAPH_COLOR_COUNT + 1];
+	counts[0] = TB_BLOCK_LANES + 1;
+	counts[2] = TB_BLOCK_LANES;
+	counts[TB_GRAPH_COLOR_COUNT - 1] = 1;
+	assert_int_equal(tb_color_blocks(counts, block_start), 4);
+	assert_int_equal(block_start[0], 0);
+	assert_int_equal(block_start[1], 2);
+	assert_int_equal(block_start[2], 2);
+	assert_int_equal(block_start[3], 3);
+	assert_int_equal(block_start[TB_GRAPH_COLOR_COUNT - 1], 3);
+	assert_int_equal(block_start[TB_GRAPH_COLOR_COUNT], 4);
 }
 
 /* ---- pins (joint_solver_lanes.h) against the rows' maths (joint.h) ---- */
@@ -478,7 +551,7 @@ static void test_integrate_velocities_matches_scalar(void **state)
  * or a static anchor), two substeps of warm start, solve, position update and
  * relax, as the step runs them: through the rows one by one, or through a
  * block on a kernel. The same bits, or the comparison fails. */
-static void run_pins(const tb_contact_kernels *k, tb_joint_row *rows, int count, tb_body_state *states,
+static void run_pins(const tb_solver_kernels *k, tb_joint_row *rows, int count, tb_body_state *states,
                      tb_step_context *ctx)
 {
 	static tb_pin_block block; /* 32-byte aligned by its type */
@@ -521,7 +594,7 @@ static void run_pins(const tb_contact_kernels *k, tb_joint_row *rows, int count,
 	}
 }
 
-static void compare_pins(const tb_contact_kernels *k)
+static void compare_pins(const tb_solver_kernels *k)
 {
 	assert_non_null(k);
 	rng_state = 3;
@@ -568,11 +641,11 @@ static void compare_pins(const tb_contact_kernels *k)
 static void test_pins_match_rows_on_every_path(void **state)
 {
 	(void)state;
-	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SCALAR));
-	compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_SSE2));
-	if (tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) != NULL) compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_AVX2));
-	if (tb_contact_kernels_for(TB_SOLVER_PATH_AVX512) != NULL)
-		compare_pins(tb_contact_kernels_for(TB_SOLVER_PATH_AVX512));
+	compare_pins(tb_solver_kernels_for(TB_SOLVER_PATH_SCALAR));
+	compare_pins(tb_solver_kernels_for(TB_SOLVER_PATH_SSE2));
+	if (tb_solver_kernels_for(TB_SOLVER_PATH_AVX2) != NULL) compare_pins(tb_solver_kernels_for(TB_SOLVER_PATH_AVX2));
+	if (tb_solver_kernels_for(TB_SOLVER_PATH_AVX512) != NULL)
+		compare_pins(tb_solver_kernels_for(TB_SOLVER_PATH_AVX512));
 	compare_pins(&kernels_portable4);
 }
 
@@ -586,15 +659,15 @@ static void test_solver_path_setting(void **state)
 	assert_true(p == TB_SOLVER_PATH_SCALAR || p == TB_SOLVER_PATH_SSE2 || p == TB_SOLVER_PATH_AVX2 ||
 	            p == TB_SOLVER_PATH_AVX512);
 	if (getenv("TB_SOLVER_PATH") == NULL) {
-		bool avx512 = tb_contact_kernels_for(TB_SOLVER_PATH_AVX512) != NULL && tb_cpu_prefers_avx512();
+		bool avx512 = tb_solver_kernels_for(TB_SOLVER_PATH_AVX512) != NULL && tb_cpu_prefers_avx512();
 		tb_solver_path widest = avx512                                         ? TB_SOLVER_PATH_AVX512
-		                        : tb_contact_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2
+		                        : tb_solver_kernels_for(TB_SOLVER_PATH_AVX2) ? TB_SOLVER_PATH_AVX2
 		                                                                      : TB_SOLVER_PATH_SSE2;
 		assert_int_equal(p, widest);
 	}
 	for (int q = TB_SOLVER_PATH_SCALAR; q < TB_SOLVER_PATH_COUNT; ++q) {
 		tb_status st = tb_world_set_solver_path(w, (tb_solver_path)q);
-		if (tb_contact_kernels_for((tb_solver_path)q) != NULL) {
+		if (tb_solver_kernels_for((tb_solver_path)q) != NULL) {
 			assert_int_equal(st, TB_OK);
 			assert_int_equal(tb_world_get_solver_path(w), q);
 		} else {
@@ -622,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_block_fill_matches_lane_by_lane),
 		cmocka_unit_test(test_integrate_positions_matches_scalar),
 		cmocka_unit_test(test_integrate_velocities_matches_scalar),
+		cmocka_unit_test(test_take_color_policies),
 		cmocka_unit_test(test_pins_match_rows_on_every_path),
 		cmocka_unit_test(test_solver_path_setting),
 	};

@@ -1,9 +1,10 @@
-/* tumble physics: the contact solver's AVX2 path, a whole block of eight
- * constraints in one vector. The only file built with -mavx2 (the Makefile
- * adds it for x86 targets; never -mfma, so no multiply-add fuses and every
- * number rounds as in the other paths); the engine runs it only where the CPU
- * has AVX2 (tb_contact_kernels_for). Elsewhere it builds to nothing and the
- * path is not offered. */
+/* tumble physics: the solver's AVX2 path, a whole block of eight constraints
+ * (or pins) in one vector; the bodies are integrated by the SSE2 path's loops.
+ * The only file built with -mavx2 (the Makefile adds it for x86 targets; never
+ * -mfma, so no multiply-add fuses and every number rounds as in the other
+ * paths); the engine runs it only where the CPU has AVX2
+ * (tb_solver_kernels_for). Elsewhere it builds to nothing and the path is not
+ * offered. */
 #include "world.h"
 
 #if defined(__AVX2__) && !defined(TB_NO_SIMD)
@@ -13,6 +14,7 @@ _Static_assert(TB_BLOCK_LANES == 8, "a block is one AVX2 vector");
 
 #define LANES 8
 #define KERNEL(name) name##_avx2
+#define BLOCKS_PER_VECTOR 1
 
 typedef __m256 wv;
 
@@ -95,10 +97,14 @@ static inline __attribute__((always_inline)) void scatter_bodies(tb_body_state *
 #include "contact_solver_lanes.h"
 #include "joint_solver_lanes.h"
 
-const tb_contact_kernels *tb_contact_kernels_avx2(void) { return &kernels_avx2; }
+static const tb_solver_kernels kernels = {warm_start_blocks_avx2,     solve_blocks_avx2,
+                                          pin_warm_start_blocks_avx2, pin_solve_blocks_avx2,
+                                          tb_integrate_velocities_sse2, tb_integrate_positions_sse2};
+
+const tb_solver_kernels *tb_solver_kernels_avx2(void) { return &kernels; }
 
 #else
 
-const tb_contact_kernels *tb_contact_kernels_avx2(void) { return NULL; }
+const tb_solver_kernels *tb_solver_kernels_avx2(void) { return NULL; }
 
 #endif

@@ -1,8 +1,8 @@
-/* tumble physics: the contact solver's AVX-512 path, two blocks of one colour
- * in one vector of sixteen. The only file built with -mavx512f (the Makefile
- * adds it for x86 targets; never -mfma, so every number rounds as in the other
- * paths); the engine runs it only where the CPU has AVX-512F
- * (tb_contact_kernels_for). Elsewhere it builds to nothing and the path is not
+/* tumble physics: the solver's AVX-512 path, two blocks of one colour in one
+ * vector of sixteen. The only file built with -mavx512f (the Makefile adds it
+ * for x86 targets; never -mfma, so every number rounds as in the other paths);
+ * the engine runs it only where the CPU has AVX-512F and AVX2
+ * (tb_solver_kernels_for). Elsewhere it builds to nothing and the path is not
  * offered.
  *
  * The solve of a block is a chain of dependent steps (each row reads the
@@ -18,7 +18,8 @@
  * Pairs are taken within one call's range only (one colour: the callers give
  * one colour at a time). A block with a surface record (conveyor, rolling
  * resistance, bounce), and a colour's odd last block, go through the AVX2
- * path one block at a time; the pins are the AVX2 path's. */
+ * path one block at a time (BLOCKS_PER_VECTOR 2 in contact_solver_lanes.h);
+ * the pins are the AVX2 path's, and the integration the SSE2 path's. */
 #include "world.h"
 
 #if defined(__AVX512F__) && !defined(TB_NO_SIMD)
@@ -29,8 +30,9 @@ _Static_assert(sizeof(tb_contact_block) % 32 == 0, "the next block's lane arrays
 
 #define LANES 16
 #define KERNEL(name) name##_avx512
-/* the contact_solver_lanes.h's block-range functions are this file's own (pairs of blocks) */
-#define KERNEL_OWN_RANGES 1
+#define BLOCKS_PER_VECTOR 2
+/* the single blocks and the pins: the AVX2 path, always built beside this one */
+#define ONE_BLOCK() tb_solver_kernels_avx2()
 
 /* the distance from a block's field to the next block's, in floats and in indices */
 #define BLOCK_FLOATS ((ptrdiff_t)(sizeof(tb_contact_block) / sizeof(float)))
@@ -168,83 +170,16 @@ static inline __attribute__((always_inline)) void scatter_bodies(tb_body_state *
 }
 
 #include "contact_solver_lanes.h"
+#include "joint_solver_lanes.h"
 
-/* A pair of blocks goes in one vector when neither has a surface record; the
- * others, and an odd last block, one at a time through the AVX2 path. */
-static bool plain_pair(const tb_contact_block *blk, const tb_block_surface *surfaces)
-{
-	return surfaces == NULL || (blk[0].surface < 0 && blk[1].surface < 0);
-}
+static const tb_solver_kernels kernels = {warm_start_blocks_avx512,     solve_blocks_avx512,
+                                          pin_warm_start_blocks_avx512, pin_solve_blocks_avx512,
+                                          tb_integrate_velocities_sse2, tb_integrate_positions_sse2};
 
-static void warm_start_blocks_avx512(tb_contact_block *blocks, int32_t count, const tb_block_surface *surfaces,
-                                     tb_body_state *states)
-{
-	const tb_contact_kernels *single = tb_contact_kernels_avx2();
-	int32_t k = 0;
-	while (k < count) {
-		if (k + 1 < count && plain_pair(blocks + k, surfaces)) {
-			warm_start_avx512(blocks + k, NULL, 0, states);
-			k += 2;
-		} else {
-			single->warm_start(blocks + k, 1, surfaces, states);
-			k += 1;
-		}
-	}
-}
-
-static inline __attribute__((always_inline)) void solve_range_avx512(tb_contact_block *blocks, int32_t count,
-                                                                     tb_block_surface *surfaces, tb_body_state *states,
-                                                                     const tb_step_context *ctx, bool use_bias,
-                                                                     const params_avx512 *wp, bool soft, bool relax)
-{
-	const tb_contact_kernels *single = tb_contact_kernels_avx2();
-	int32_t k = 0;
-	while (k < count) {
-		if (k + 1 < count && plain_pair(blocks + k, surfaces)) {
-			solve_avx512(blocks + k, NULL, 0, states, wp, soft, relax);
-			k += 2;
-		} else {
-			single->solve(blocks + k, 1, surfaces, states, ctx, use_bias);
-			k += 1;
-		}
-	}
-}
-
-static void solve_blocks_avx512(tb_contact_block *blocks, int32_t count, tb_block_surface *surfaces,
-                                tb_body_state *states, const tb_step_context *ctx, bool use_bias)
-{
-	params_avx512 wp;
-	set_params_avx512(&wp, ctx);
-	if (!use_bias) solve_range_avx512(blocks, count, surfaces, states, ctx, use_bias, &wp, false, true);
-	else if (ctx->enable_position_correction)
-		solve_range_avx512(blocks, count, surfaces, states, ctx, use_bias, &wp, true, false);
-	else solve_range_avx512(blocks, count, surfaces, states, ctx, use_bias, &wp, false, false);
-}
-
-/* the pins: the AVX2 path's, a block at a time */
-static void pin_warm_start_blocks_avx512(tb_pin_block *blocks, int32_t count, tb_body_state *states,
-                                         const tb_step_context *ctx)
-{
-	tb_contact_kernels_avx2()->pin_warm_start(blocks, count, states, ctx);
-}
-
-static void pin_solve_blocks_avx512(tb_pin_block *blocks, int32_t count, tb_body_state *states,
-                                    const tb_step_context *ctx, bool use_bias)
-{
-	tb_contact_kernels_avx2()->pin_solve(blocks, count, states, ctx, use_bias);
-}
-
-static const tb_contact_kernels kernels_avx512 = {warm_start_blocks_avx512, solve_blocks_avx512,
-                                                  pin_warm_start_blocks_avx512, pin_solve_blocks_avx512};
-
-const tb_contact_kernels *tb_contact_kernels_avx512(void)
-{
-	/* the single blocks and the pins are the AVX2 path's, always built beside this one */
-	return tb_contact_kernels_avx2() != NULL ? &kernels_avx512 : NULL;
-}
+const tb_solver_kernels *tb_solver_kernels_avx512(void) { return tb_solver_kernels_avx2() != NULL ? &kernels : NULL; }
 
 #else
 
-const tb_contact_kernels *tb_contact_kernels_avx512(void) { return NULL; }
+const tb_solver_kernels *tb_solver_kernels_avx512(void) { return NULL; }
 
 #endif
