@@ -230,7 +230,8 @@ void tb_integrate_velocities(tb_body_state *states, const tb_body_motion *motion
 		_mm_storeu_ps(p + 24, flags);
 	}
 #endif
-	tb_integrate_velocities_scalar(states + k, motions + k, n - k, max_speed, max_rotation);
+	/* the rest (none: a world of no awake bodies has no arrays to offset) */
+	if (k < n) tb_integrate_velocities_scalar(states + k, motions + k, n - k, max_speed, max_rotation);
 }
 
 void tb_integrate_positions_scalar(tb_body_state *states, int32_t n, float h)
@@ -272,7 +273,7 @@ void tb_integrate_positions(tb_body_state *states, int32_t n, float h)
 		_mm_storeu_ps(p + 28, qs);
 	}
 #endif
-	tb_integrate_positions_scalar(states + k, n - k, h);
+	if (k < n) tb_integrate_positions_scalar(states + k, n - k, h);
 }
 
 /* The pins go into blocks of up to eight that share no awake body, solved
