@@ -159,8 +159,9 @@ static bool collect_overlaps(tb_world *w, const tb_sensor *sensor, tb_sensor_ove
 		tb_dynamic_tree_query(&w->broad_phase.trees[t], s->aabb, UINT64_MAX, sensor_query_fn, &q);
 	}
 	if (q.failed) return false;
-	tb_sensor_overlap *list = out->data + first;
 	int32_t n = out->count - first;
+	if (n == 0) return true; /* and out may have no array yet */
+	tb_sensor_overlap *list = out->data + first;
 	if (n > 1) tb_sort(list, (size_t)n, sizeof *list, compare_overlaps);
 	for (int32_t i = 0; i < n; ++i) list[i].generation = w->shapes.data[list[i].shape].generation & TB_GENERATION_MASK;
 	return true;
