@@ -19,6 +19,8 @@ mkdir -p "$seeds" "$found" "$artifacts"
 [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz-build)" >&2; exit 2; }
 # the host's targets run headless, without a window or a sound card
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+# leaks of the system's libraries, not ours (each explained there)
+export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # small inputs: the parsers' interesting parts are their headers and fields
 opts=(-max_len=65536 -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=1024 -print_final_stats=1)
 if [ $merge = 1 ]; then
