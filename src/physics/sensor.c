@@ -37,7 +37,8 @@ static bool overlap_is_live(const tb_world *w, int32_t shape, uint32_t stored)
 
 static tb_sensor_overlap *segment(const tb_world *w, const tb_sensor *sensor)
 {
-	return w->overlaps.data + sensor->first;
+	/* no overlaps yet: no array to offset (first is 0 then) */
+	return w->overlaps.data != NULL ? w->overlaps.data + sensor->first : NULL;
 }
 
 /* ---- records ---- */
