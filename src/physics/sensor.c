@@ -302,7 +302,7 @@ static void update_sensor(tb_world *w, tb_sensor *sensor)
 	int32_t si = sensor->shape;
 	const tb_shape *s = w->shapes.data + si;
 	const tb_sensor_overlap *old = segment(w, sensor);
-	tb_sensor_overlap *now = w->next_overlaps.data + sensor->next_first;
+	tb_sensor_overlap *now = w->next_overlaps.data != NULL ? w->next_overlaps.data + sensor->next_first : NULL;
 	/* not gated on enabled: disabling a field empties the list, and the bodies
 	 * it was holding up must wake to fall */
 	bool wake = field_is_active(&s->field);
