@@ -246,7 +246,8 @@ static bool refresh_overlaps(tb_world *w, int32_t only)
 			}
 		}
 		if (!tb_sensor_overlap_array_reserve(&w->allocator, next, start + total)) return false;
-		tb_sensor_overlap *list = next->data + start;
+		/* nothing before and nothing now: no array to offset (it may have none yet) */
+		tb_sensor_overlap *list = total > 0 ? next->data + start : NULL;
 		/* Walking backwards mirrors the forward walk: a reused slot keeps its stale
 		 * entry before the new one, as update_sensor expects. */
 		int32_t i = old_count - 1, j = new_count - 1;
