@@ -210,6 +210,8 @@ include web/web.mk
 #   make fuzz        each target for FUZZ_SECONDS (default 300), one after the other
 #   make fuzz-smoke  each target briefly (FUZZ_SMOKE_SECONDS, default 10)
 #   make fuzz-merge  new inputs that add coverage into the committed corpus
+#                    (FUZZ_TARGETS=... to pick: the snapshot target's inputs
+#                    are whole worlds of some kilobytes each)
 # Built with clang (libFuzzer + ASan + UBSan) into build/fuzz; the engine
 # validates every world after each step there (TB_VALIDATE), as the sanitized
 # build of make test does. The seeds are tests/fuzz/corpus/<target>; what a run
@@ -218,7 +220,7 @@ FUZZ_CC       ?= clang
 FUZZ_BUILD    := build/fuzz
 FUZZ_SECONDS  ?= 300
 FUZZ_SMOKE_SECONDS ?= 10
-FUZZ_TARGETS  := snapshot replay conf searcher image sound
+FUZZ_TARGETS  ?= snapshot replay conf searcher image sound
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-bins fuzz-merge
 ifdef FUZZ
