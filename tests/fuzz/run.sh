@@ -17,6 +17,10 @@ found=build/fuzz/corpus/$target
 artifacts=build/fuzz/artifacts/$target
 mkdir -p "$seeds" "$found" "$artifacts"
 [ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz-build)" >&2; exit 2; }
+# the host targets' files, removed whatever way the run ends
+TUMBLE_FUZZ_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tumble-fuzz-run.XXXXXX")
+export TUMBLE_FUZZ_TMP
+trap 'rm -rf "$TUMBLE_FUZZ_TMP"' EXIT
 # the host's targets run headless, without a window or a sound card
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 # leaks of the system's libraries, not ours (each explained there)
@@ -28,7 +32,8 @@ opts=(-max_len=65536 -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=1024 -print
 # sanitizers report on a copy of it
 [ "$target" = snapshot ] || opts+=(-close_fd_mask=2)
 if [ $merge = 1 ]; then
-	exec "$bin" "${opts[@]}" -merge=1 "$seeds" "$found"
+	"$bin" "${opts[@]}" -merge=1 "$seeds" "$found"
+	exit $?
 fi
 seconds=${2:?seconds}
 echo "fuzz: $target for ${seconds}s"
