@@ -206,3 +206,47 @@ clean:
 include web/web.mk
 
 -include $(PHYS_OBJ:.o=.d) $(LUA_OBJ:.o=.d) $(HOST_OBJ:.o=.d)
+
+# ---- fuzzing: libFuzzer targets for every parser of untrusted bytes ----
+#   make fuzz        each target for FUZZ_SECONDS (default 300), one after the other
+#   make fuzz-smoke  each target briefly (FUZZ_SMOKE_SECONDS, default 10)
+#   make fuzz-merge  new inputs that add coverage into the committed corpus
+#                    (FUZZ_TARGETS=... to pick: the snapshot target's inputs
+#                    are whole worlds of some kilobytes each)
+# Built with clang (libFuzzer + ASan + UBSan) into build/fuzz; the engine
+# validates every world after each step there (TB_VALIDATE), as the sanitized
+# build of make test does. The seeds are tests/fuzz/corpus/<target>; what a run
+# finds goes to build/fuzz/corpus/<target>, crashes to build/fuzz/artifacts/.
+FUZZ_CC       ?= clang
+FUZZ_BUILD    := build/fuzz
+FUZZ_SECONDS  ?= 300
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_TARGETS  ?= snapshot replay conf searcher image sound
+FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-bins fuzz-merge
+ifdef FUZZ
+CFLAGS_COMMON += -fsanitize=fuzzer-no-link
+endif
+
+fuzz-build:
+	@$(MAKE) --no-print-directory FUZZ=1 SANITIZE=1 CC=$(FUZZ_CC) OPT=-O1 BUILD=$(FUZZ_BUILD) fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+# the engine alone
+$(FUZZ_BUILD)/fuzz_snapshot: tests/fuzz/fuzz_snapshot.c $(PHYS_LIB)
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $< -o $@ -fsanitize=fuzzer,address,undefined $(PHYS_LIB) -lm
+
+# the host's parsers, linked with the whole host but main.c
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_host.h $(filter-out %/main.o,$(HOST_OBJ)) $(LUA_OBJ) $(PHYS_LIB)
+	$(CC) $(CFLAGS_COMMON) $(PKG_CFLAGS) -Iinclude -Isrc/host $< -o $@ -fsanitize=fuzzer,address,undefined \
+	  $(filter-out %/main.o,$(HOST_OBJ)) $(LUA_OBJ) $(PHYS_LIB) $(PKG_LIBS) -lm
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+fuzz-smoke: fuzz-build
+	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $$t $(FUZZ_SMOKE_SECONDS) || exit 1; done
+
+fuzz-merge: fuzz-build
+	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh --merge $$t || exit 1; done

@@ -216,7 +216,9 @@ tb_snapshot *tb_world_snapshot(const tb_world *world, tb_status *status);
 /* Puts the world back to the snapshot. The world keeps its own allocator and
  * limits: a snapshot holding more bodies, shapes, joints or contacts than the
  * limits allow is refused (TB_ERR_*_LIMIT), as is one the world's memory
- * cannot hold (TB_ERR_OUT_OF_MEMORY); then the world is unchanged. Event
+ * cannot hold (TB_ERR_OUT_OF_MEMORY), and one from another world or from
+ * bytes with an object in a slot this world has used up (reused about 2^28
+ * times: TB_ERR_INVALID_ARGUMENT); then the world is unchanged. Event
  * arrays read before are invalid after it. */
 tb_status tb_world_restore(tb_world *world, const tb_snapshot *snapshot);
 void tb_snapshot_free(tb_snapshot *snapshot);

@@ -173,7 +173,10 @@ static const char *sniff(const unsigned char *d, size_t n, double *seconds)
 			} else if (memcmp(d + i, "data", 4) == 0) {
 				if (rate == 0 || channels == 0 || bits == 0) return "a WAV file without a format chunk";
 				uint64_t available = n - (i + 8);
-				uint64_t bytes = size < available ? size : available;
+				/* SDL's reader allocates what the chunk claims before it reads:
+				 * a header saying 2 GB of a 60-byte file would be believed */
+				if (size > available) return "a damaged WAV file (its data runs past the end of the file)";
+				uint64_t bytes = size;
 				*seconds = (double)bytes * 8.0 / ((double)channels * bits * rate);
 				return NULL;
 			}

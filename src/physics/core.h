@@ -112,13 +112,34 @@ typedef struct tb_id_pool {
 	tb_u32_array issued;
 } tb_id_pool;
 
+/* Generations never go past this, far below the wrap of their 32 bits: a
+ * slot whose next generation would reach it is used up and never reused (it
+ * stays on the free list, where tb_alloc_id passes it over), so a stale id
+ * never comes to name a new object, and snapshots refuse generations above
+ * it. At one reuse per step, 60 steps a second, a slot lasts 51 days. */
+#define TB_GENERATION_CAP (1u << 28)
+
 /* Live slots. */
 static inline int32_t tb_id_pool_count(const tb_id_pool *pool) { return pool->next_index - pool->free_ids.count; }
+static inline bool tb_id_pool_used_up(const tb_id_pool *pool, int32_t slot)
+{
+	return slot < pool->issued.capacity && pool->issued.data[slot] >= TB_GENERATION_CAP;
+}
+/* Where on the free list the next tb_alloc_id takes its slot: the last freed
+ * that is not used up; -1 for a fresh slot. */
+static inline int32_t tb_id_pool_free_at(const tb_id_pool *pool)
+{
+	for (int32_t k = pool->free_ids.count - 1; k >= 0; --k) {
+		if (!tb_id_pool_used_up(pool, pool->free_ids.data[k])) return k;
+	}
+	return -1;
+}
 /* The slot the next tb_alloc_id returns; it is a fresh one (the object arrays
  * must first hold it) when it equals next_index. */
 static inline int32_t tb_id_pool_peek(const tb_id_pool *pool)
 {
-	return pool->free_ids.count > 0 ? pool->free_ids.data[pool->free_ids.count - 1] : pool->next_index;
+	int32_t k = tb_id_pool_free_at(pool);
+	return k >= 0 ? pool->free_ids.data[k] : pool->next_index;
 }
 /* Room to free up to `slots` slots, so freeing never allocates. */
 static inline bool tb_id_pool_reserve(tb_allocator *a, tb_id_pool *pool, int32_t slots)
@@ -128,7 +149,15 @@ static inline bool tb_id_pool_reserve(tb_allocator *a, tb_id_pool *pool, int32_t
 /* The caller reserved the pool (and its object arrays) for a fresh slot. */
 static inline int32_t tb_alloc_id(tb_id_pool *pool)
 {
-	if (pool->free_ids.count > 0) return pool->free_ids.data[--pool->free_ids.count];
+	int32_t k = tb_id_pool_free_at(pool);
+	if (k >= 0) {
+		int32_t slot = pool->free_ids.data[k];
+		int32_t *free_ids = pool->free_ids.data;
+		pool->free_ids.count -= 1;
+		/* the used-up slots above it keep their order */
+		memmove(free_ids + k, free_ids + k + 1, (size_t)(pool->free_ids.count - k) * sizeof *free_ids);
+		return slot;
+	}
 	TB_ASSERT(pool->next_index < pool->free_ids.capacity);
 	return pool->next_index++;
 }

@@ -37,7 +37,8 @@ static bool overlap_is_live(const tb_world *w, int32_t shape, uint32_t stored)
 
 static tb_sensor_overlap *segment(const tb_world *w, const tb_sensor *sensor)
 {
-	return w->overlaps.data + sensor->first;
+	/* no overlaps yet: no array to offset (first is 0 then) */
+	return w->overlaps.data != NULL ? w->overlaps.data + sensor->first : NULL;
 }
 
 /* ---- records ---- */
@@ -159,8 +160,9 @@ static bool collect_overlaps(tb_world *w, const tb_sensor *sensor, tb_sensor_ove
 		tb_dynamic_tree_query(&w->broad_phase.trees[t], s->aabb, UINT64_MAX, sensor_query_fn, &q);
 	}
 	if (q.failed) return false;
-	tb_sensor_overlap *list = out->data + first;
 	int32_t n = out->count - first;
+	if (n == 0) return true; /* and out may have no array yet */
+	tb_sensor_overlap *list = out->data + first;
 	if (n > 1) tb_sort(list, (size_t)n, sizeof *list, compare_overlaps);
 	for (int32_t i = 0; i < n; ++i) list[i].generation = w->shapes.data[list[i].shape].generation & TB_GENERATION_MASK;
 	return true;
@@ -244,7 +246,8 @@ static bool refresh_overlaps(tb_world *w, int32_t only)
 			}
 		}
 		if (!tb_sensor_overlap_array_reserve(&w->allocator, next, start + total)) return false;
-		tb_sensor_overlap *list = next->data + start;
+		/* nothing before and nothing now: no array to offset (it may have none yet) */
+		tb_sensor_overlap *list = total > 0 ? next->data + start : NULL;
 		/* Walking backwards mirrors the forward walk: a reused slot keeps its stale
 		 * entry before the new one, as update_sensor expects. */
 		int32_t i = old_count - 1, j = new_count - 1;
@@ -300,7 +303,7 @@ static void update_sensor(tb_world *w, tb_sensor *sensor)
 	int32_t si = sensor->shape;
 	const tb_shape *s = w->shapes.data + si;
 	const tb_sensor_overlap *old = segment(w, sensor);
-	tb_sensor_overlap *now = w->next_overlaps.data + sensor->next_first;
+	tb_sensor_overlap *now = w->next_overlaps.data != NULL ? w->next_overlaps.data + sensor->next_first : NULL;
 	/* not gated on enabled: disabling a field empties the list, and the bodies
 	 * it was holding up must wake to fall */
 	bool wake = field_is_active(&s->field);

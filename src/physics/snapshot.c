@@ -327,27 +327,48 @@ static void rebase_generations(tb_world *w)
 		uint32_t g = (o->generation + shape_shift(w, o->shape)) & TB_OVERLAP_GENERATION_MASK;
 		o->generation = (o->generation & ~TB_OVERLAP_GENERATION_MASK) | g;
 	}
-	/* then the records, and the marks of the slots now in use */
+	/* then the records, and the marks of the slots: one past a live object's
+	 * generation; a free slot's record already holds one past its last
+	 * object's (which keeps a slot used up in the image used up here) */
 	for (int32_t i = 0; i < w->bodies.count; ++i) {
 		tb_body *b = w->bodies.data + i;
 		b->generation += slot_shift(&w->body_pool, b->generation, i);
-		if (b->in_use) w->body_pool.issued.data[i] = b->generation + 1;
+		w->body_pool.issued.data[i] = b->generation + (b->in_use ? 1u : 0u);
 	}
 	for (int32_t i = 0; i < w->shapes.count; ++i) {
 		tb_shape *s = w->shapes.data + i;
 		s->generation += slot_shift(&w->shape_pool, s->generation, i);
-		if (s->in_use) w->shape_pool.issued.data[i] = s->generation + 1;
+		w->shape_pool.issued.data[i] = s->generation + (s->in_use ? 1u : 0u);
 	}
 	for (int32_t i = 0; i < w->joints.count; ++i) {
 		tb_joint *j = w->joints.data + i;
 		j->generation += slot_shift(&w->joint_pool, j->generation, i);
-		if (j->in_use) w->joint_pool.issued.data[i] = j->generation + 1;
+		w->joint_pool.issued.data[i] = j->generation + (j->in_use ? 1u : 0u);
 	}
 	for (int32_t i = 0; i < w->movers.count; ++i) {
 		tb_mover *m = w->movers.data + i;
 		m->generation += slot_shift(&w->mover_pool, m->generation, i);
-		if (m->in_use) w->mover_pool.issued.data[i] = m->generation + 1;
+		w->mover_pool.issued.data[i] = m->generation + (m->in_use ? 1u : 0u);
 	}
+}
+
+/* Whether the generations rebase_generations would give stay below the cap
+ * (TB_GENERATION_CAP) for every live record: not so only in a world that has
+ * used up a slot the image has an object in. */
+static bool rebase_fits(const tb_world *w, const tb_world *img)
+{
+#define FITS(array, pool)                                                                                  \
+	for (int32_t i = 0; i < img->array.count; ++i) {                                                    \
+		uint32_t g = img->array.data[i].generation;                                                     \
+		uint32_t issued = i < w->pool.issued.capacity ? w->pool.issued.data[i] : 0u;                    \
+		if (img->array.data[i].in_use && (g > issued ? g : issued) >= TB_GENERATION_CAP) return false;  \
+	}
+	FITS(bodies, body_pool)
+	FITS(shapes, shape_pool)
+	FITS(joints, joint_pool)
+	FITS(movers, mover_pool)
+#undef FITS
+	return true;
 }
 
 /* Scratch of the last step describes the world before the restore: empty it,
@@ -388,6 +409,7 @@ tb_status tb_world_restore(tb_world *w, const tb_snapshot *snap)
 	const tb_world *img = &snap->image;
 	tb_status status = check_limits(w, img);
 	if (status != TB_OK) return status;
+	if (snap->lineage != w->lineage && !rebase_fits(w, img)) return TB_ERR_INVALID_ARGUMENT;
 	if (!reserve_image(w, img)) return TB_ERR_OUT_OF_MEMORY;
 
 	for (int p = 0; p < TB_PART_COUNT; ++p) {

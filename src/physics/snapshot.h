@@ -88,6 +88,11 @@ const char *tb_snapshot_record_type_name(int type);
 /* Bytes of the record no field of its table covers: its padding, unless a
  * field was added to the record and not to the table. */
 size_t tb_snapshot_record_uncovered(int type);
+/* snapshot_check.c: the image's values as the API's setters would allow
+ * them (ranges, unit rotations and normals, geometry, generations); the
+ * links are tb_world_validate_links'. */
+bool tb_snapshot_check_values(const tb_world *image);
+
 #define TB_SNAPSHOT_HEADER_SIZE 40u
 /* The checksum the header holds of the payload (the bytes after the header). */
 uint64_t tb_snapshot_checksum(const void *payload, size_t size);

@@ -838,7 +838,7 @@ static bool check_values(tb_snapshot *snap)
 		/* a generation counts a slot's reuses: past 2^28 the string is damaged
 		 * (sensor overlaps keep 29 bits of it, which a restore's shift must not
 		 * carry past the top while the shape's own generation does not) */
-		if (s->generation > (1u << 28)) return false;
+		if (s->generation > TB_GENERATION_CAP) return false;
 		if (!s->in_use) continue;
 		if (tb_validate_geometry(&s->geom) != TB_OK) return false;
 		if ((int)s->field.kind < TB_FIELD_NONE || (int)s->field.kind > TB_FIELD_DRAG) return false;
@@ -916,6 +916,32 @@ static tb_status check_limits(const tb_world *img, const tb_world_limits *l)
 	if (l->max_shapes > 0 && tb_id_pool_count(&img->shape_pool) > l->max_shapes) return TB_ERR_SHAPE_LIMIT;
 	if (l->max_joints > 0 && tb_id_pool_count(&img->joint_pool) > l->max_joints) return TB_ERR_JOINT_LIMIT;
 	if (l->max_contacts > 0 && tb_id_pool_count(&img->contact_pool) > l->max_contacts) return TB_ERR_CONTACT_LIMIT;
+	return TB_OK;
+}
+
+/* The same from the counts alone, before any memory is asked for: the live
+ * objects (slots less free slots, which check_sets then holds exact), and the
+ * slots themselves. A world under these limits makes a slot only when no
+ * free one can be reused, so it has no more slots than its limit of live
+ * objects and the slots it has used up (TB_GENERATION_CAP): twice the limit
+ * is room enough. A string of free slots (five bytes each) would otherwise
+ * have the loader and then the restore reserve a record and the step's room
+ * for each. */
+static tb_status check_counts(const int32_t counts[TB_PART_COUNT], const tb_world_limits *l)
+{
+	static const struct {
+		int slots, free;
+		tb_status status;
+	} kinds[] = {{TB_PART_BODIES, TB_PART_BODY_FREE, TB_ERR_BODY_LIMIT},
+	             {TB_PART_SHAPES, TB_PART_SHAPE_FREE, TB_ERR_SHAPE_LIMIT},
+	             {TB_PART_JOINTS, TB_PART_JOINT_FREE, TB_ERR_JOINT_LIMIT},
+	             {TB_PART_CONTACTS, TB_PART_CONTACT_FREE, TB_ERR_CONTACT_LIMIT}};
+	const int32_t most[] = {l->max_bodies, l->max_shapes, l->max_joints, l->max_contacts};
+	for (int k = 0; k < 4; ++k) {
+		if (most[k] <= 0) continue;
+		if (counts[kinds[k].slots] - counts[kinds[k].free] > most[k] || counts[kinds[k].slots] / 2 > most[k])
+			return kinds[k].status;
+	}
 	return TB_OK;
 }
 
@@ -1016,9 +1042,14 @@ tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def
 	    counts[TB_PART_MOVERS] != scalars.mover_pool.next_index)
 		return load_failed(NULL, status, TB_ERR_SNAPSHOT_CORRUPT);
 
-	/* the snapshot, in def's memory */
+	tb_status within = check_counts(counts, &def->limits);
+	if (within != TB_OK) return load_failed(NULL, status, within);
+
+	/* the snapshot, in def's memory (within its max_bytes: asked of nobody when it is not) */
 	int32_t pair_capacity = pair_capacity_for(counts[TB_PART_CONTACTS]);
 	size_t block_size = tb_snapshot_block_size(counts, tree_nodes, pair_capacity);
+	if (def->limits.max_bytes > 0 && block_size > def->limits.max_bytes)
+		return load_failed(NULL, status, TB_ERR_OUT_OF_MEMORY);
 	tb_allocator a;
 	tb_allocator_init(&a, def->alloc, def->alloc_ud, def->limits.max_bytes);
 	tb_snapshot *snap = tb_snapshot_alloc(&a, block_size);
@@ -1045,7 +1076,8 @@ tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def
 	if (marks == NULL) return load_failed(snap, status, TB_ERR_OUT_OF_MEMORY);
 	bool sets = check_sets(img, marks);
 	tb_free(&snap->allocator, marks, (size_t)most_records);
-	if (!sets || !check_values(snap) || !build_pairs(img)) return load_failed(snap, status, TB_ERR_SNAPSHOT_CORRUPT);
+	if (!sets || !check_values(snap) || !tb_snapshot_check_values(img) || !build_pairs(img))
+		return load_failed(snap, status, TB_ERR_SNAPSHOT_CORRUPT);
 	tb_status links = check_links(snap, &snap->allocator);
 	if (links != TB_OK) return load_failed(snap, status, links);
 	tb_status limits = check_limits(img, &def->limits);

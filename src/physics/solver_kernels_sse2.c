@@ -138,7 +138,8 @@ void tb_integrate_velocities_sse2(tb_body_state *states, const tb_body_motion *m
 		_mm_storeu_ps(p + 24, flags);
 	}
 #endif
-	tb_integrate_velocities_scalar(states + k, motions + k, n - k, max_speed, max_rotation);
+	/* the rest (none: a world of no awake bodies has no arrays to offset) */
+	if (k < n) tb_integrate_velocities_scalar(states + k, motions + k, n - k, max_speed, max_rotation);
 }
 
 void tb_integrate_positions_sse2(tb_body_state *states, int32_t n, float h)
@@ -171,7 +172,7 @@ void tb_integrate_positions_sse2(tb_body_state *states, int32_t n, float h)
 		_mm_storeu_ps(p + 28, qs);
 	}
 #endif
-	tb_integrate_positions_scalar(states + k, n - k, h);
+	if (k < n) tb_integrate_positions_scalar(states + k, n - k, h);
 }
 
 static const tb_solver_kernels kernels = {warm_start_blocks_sse2,     solve_blocks_sse2,

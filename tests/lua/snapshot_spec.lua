@@ -238,6 +238,118 @@ describe("snapshot strings", function()
   end)
 end)
 
+-- The header fixed up for the payload as it is now (its size and checksum,
+-- tb_snapshot_checksum in Lua): what an attacker who knows the format sends.
+local function reseal(s)
+  local payload = s:sub(41)
+  local n = #payload
+  local h = 0x9e3779b97f4a7c15 ~ n
+  local i = 1
+  while i + 7 <= n do
+    h = (h ~ string.unpack("<i8", payload, i)) * 0xff51afd7ed558ccd
+    h = h ~ (h >> 32)
+    i = i + 8
+  end
+  for k = i, n do h = (h ~ payload:byte(k)) * 0x100000001b3 end
+  h = h ~ (h >> 33)
+  h = h * 0xc4ceb9fe1a85ec53
+  h = h ~ (h >> 33)
+  return s:sub(1, 20) .. string.pack("<i8i8", n, h) .. s:sub(37)
+end
+
+-- s with the bytes `from` (found once) replaced by `to`, resealed
+local function replaced(s, from, to)
+  local at = s:find(from, 1, true)
+  assert(at and not s:find(from, at + 1, true), "the pattern is not in the string once")
+  return reseal(s:sub(1, at - 1) .. to .. s:sub(at + #from))
+end
+
+describe("tumble.snapshot and values the API would refuse", function()
+  local CORRUPT = "bad argument #1 to 'tumble.snapshot' (snapshot is corrupt (checksum, sizes, numbers or links do not hold))"
+  local function err(bytes) return error_of(tumble.snapshot, bytes) end
+
+  -- a body at (1.25, 2.5), angle 0: its transform is the floats 1.25, 2.5, 1,
+  -- 0, then its centre of mass (1.25, 2.5) and last rotation (1, 0) follow
+  local function one_body()
+    local w = tumble.world()
+    local g = w:body{}
+    g:box{ w = 10, h = 1 }
+    local b = w:body{ type = "dynamic", x = 1.25, y = 2.5 }
+    b:circle{ r = 0.4 }
+    return w, b, w:snapshot():save()
+  end
+
+  it("the resealed string itself loads (the test's checksum is the engine's)", function()
+    local _, _, s = one_body()
+    assert.are.equal(s, tumble.snapshot(reseal(s)):save())
+  end)
+
+  it("refuse a rotation of (3e38, 3e38) and one that is not unit length", function()
+    local _, _, s = one_body()
+    local pose = string.pack("<ffffffff", 1.25, 2.5, 1, 0, 1.25, 2.5, 1, 0)
+    assert.are.equal(CORRUPT, err(replaced(s, pose, string.pack("<ffffffff", 1.25, 2.5, 3e38, 3e38, 1.25, 2.5, 1, 0))))
+    assert.are.equal(CORRUPT, err(replaced(s, pose, string.pack("<ffffffff", 1.25, 2.5, 0.5, 0.5, 1.25, 2.5, 1, 0))))
+  end)
+
+  it("refuse a body beyond the API's range of 1e6 m", function()
+    local _, _, s = one_body()
+    local pose = string.pack("<ffffffff", 1.25, 2.5, 1, 0, 1.25, 2.5, 1, 0)
+    assert.are.equal(CORRUPT, err(replaced(s, pose, string.pack("<ffffffff", 3e38, 2.5, 1, 0, 1.25, 2.5, 1, 0))))
+    assert.are.equal(CORRUPT, err(replaced(s, pose, string.pack("<ffffffff", 1.25, 2e6, 1, 0, 1.25, 2.5, 1, 0))))
+  end)
+
+  it("refuse a radius far beyond the setters' limits", function()
+    local _, _, s = one_body()
+    -- the circle: kind 0, centre (0, 0), radius 0.4
+    local circle = string.pack("<i4fff", 0, 0, 0, 0.4)
+    assert.are.equal(CORRUPT, err(replaced(s, circle, string.pack("<i4fff", 0, 0, 0, 3e38))))
+  end)
+
+  it("refuse a generation about to wrap: no stale handle comes back to life", function()
+    local _, b, s = one_body()
+    -- the body's record: sleep threshold, sleep time, generation 0, dynamic, in use
+    local rec = string.pack("<ffI4i4B", b.sleep_threshold, 0, 0, 2, 1)
+    assert.are.equal(CORRUPT, err(replaced(s, rec, string.pack("<ffI4i4B", b.sleep_threshold, 0, 0xFFFFFFFE, 2, 1))))
+  end)
+
+  -- every four bytes of the payload in turn replaced by a hostile float, the
+  -- checksum fixed up: refused with the corrupt error, or a snapshot that
+  -- saves to bytes that load again and restores into a world that steps and
+  -- saves to bytes that load again
+  it("refuse a value mutation or load it into a world that saves and loads again", function()
+    local w = tumble.world()
+    local g = w:body{}
+    g:box{ w = 10, h = 1 }
+    for i = 1, 3 do
+      local b = w:body{ type = "dynamic", x = i - 2, y = 1 + i }
+      if i == 2 then b:polygon{ -0.3, -0.3, 0.3, -0.3, 0, 0.4, radius = 0.05 } else b:circle{ r = 0.4 } end
+    end
+    h.step(w, 20)
+    local s = w:snapshot():save()
+    local hostile = { 3e38, -3e38, 1e30, 2e6, -1, 1e-30, 0.5, 1e20 }
+    local loaded, refused = 0, 0
+    for at = 41, #s - 3 do
+      local v = string.pack("<f", hostile[at % #hostile + 1])
+      local bytes = reseal(s:sub(1, at - 1) .. v .. s:sub(at + 4))
+      local ok, snap = pcall(tumble.snapshot, bytes)
+      if ok then
+        loaded = loaded + 1
+        local again = snap:save()
+        assert.are.equal(again, tumble.snapshot(again):save(), "a loaded string saves to one that loads")
+        local target = tumble.world()
+        target:restore(snap)
+        h.step(target, 10)
+        local later = target:snapshot():save()
+        assert.are.equal(later, tumble.snapshot(later):save(), "the world it made saves to a string that loads")
+      else
+        refused = refused + 1
+        assert.are.equal(CORRUPT, snap, "byte " .. at)
+      end
+    end
+    assert.is_true(loaded > 0 and refused > 0, loaded .. " loaded, " .. refused .. " refused")
+  end)
+end)
+
 describe("handles after a restore", function()
   it("alive at the snapshot are the same userdata, with the values they had then", function()
     local sc = moment()

@@ -788,6 +788,25 @@ static void test_corrupt_bytes(void **state)
 	tb_destroy_world(w);
 }
 
+/* What loads saves to bytes that load again, to the same bytes. */
+static void assert_loadable_again(const tb_snapshot *snap)
+{
+	size_t n = tb_snapshot_save(snap, NULL, 0);
+	unsigned char *b = malloc(n);
+	assert_int_equal(tb_snapshot_save(snap, b, n), n);
+	tb_status st = TB_STATUS_COUNT;
+	tb_snapshot *again = tb_snapshot_load(b, n, NULL, &st);
+	if (again == NULL) fail_msg("a loaded snapshot saved bytes that do not load: %s", tb_status_string(st));
+	size_t n2 = tb_snapshot_save(again, NULL, 0);
+	assert_int_equal(n2, n);
+	unsigned char *b2 = malloc(n2);
+	tb_snapshot_save(again, b2, n2);
+	assert_memory_equal(b, b2, n);
+	free(b);
+	free(b2);
+	tb_snapshot_free(again);
+}
+
 /* Strings with a valid header around a damaged payload: every truncation and
  * random damage. Each gives a status, or a snapshot that restores into a
  * world that validates and steps (damage to a float can be a valid world). */
@@ -828,14 +847,65 @@ static void test_hostile_payloads(void **state)
 			continue;
 		}
 		loaded += 1;
+		assert_loadable_again(s2);
 		assert_int_equal(tb_world_restore(target, s2), TB_OK);
 		assert_true(tb_world_validate(target));
 		tu_step(target, 20);
 		assert_true(tb_world_validate(target));
+		tb_snapshot *after = tb_world_snapshot(target, NULL);
+		assert_loadable_again(after);
+		tb_snapshot_free(after);
 		tb_snapshot_free(s2);
 	}
 	print_message("# hostile payloads: %d loaded, %d refused\n", loaded, refused);
 	assert_true(refused > 0 && loaded > 0);
+	tb_destroy_world(target);
+	free(b);
+	free(good);
+	tb_snapshot_free(snap);
+	tb_destroy_world(w);
+}
+
+/* Every four bytes of a valid payload in turn replaced by a hostile float
+ * (huge, tiny, negative, a rotation's worth), the checksum fixed up: each
+ * string is refused, or loads into a snapshot that saves and loads again and
+ * restores into a world that validates, steps and saves and loads again. */
+static void test_checksummed_value_mutations(void **state)
+{
+	(void)state;
+	tb_world *w = small_world();
+	tb_snapshot *snap = tb_world_snapshot(w, NULL);
+	size_t size;
+	unsigned char *good = save_bytes(snap, &size);
+	unsigned char *b = malloc(size);
+	static const float hostile[] = {3e38f, -3e38f, 1e30f, 2.0e6f, -1.0f, 1e-30f, 0.5f, 0.0f};
+	tb_world *target = tu_world(tb_v2(0.0f, -10.0f));
+	int loaded = 0, refused = 0;
+	for (size_t at = TB_SNAPSHOT_HEADER_SIZE; at + 4 <= size; ++at) {
+		float v = hostile[at % (sizeof hostile / sizeof hostile[0])];
+		memcpy(b, good, size);
+		memcpy(b + at, &v, 4);
+		reseal(b, size);
+		tb_status st = TB_STATUS_COUNT;
+		tb_snapshot *s2 = tb_snapshot_load(b, size, NULL, &st);
+		if (s2 == NULL) {
+			assert_int_equal(st, TB_ERR_SNAPSHOT_CORRUPT);
+			refused += 1;
+			continue;
+		}
+		loaded += 1;
+		assert_loadable_again(s2);
+		assert_int_equal(tb_world_restore(target, s2), TB_OK);
+		assert_true(tb_world_validate(target));
+		tu_step(target, 5);
+		assert_true(tb_world_validate(target));
+		tb_snapshot *after = tb_world_snapshot(target, NULL);
+		assert_loadable_again(after);
+		tb_snapshot_free(after);
+		tb_snapshot_free(s2);
+	}
+	print_message("# value mutations: %d loaded, %d refused\n", loaded, refused);
+	assert_true(loaded > 0 && refused > 0);
 	tb_destroy_world(target);
 	free(b);
 	free(good);
@@ -977,6 +1047,70 @@ static void m_contact_cache(tb_world *img)
 	fail_msg("no contact");
 }
 
+/* Values the setters would refuse, each in a string whose checksum holds. */
+static int32_t live_body(const tb_world *img, int nth)
+{
+	for (int32_t i = 0; i < img->bodies.count; ++i) {
+		if (img->bodies.data[i].in_use && img->bodies.data[i].type == TB_DYNAMIC_BODY && nth-- == 0) return i;
+	}
+	fail_msg("no dynamic body");
+	return -1;
+}
+static tb_shape *live_shape_of_kind(tb_world *img, tb_shape_type type)
+{
+	for (int32_t i = 0; i < img->shapes.count; ++i) {
+		if (img->shapes.data[i].in_use && img->shapes.data[i].geom.type == type) return img->shapes.data + i;
+	}
+	fail_msg("no shape of kind %d", (int)type);
+	return NULL;
+}
+static tb_contact *live_contact(tb_world *img)
+{
+	for (int32_t i = 0; i < img->contacts.count; ++i) {
+		if (img->contacts.data[i].in_use && img->contacts.data[i].manifold.point_count > 0) return img->contacts.data + i;
+	}
+	fail_msg("no touching contact");
+	return NULL;
+}
+static void m_rotation_huge(tb_world *img)
+{
+	tb_body_sim *s = img->sims.data + live_body(img, 0);
+	s->transform.q.c = 3e38f;
+	s->transform.q.s = 3e38f;
+}
+static void m_rotation_short(tb_world *img) { img->sims.data[live_body(img, 0)].transform.q = (tb_rot){0.5f, 0.5f}; }
+static void m_position_huge(tb_world *img) { img->sims.data[live_body(img, 1)].transform.p.x = 3e38f; }
+static void m_position_past_range(tb_world *img) { img->sims.data[live_body(img, 1)].transform.p.y = -2.0e6f; }
+static void m_center_huge(tb_world *img) { img->sims.data[live_body(img, 1)].center.x = 1e30f; }
+static void m_inverse_mass(tb_world *img) { img->sims.data[live_body(img, 2)].inv_mass = 1e30f; }
+static void m_negative_mass(tb_world *img) { img->bodies.data[live_body(img, 2)].mass = -1.0f; }
+static void m_negative_damping(tb_world *img) { img->sims.data[live_body(img, 2)].linear_damping = -5.0f; }
+static void m_polygon_rounding(tb_world *img) { live_shape_of_kind(img, TB_SHAPE_POLYGON)->geom.polygon.radius = 3e38f; }
+static void m_polygon_vertex(tb_world *img)
+{
+	/* every vertex scaled: still convex, normals still right, but 1e30 m out */
+	tb_polygon *p = &live_shape_of_kind(img, TB_SHAPE_POLYGON)->geom.polygon;
+	for (int i = 0; i < p->count; ++i) p->vertices[i] = tb_mul_sv(1e30f / 0.4f, p->vertices[i]);
+	p->centroid = tb_mul_sv(1e30f / 0.4f, p->centroid);
+}
+static void m_circle_radius(tb_world *img) { live_shape_of_kind(img, TB_SHAPE_CIRCLE)->geom.circle.radius = 3e38f; }
+static void m_negative_friction(tb_world *img) { live_shape_of_kind(img, TB_SHAPE_CIRCLE)->friction = -1.0f; }
+static void m_shape_box_huge(tb_world *img) { live_shape_of_kind(img, TB_SHAPE_CIRCLE)->aabb.upper.x = 3e38f; }
+static void m_contact_deep(tb_world *img) { live_contact(img)->manifold.points[0].separation = -3e38f; }
+static void m_contact_normal(tb_world *img) { live_contact(img)->manifold.normal = tb_v2(3.0f, 4.0f); }
+static void m_body_generation(tb_world *img) { img->bodies.data[live_body(img, 0)].generation = 0xFFFFFFFEu; }
+static void m_free_body_generation(tb_world *img)
+{
+	for (int32_t i = 0; i < img->bodies.count; ++i) {
+		if (!img->bodies.data[i].in_use) {
+			img->bodies.data[i].generation = 0xFFFFFFFEu;
+			return;
+		}
+	}
+	fail_msg("no free body slot");
+}
+static void m_node_box_huge(tb_world *img) { img->broad_phase.trees[1].nodes[0].aabb.lower.y = -3e38f; }
+
 static void test_hostile_images(void **state)
 {
 	(void)state;
@@ -1010,8 +1144,29 @@ static void test_hostile_images(void **state)
 		{"a begin event with nine points", m_event_points},
 		{"a leaf without its shape's categories", m_leaf_category},
 		{"a contact cache of three points", m_contact_cache},
+		{"a rotation of (3e38, 3e38)", m_rotation_huge},
+		{"a rotation of length 0.7", m_rotation_short},
+		{"a body at x = 3e38", m_position_huge},
+		{"a body at y = -2e6, past the setters' 1e6", m_position_past_range},
+		{"a centre of mass 1e30 m out", m_center_huge},
+		{"an inverse mass that is not the mass's", m_inverse_mass},
+		{"a negative mass", m_negative_mass},
+		{"a negative damping", m_negative_damping},
+		{"a polygon rounded by 3e38", m_polygon_rounding},
+		{"a polygon 1e30 m wide", m_polygon_vertex},
+		{"a circle of radius 3e38", m_circle_radius},
+		{"a negative friction", m_negative_friction},
+		{"a shape's box to 3e38", m_shape_box_huge},
+		{"a contact 3e38 deep", m_contact_deep},
+		{"a contact normal of length 5", m_contact_normal},
+		{"a live body's generation about to wrap", m_body_generation},
+		{"a free body slot's generation about to wrap", m_free_body_generation},
+		{"a tree node's box to -3e38", m_node_box_huge},
 	};
 	tb_world *w = small_world();
+	/* a circle resting on the ground, for a touching contact */
+	tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(-3.5f, 0.3f), 0.3f, 1.0f);
+	tu_step(w, 2);
 	/* free shape slots, a buffered move and begin events in the image */
 	tb_body_id b1 = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(-3.0f, 0.4f), 0.3f, 1.0f);
 	tb_body_id b2 = tu_circle_body(w, TB_DYNAMIC_BODY, tb_v2(-2.0f, 0.4f), 0.3f, 1.0f);
@@ -1169,6 +1324,114 @@ static void test_out_of_memory(void **state)
 	tb_destroy_world(source);
 }
 
+/* A string whose slot counts pass the loading world's limits is refused
+ * before the loader asks for any memory: a few bytes per free slot must not
+ * buy a record (and the step's room) each. */
+static void test_limits_before_allocation(void **state)
+{
+	(void)state;
+	/* a pile whose contacts all ended: free contact slots, a few bytes each */
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id ground = tu_ground(w, 0.0f, 40.0f);
+	tb_body_id pile[120];
+	for (int i = 0; i < 120; ++i)
+		pile[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(-30.0f + 0.5f * (float)(i % 120), 0.5f + (float)(i % 3)), 0.3f, 0.3f, 1.0f);
+	tu_step(w, 30);
+	int32_t slots = w->contacts.count;
+	assert_true(slots > 100);
+	for (int i = 0; i < 120; ++i) tb_destroy_body(w, pile[i]);
+	(void)ground;
+	tb_snapshot *snap = tb_world_snapshot(w, NULL);
+	assert_int_equal(tb_snapshot_get_counters(snap).contact_count, 0);
+	size_t size;
+	unsigned char *bytes = save_bytes(snap, &size);
+
+	counting c = {0, 0, 0};
+	tb_world_def d = tb_default_world_def();
+	d.alloc = counting_alloc;
+	d.alloc_ud = &c;
+	d.limits.max_contacts = slots / 4;
+	tb_status st = TB_OK;
+	assert_null(tb_snapshot_load(bytes, size, &d, &st));
+	assert_int_equal(st, TB_ERR_CONTACT_LIMIT);
+	assert_int_equal(c.calls, 0);
+	/* a max_bytes the image cannot fit in: refused before asking too */
+	d.limits.max_contacts = 0;
+	d.limits.max_bytes = 4096;
+	assert_null(tb_snapshot_load(bytes, size, &d, &st));
+	assert_int_equal(st, TB_ERR_OUT_OF_MEMORY);
+	assert_int_equal(c.calls, 0);
+	/* within the limits: loads */
+	d.limits.max_bytes = 0;
+	d.limits.max_contacts = slots;
+	tb_snapshot *back = tb_snapshot_load(bytes, size, &d, &st);
+	assert_non_null(back);
+	tb_snapshot_free(back);
+	assert_int_equal(c.live_blocks, 0);
+	free(bytes);
+	tb_snapshot_free(snap);
+	tb_destroy_world(w);
+}
+
+/* A slot reused up to TB_GENERATION_CAP times is used up: it is never given
+ * out again, so no generation wraps round to a stale handle's, and the world
+ * still saves to bytes that load. (The slot is worn out here by setting its
+ * generations, not by 2^28 reuses.) */
+static void test_generation_cap(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id keep = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 5.0f), 0.5f, 0.5f, 1.0f);
+	tb_body_id old = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(2.0f, 5.0f), 0.5f, 0.5f, 1.0f);
+	int32_t slot = old.index1 - 1;
+	/* its next generation would be the cap's: this object is the slot's last */
+	w->bodies.data[slot].generation = TB_GENERATION_CAP - 1;
+	w->body_pool.issued.data[slot] = TB_GENERATION_CAP;
+	old.generation = TB_GENERATION_CAP - 1;
+	assert_true(tb_body_is_valid(w, old));
+	tb_destroy_body(w, old);
+	assert_int_equal(w->bodies.data[slot].generation, TB_GENERATION_CAP);
+	/* the next bodies take fresh slots, and the used-up one stays free */
+	for (int i = 0; i < 3; ++i) {
+		tb_body_id b = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(4.0f + (float)i, 5.0f), 0.5f, 0.5f, 1.0f);
+		assert_int_not_equal(b.index1 - 1, slot);
+		assert_true(b.generation < TB_GENERATION_CAP);
+		assert_false(tb_body_is_valid(w, old));
+	}
+	assert_false(w->bodies.data[slot].in_use);
+	assert_true(tb_world_validate(w));
+	tu_step(w, 5);
+	/* saves, loads, restores into a fresh world, where the slot stays used up */
+	tb_snapshot *snap = tb_world_snapshot(w, NULL);
+	assert_loadable_again(snap);
+	size_t size;
+	unsigned char *bytes = save_bytes(snap, &size);
+	tb_snapshot *back = tb_snapshot_load(bytes, size, NULL, NULL);
+	assert_non_null(back);
+	tb_world *fresh = tu_world(tb_v2(0.0f, -10.0f));
+	assert_int_equal(tb_world_restore(fresh, back), TB_OK);
+	assert_true(tb_body_is_valid(fresh, keep));
+	tb_body_id b = tu_box_body(fresh, TB_DYNAMIC_BODY, tb_v2(9.0f, 5.0f), 0.5f, 0.5f, 1.0f);
+	assert_true(b.generation < TB_GENERATION_CAP);
+	assert_false(tb_body_is_valid(fresh, old));
+	assert_true(tb_world_validate(fresh));
+	/* a snapshot of another world with a live body in the used-up slot: the
+	 * restore would have to issue the cap there, and refuses */
+	tb_world *other = tu_world(tb_v2(0.0f, -10.0f));
+	for (int i = 0; i <= slot; ++i) tu_box_body(other, TB_DYNAMIC_BODY, tb_v2((float)i, 5.0f), 0.5f, 0.5f, 1.0f);
+	tb_snapshot *theirs = tb_world_snapshot(other, NULL);
+	uint64_t before = tb_world_hash(w);
+	assert_int_equal(tb_world_restore(w, theirs), TB_ERR_INVALID_ARGUMENT);
+	assert_true(tb_world_hash(w) == before && tb_world_validate(w));
+	tb_snapshot_free(theirs);
+	tb_destroy_world(other);
+	tb_destroy_world(fresh);
+	tb_snapshot_free(back);
+	free(bytes);
+	tb_snapshot_free(snap);
+	tb_destroy_world(w);
+}
+
 /* A snapshot holds the world's state, not its scratch: less than the world. */
 static void test_snapshot_memory(void **state)
 {
@@ -1242,6 +1505,9 @@ int main(void)
 		cmocka_unit_test(test_restore_within_limits),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_snapshot_memory),
+		cmocka_unit_test(test_checksummed_value_mutations),
+		cmocka_unit_test(test_limits_before_allocation),
+		cmocka_unit_test(test_generation_cap),
 		cmocka_unit_test(test_record_tables_cover_every_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

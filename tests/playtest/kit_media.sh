@@ -15,6 +15,10 @@ cp "$media/tone.wav" "$TAP_TMP/outside.wav"
 ln -s ../outside.png "$media/link.png"
 mkfifo "$media/fifo.wav" "$media/fifo.png"
 echo "plain text" > "$media/notes.txt"
+# a WAV whose data chunk claims 2 GB of a 52-byte file (found by make fuzz:
+# SDL's reader allocated what the header said before reading)
+printf 'RIFF\x2c\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00\x40\x1f\x00\x00\x01\x00\x08\x00data\x00\x00\x00\x80\x80\x8c\x96\x8c\x80\x74\x6a\x74' \
+	> "$media/claims.wav"
 
 RUN=("$TUMBLE_BIN" --headless --size 640x480)
 
