@@ -35,6 +35,9 @@
 #define TH_MIX_CHANNELS 32
 #define MAX_FILE_BYTES (64u * 1024u * 1024u)
 #define MAX_SECONDS 600.0
+/* the most a file's bytes may bound its decoding to: its packets' count can
+ * overstate a real length (short blocks), so twice the longest sound */
+#define MAX_DECODE_BYTES (2.0 * MAX_SECONDS * RATE * FRAME_BYTES)
 #define PITCH_COPIES 6
 #define BEEP_CACHE 64
 
@@ -572,6 +575,7 @@ Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t room, 
 	const char *reason = plan_sound(data, size, &plan);
 	if (seconds != NULL) *seconds = plan.seconds;
 	if (reason == NULL && !(plan.seconds <= MAX_SECONDS)) reason = "too long (at most 10 minutes)";
+	if (reason == NULL && plan.max_bytes > MAX_DECODE_BYTES) reason = "too long (its bytes may decode to more than 20 minutes)";
 	if (reason != NULL) {
 		snprintf(why, why_size, "%s", reason);
 		return NULL;
@@ -618,6 +622,7 @@ static int tumble_sound(lua_State *L)
 	sound_plan plan;
 	const char *reason = plan_sound(a.data, a.size, &plan);
 	if (reason == NULL && !(plan.seconds <= MAX_SECONDS)) reason = "too long (at most 10 minutes)";
+	if (reason == NULL && plan.max_bytes > MAX_DECODE_BYTES) reason = "too long (its bytes may decode to more than 20 minutes)";
 	/* sounds the level dropped still count until collected */
 	if (reason == NULL && !sound_room(L, m, plan.max_bytes)) {
 		snprintf(why, sizeof(why), "it may decode to %.0f MB, more than the sounds' memory limit (%.0f MB) has left",
