@@ -8,6 +8,7 @@
 #include <lua.h>
 
 #include "host/app.h"
+#include "host/camera.h"
 #include "tumble/tumble_lua.h"
 
 static void usage(FILE *out)
@@ -197,8 +198,9 @@ int main(int argc, char **argv)
 		case OPT_SIZE: {
 			int w = 0, h = 0;
 			char tail = 0;
-			if (sscanf(optarg, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 16384 || h > 16384) {
-				fprintf(stderr, "tumble: --size expects WxH (64..16384), got '%s'\n", optarg);
+			if (sscanf(optarg, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || !th_view_fits(w, h)) {
+				fprintf(stderr, "tumble: --size expects WxH (64..%d a side, at most %d pixels), got '%s'\n",
+				        TH_VIEW_MAX_SIDE, TH_VIEW_MAX_PIXELS, optarg);
 				return 2;
 			}
 			o.width = w;

@@ -1128,9 +1128,16 @@ static void compose(th_app *app, th_target *t, float alpha)
 static bool screenshot(th_app *app, const char *path, float alpha)
 {
 	th_level *lv = &app->level;
-	SDL_Surface *surface =
-		SDL_CreateRGBSurfaceWithFormat(0, lv->camera.view_w, lv->camera.view_h, 32, SDL_PIXELFORMAT_ARGB8888);
 	bool ok = false;
+	/* every way a view's size is set is checked; this is the last word */
+	SDL_Surface *surface =
+		th_view_fits(lv->camera.view_w, lv->camera.view_h)
+			? SDL_CreateRGBSurfaceWithFormat(0, lv->camera.view_w, lv->camera.view_h, 32, SDL_PIXELFORMAT_ARGB8888)
+			: NULL;
+	if (surface == NULL && !th_view_fits(lv->camera.view_w, lv->camera.view_h)) {
+		SDL_SetError("a view of %dx%d is too large (at most %d pixels a side and %d in all)", lv->camera.view_w,
+		             lv->camera.view_h, TH_VIEW_MAX_SIDE, TH_VIEW_MAX_PIXELS);
+	}
 	if (surface != NULL) {
 		th_target t;
 		if (th_target_init_surface(&t, surface)) {

@@ -11,6 +11,17 @@
 
 struct th_level;
 
+/* The largest view the host draws: a window, a screenshot, a replay's or
+ * level.conf's size. A view's picture is 4 bytes a pixel (64 MB at the most
+ * pixels), and writing a screenshot holds two of them. */
+#define TH_VIEW_MAX_SIDE 8192
+#define TH_VIEW_MAX_PIXELS (4096 * 4096)
+
+static inline bool th_view_fits(long long w, long long h)
+{
+	return w >= 1 && h >= 1 && w <= TH_VIEW_MAX_SIDE && h <= TH_VIEW_MAX_SIDE && w * h <= TH_VIEW_MAX_PIXELS;
+}
+
 typedef struct th_camera {
 	double x, y, scale;    /* centre and pixels per metre, after following */
 	double prev_x, prev_y; /* centre before the latest step, to interpolate a follow */

@@ -100,8 +100,13 @@ static int read_protected(lua_State *L)
 		memcpy(c->title, s, len + 1);
 		lua_pop(L, 1);
 	}
-	if (field(L, t, "width")) c->width = (int)number(L, "level.conf", "width", 64, 16384);
-	if (field(L, t, "height")) c->height = (int)number(L, "level.conf", "height", 64, 16384);
+	if (field(L, t, "width")) c->width = (int)number(L, "level.conf", "width", 64, TH_VIEW_MAX_SIDE);
+	if (field(L, t, "height")) c->height = (int)number(L, "level.conf", "height", 64, TH_VIEW_MAX_SIDE);
+	int view_w = c->width > 0 ? c->width : lv->camera.view_w, view_h = c->height > 0 ? c->height : lv->camera.view_h;
+	if (!th_view_fits(view_w, view_h)) {
+		luaL_error(L, "level.conf: a view of %dx%d is too large (at most %d pixels a side and %d in all, as 4096x4096)",
+		           view_w, view_h, TH_VIEW_MAX_SIDE, TH_VIEW_MAX_PIXELS);
+	}
 	if (field(L, t, "fullscreen")) c->fullscreen = boolean(L, "level.conf", "fullscreen");
 	if (field(L, t, "resizable")) c->resizable = boolean(L, "level.conf", "resizable");
 	if (field(L, t, "camera")) {

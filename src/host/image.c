@@ -21,6 +21,7 @@
 #include "level.h"
 #include "tumble/tumble_lua.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,18 +117,30 @@ static const char *sniff(const unsigned char *d, size_t n, int *w, int *h)
 	return "not a PNG or JPEG file";
 }
 
-/* Decodes a file's bytes into an RGBA32 surface; NULL with *why on failure. */
-static SDL_Surface *decode(const th_asset *a, const char **why)
+static const char limit_reached[] = "the images' memory limit is reached";
+
+SDL_Surface *th_image_decode(const unsigned char *data, size_t size, size_t room, const char **why)
 {
 	int w = 0, h = 0;
-	*why = sniff(a->data, a->size, &w, &h);
+	*why = sniff(data, size, &w, &h);
 	if (*why != NULL) return NULL;
 	if (w <= 0 || h <= 0 || w > MAX_SIDE || h > MAX_SIDE || (long long)w * h > MAX_PIXELS) {
 		*why = "picture too large (at most 8192 pixels a side, 16 million in all)";
 		return NULL;
 	}
-	SDL_RWops *rw = SDL_RWFromConstMem(a->data, (int)a->size);
-	SDL_Surface *raw = rw != NULL ? IMG_Load_RW(rw, 1) : NULL;
+	if ((double)w * h * 4 > (double)room) {
+		*why = limit_reached;
+		return NULL;
+	}
+	/* the decoder the header was read for, not one SDL_image guesses: a file
+	 * that is not quite a JPEG must not be decoded as some other format whose
+	 * size nobody checked */
+	SDL_RWops *rw = size <= INT_MAX ? SDL_RWFromConstMem(data, (int)size) : NULL;
+	SDL_Surface *raw = NULL;
+	if (rw != NULL) {
+		raw = data[0] == 0x89 ? IMG_LoadPNG_RW(rw) : IMG_LoadJPG_RW(rw);
+		SDL_RWclose(rw);
+	}
 	if (raw == NULL) {
 		*why = IMG_GetError();
 		return NULL;
@@ -137,6 +150,12 @@ static SDL_Surface *decode(const th_asset *a, const char **why)
 	SDL_FreeSurface(raw);
 	if (rgba == NULL) *why = "cannot convert the picture";
 	return rgba;
+}
+
+/* Decodes a file's bytes into an RGBA32 surface; NULL with *why on failure. */
+static SDL_Surface *decode(const th_asset *a, size_t room, const char **why)
+{
+	return th_image_decode(a->data, a->size, room, why);
 }
 
 static size_t surface_bytes(const SDL_Surface *s)
@@ -336,21 +355,22 @@ static int gfx_image(lua_State *L)
 	th_asset a;
 	if (!th_asset_read(lv, "image", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
 	const char *why = NULL;
-	SDL_Surface *s = decode(&a, &why);
+	th_media *m = lv->media;
+	SDL_Surface *s = decode(&a, m->image_bytes < m->image_budget ? m->image_budget - m->image_bytes : 0, &why);
+	if (s == NULL && why == limit_reached) {
+		/* images the level dropped still count until collected: collect first */
+		lua_gc(L, LUA_GCCOLLECT);
+		s = decode(&a, m->image_bytes < m->image_budget ? m->image_budget - m->image_bytes : 0, &why);
+	}
+	if (s == NULL && why == limit_reached) {
+		th_asset_free(&a);
+		return luaL_error(L, "cannot load image '%s': the images' memory limit (%d MB) is reached", name,
+		                  (int)(m->image_budget >> 20));
+	}
 	if (s == NULL) {
 		snprintf(err, sizeof(err), "cannot load image '%.200s': %s", name, why);
 		th_asset_free(&a);
 		return luaL_error(L, "%s", err);
-	}
-	if (lv->media->image_bytes + surface_bytes(s) > lv->media->image_budget) {
-		/* images the level dropped still count until collected: collect first */
-		lua_gc(L, LUA_GCCOLLECT);
-	}
-	if (lv->media->image_bytes + surface_bytes(s) > lv->media->image_budget) {
-		SDL_FreeSurface(s);
-		th_asset_free(&a);
-		return luaL_error(L, "cannot load image '%s': the images' memory limit (%d MB) is reached", name,
-		                  (int)(lv->media->image_budget >> 20));
 	}
 	lv->media->image_bytes += surface_bytes(s);
 	img->surface = s;
@@ -819,12 +839,12 @@ static int poll_protected(lua_State *L)
 		th_asset a;
 		if (!th_asset_reread(img->path, MAX_FILE_BYTES, &a)) continue;
 		const char *why = NULL;
-		SDL_Surface *s = decode(&a, &why);
 		size_t others = lv->media->image_bytes - surface_bytes(img->surface);
+		SDL_Surface *s = decode(&a, others < lv->media->image_budget ? lv->media->image_budget - others : 0, &why);
 		if (s != NULL && others + surface_bytes(s) > lv->media->image_budget) {
 			SDL_FreeSurface(s);
 			s = NULL;
-			why = "the images' memory limit is reached";
+			why = limit_reached;
 		}
 		if (s == NULL) {
 			/* half-written or broken: say so once per change, try again on the next */
@@ -903,6 +923,7 @@ void th_image_open_lua(th_level *lv, lua_State *L)
 	/* gfx table on top */
 	if (luaL_newmetatable(L, IMAGE_MT)) luaL_setfuncs(L, meta, 0);
 	lua_pop(L, 1);
+	if (lv->media != NULL && lv->opt != NULL) th_media_apply_limit(lv->media, lv->opt->mem_limit_mb);
 	lua_pushlightuserdata(L, lv);
 	luaL_setfuncs(L, fns, 1);
 }

@@ -68,6 +68,8 @@ typedef struct th_media {
 } th_media;
 
 void th_media_init(th_media *m, bool sandbox);
+/* Lowers both budgets to --mem-limit when that is smaller (each level start). */
+void th_media_apply_limit(th_media *m, double mem_limit_mb);
 /* Closes the audio device (at the end of the run, after the last Lua state). */
 void th_media_close(th_media *m);
 
@@ -75,6 +77,12 @@ void th_media_close(th_media *m);
 
 /* gfx.image, gfx.draw, gfx.sprite into the gfx table on top of the stack. */
 void th_image_open_lua(struct th_level *h, lua_State *L);
+/* Decodes a PNG or JPEG file's bytes into an RGBA32 surface, the path
+ * gfx.image takes: the size in the file's header is checked first (at most
+ * 8192 pixels a side, 16 million in all, and 4 bytes a pixel within room
+ * bytes), and the picture is decoded by that format's decoder only. NULL with
+ * the reason in *why on failure. */
+SDL_Surface *th_image_decode(const unsigned char *data, size_t size, size_t room, const char **why);
 /* Draws the sprites attached to bodies (after the debug draw, before level.draw). */
 void th_image_draw_sprites(struct th_level *h, struct th_target *t);
 /* Reloads every image whose file changed on disk; returns how many. */
@@ -91,5 +99,13 @@ bool th_picture_save(SDL_Surface *s, const char *path);
 
 /* tumble.sound and tumble.beep into the tumble table on top of the stack. */
 void th_sound_open_lua(struct th_level *h, lua_State *L);
+/* Decodes a sound file's bytes (WAV or OGG Vorbis) into a chunk in the mixer's
+ * format, the path tumble.sound takes. Before anything is decoded, the most
+ * audio the bytes can decode to, whatever their headers claim, must fit in
+ * room bytes, and what the headers claim must be at most 10 minutes. The mixer
+ * must be open (SDL's dummy audio driver will do). NULL with the reason in why
+ * on failure; *seconds (may be NULL): the length the headers claim. */
+struct Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t room, double *seconds, char *why,
+                                  size_t why_size);
 
 #endif

@@ -205,7 +205,7 @@ static int read_line(th_replay *r, char *buf, int size)
 
 static bool parse_view(const char *s, int *w, int *h)
 {
-	return field_int(&s, 1, TH_VIEW_MAX, w) && field_int(&s, 1, TH_VIEW_MAX, h) && at_end(s);
+	return field_int(&s, 1, TH_VIEW_MAX, w) && field_int(&s, 1, TH_VIEW_MAX, h) && at_end(s) && th_view_fits(*w, *h);
 }
 
 bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h)
@@ -230,8 +230,8 @@ bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h)
 		int got = read_line(r, line, sizeof(line));
 		if (got == 1 && strncmp(line, "view", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
 			if (!parse_view(line + 4, view_w, view_h)) {
-				snprintf(r->error, sizeof(r->error), "%s line %d: view W H with sizes in 1..%d expected: %.60s", path,
-				         r->line, TH_VIEW_MAX, line);
+				snprintf(r->error, sizeof(r->error), "%s line %d: view W H with sizes in 1..%d, at most %d pixels, expected: %.60s",
+				         path, r->line, TH_VIEW_MAX, TH_VIEW_MAX_PIXELS, line);
 				th_replay_close(r);
 				return false;
 			}

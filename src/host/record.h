@@ -16,12 +16,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "camera.h"
 #include "event.h"
 
 /* No live frame runs more steps than this (the loop's catch-up limit). */
 #define TH_REPLAY_MAX_STEPS 4
-/* View sizes a recording may ask for (as --size and level.conf allow). */
-#define TH_VIEW_MAX 16384
+/* View sizes a recording may ask for (as --size and level.conf allow: camera.h). */
+#define TH_VIEW_MAX TH_VIEW_MAX_SIDE
 
 typedef struct th_recorder {
 	FILE *file;

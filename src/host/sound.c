@@ -19,6 +19,7 @@
 #include "level.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -34,6 +35,9 @@
 #define TH_MIX_CHANNELS 32
 #define MAX_FILE_BYTES (64u * 1024u * 1024u)
 #define MAX_SECONDS 600.0
+/* the most a file's bytes may bound its decoding to: its packets' count can
+ * overstate a real length (short blocks), so twice the longest sound */
+#define MAX_DECODE_BYTES (2.0 * MAX_SECONDS * RATE * FRAME_BYTES)
 #define PITCH_COPIES 6
 #define BEEP_CACHE 64
 
@@ -158,49 +162,174 @@ static uint16_t le16(const unsigned char *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-/* Format and length from the file's headers, before decoding, so a small file
- * cannot decode into gigabytes. */
-static const char *sniff(const unsigned char *d, size_t n, double *seconds)
+/* The Ogg page checksum (CRC-32, polynomial 0x04c11db7, not reflected). */
+static uint32_t ogg_crc(const unsigned char *p, size_t n)
 {
-	if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WAVE", 4) == 0) {
-		uint32_t rate = 0, channels = 0, bits = 0;
-		for (size_t i = 12; i + 8 <= n;) {
-			uint32_t size = le32(d + i + 4);
-			if (memcmp(d + i, "fmt ", 4) == 0 && i + 24 <= n) {
-				channels = le16(d + i + 10);
-				rate = le32(d + i + 12);
-				bits = le16(d + i + 22);
-			} else if (memcmp(d + i, "data", 4) == 0) {
-				if (rate == 0 || channels == 0 || bits == 0) return "a WAV file without a format chunk";
-				uint64_t available = n - (i + 8);
-				/* SDL's reader allocates what the chunk claims before it reads:
-				 * a header saying 2 GB of a 60-byte file would be believed */
-				if (size > available) return "a damaged WAV file (its data runs past the end of the file)";
-				uint64_t bytes = size;
-				*seconds = (double)bytes * 8.0 / ((double)channels * bits * rate);
-				return NULL;
-			}
-			if (size > n) break;
-			i += 8 + size + (size & 1);
+	static uint32_t table[256];
+	if (table[1] == 0) {
+		for (uint32_t i = 0; i < 256; ++i) {
+			uint32_t r = i << 24;
+			for (int k = 0; k < 8; ++k) r = r & 0x80000000u ? r << 1 ^ 0x04c11db7u : r << 1;
+			table[i] = r;
 		}
-		return "a WAV file without audio data";
 	}
-	if (n >= 58 && memcmp(d, "OggS", 4) == 0) {
-		size_t packet = 27 + (size_t)d[26];
-		if (packet + 16 > n || memcmp(d + packet, "\x01vorbis", 7) != 0) return "an OGG file without Vorbis audio";
-		uint32_t rate = le32(d + packet + 12);
-		if (rate == 0) return "a damaged OGG file";
-		/* the last page's granule position is the stream's length in samples */
-		for (size_t i = n - 27 + 1; i-- > 0;) {
-			if (memcmp(d + i, "OggS", 4) == 0) {
-				uint64_t granule = (uint64_t)le32(d + i + 6) | (uint64_t)le32(d + i + 10) << 32;
-				*seconds = (double)granule / rate;
-				return NULL;
+	uint32_t crc = 0;
+	for (size_t i = 0; i < n; ++i) {
+		/* the checksum field itself counts as zeros */
+		unsigned char b = i >= 22 && i < 26 ? 0 : p[i];
+		crc = crc << 8 ^ table[(crc >> 24 ^ b) & 0xff];
+	}
+	return crc;
+}
+
+/* The pages libogg's reader accepts, in order: at a capture pattern, a whole
+ * page whose checksum holds; anything else is skipped up to the next "OggS".
+ * Returns the page at *at (header and body sizes) or false at the end. */
+static bool ogg_next_page(const unsigned char *d, size_t n, size_t *at, size_t *head, size_t *body)
+{
+	size_t i = *at;
+	while (i + 27 <= n) {
+		if (memcmp(d + i, "OggS", 4) == 0) {
+			size_t h = 27 + (size_t)d[i + 26], b = 0;
+			if (i + h <= n) {
+				for (size_t k = 27; k < h; ++k) b += d[i + k];
+				if (i + h + b <= n && ogg_crc(d + i, h + b) == le32(d + i + 22)) {
+					*at = i;
+					*head = h;
+					*body = b;
+					return true;
+				}
 			}
-			if (n - i > (1u << 20)) break;
 		}
-		return "a damaged OGG file";
+		const unsigned char *next = memmem(d + i + 1, n - i - 1, "OggS", 4);
+		if (next == NULL) break;
+		i = (size_t)(next - d);
 	}
+	return false;
+}
+
+/* What a sound file says of itself (seconds, from its headers), and the most
+ * decoded audio its bytes can produce whatever the headers claim (max_bytes, in
+ * the mixer's format: 44.1 kHz, 16-bit stereo). Every sound is checked against
+ * both before anything is decoded, so a small file cannot decode into more
+ * than the budget allows. */
+typedef struct sound_plan {
+	double seconds;
+	double max_bytes;
+} sound_plan;
+
+#define MIN_RATE 4000u
+#define MAX_RATE 384000u
+#define MAX_CHANNELS 8u
+
+/* Output bytes of frames at rate once converted to the mixer's format (a
+ * frame of slack for the resampler's rounding). */
+static double converted_bytes(double frames, uint32_t rate)
+{
+	return (ceil(frames * ((double)RATE / rate)) + 64.0) * FRAME_BYTES;
+}
+
+/* WAV: the first "fmt " chunk and the first "data" chunk after it, as SDL
+ * reads them. Each encoding SDL decodes has a most samples per byte (4-bit
+ * ADPCM: two per byte and channel), and the data is bytes that are there. */
+static const char *plan_wav(const unsigned char *d, size_t n, sound_plan *out)
+{
+	uint32_t rate = 0, channels = 0, bits = 0, tag = 0;
+	bool have_fmt = false;
+	for (size_t i = 12; i + 8 <= n;) {
+		uint32_t size = le32(d + i + 4);
+		if (memcmp(d + i, "fmt ", 4) == 0) {
+			if (have_fmt) return "a WAV file with two format chunks";
+			if (size < 16 || i + 8 + 16 > n) return "a damaged WAV file";
+			have_fmt = true;
+			tag = le16(d + i + 8);
+			channels = le16(d + i + 10);
+			rate = le32(d + i + 12);
+			bits = le16(d + i + 22);
+			if (tag == 0xFFFE && size >= 40 && i + 8 + 26 <= n) tag = le16(d + i + 8 + 24);
+		} else if (memcmp(d + i, "data", 4) == 0) {
+			if (!have_fmt) return "a WAV file without a format chunk";
+			if (channels == 0 || channels > MAX_CHANNELS) return "a WAV file with an unsupported number of channels";
+			if (rate < MIN_RATE || rate > MAX_RATE) return "a WAV file with an unsupported sample rate (4000 to 384000 Hz)";
+			uint64_t available = n - (i + 8);
+			/* SDL's reader allocates what the chunk claims before it reads:
+			 * a header saying 2 GB of a 60-byte file would be believed */
+			if (size > available) return "a damaged WAV file (its data runs past the end of the file)";
+			double bytes = (double)(size < available ? size : available);
+			double frames;
+			switch (tag) {
+			case 1: /* PCM */
+			case 3: /* IEEE float */
+				if (bits == 0 || bits % 8 != 0 || bits > 64) return "a WAV file with an unsupported sample size";
+				frames = floor(bytes / (channels * (bits / 8)));
+				break;
+			case 6: /* A-law */
+			case 7: /* mu-law */
+				frames = floor(bytes / channels);
+				break;
+			case 2:    /* MS ADPCM */
+			case 0x11: /* IMA ADPCM */
+				frames = floor(bytes * 2 / channels) + 2;
+				break;
+			default: return "a WAV file in an unsupported encoding";
+			}
+			out->seconds = frames / rate;
+			out->max_bytes = converted_bytes(frames, rate);
+			return NULL;
+		}
+		if (size > n - i - 8) break;
+		i += 8 + (size_t)size + (size & 1);
+	}
+	return "a WAV file without audio data";
+}
+
+/* OGG (Vorbis): libvorbis gives at most half a long block of samples per
+ * packet, so the packets in the pages the reader will accept bound the output,
+ * whatever the last page's granule position says of the length. Every stream
+ * in the file counts, at the longest block and the lowest rate among them. */
+static const char *plan_ogg(const unsigned char *d, size_t n, sound_plan *out)
+{
+	size_t at = 0, head = 0, body = 0;
+	double packets = 0.0;
+	uint32_t min_rate = 0, first_rate = 0, max_block = 0;
+	uint64_t granule = 0;
+	bool first = true;
+	while (ogg_next_page(d, n, &at, &head, &body)) {
+		const unsigned char *p = d + at;
+		/* SDL_mixer picks its decoder from the file's first bytes */
+		if (first && (at != 0 || (p[5] & 2) == 0)) return "a damaged OGG file";
+		if (p[5] & 2) {
+			/* a stream starts: its first packet says what it is */
+			const unsigned char *id = p + head;
+			if (body < 30 || memcmp(id, "\x01vorbis", 7) != 0) {
+				return first ? "an OGG file without Vorbis audio" : "an OGG file with a stream that is not Vorbis";
+			} else {
+				uint32_t channels = id[11], rate = le32(id + 12), b1 = 1u << (id[28] >> 4);
+				if (channels == 0 || channels > MAX_CHANNELS) return "an OGG file with an unsupported number of channels";
+				if (rate < MIN_RATE || rate > MAX_RATE) return "an OGG file with an unsupported sample rate (4000 to 384000 Hz)";
+				if (b1 > 8192) return "a damaged OGG file";
+				if (min_rate == 0 || rate < min_rate) min_rate = rate;
+				if (first_rate == 0) first_rate = rate;
+				if (b1 > max_block) max_block = b1;
+			}
+		}
+		first = false;
+		for (size_t k = 27; k < head; ++k) packets += p[k] < 255;
+		granule = (uint64_t)le32(p + 6) | (uint64_t)le32(p + 10) << 32;
+		at += head + body;
+	}
+	if (first) return "a damaged OGG file";
+	out->seconds = granule == UINT64_MAX ? 0.0 : (double)granule / first_rate;
+	out->max_bytes = converted_bytes((packets + 1.0) * (max_block / 2.0), min_rate);
+	return NULL;
+}
+
+static const char *plan_sound(const unsigned char *d, size_t n, sound_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WAVE", 4) == 0) return plan_wav(d, n, out);
+	if (n >= 36 && memcmp(d, "OggS", 4) == 0 && memcmp(d + 28, "OpusHead", 8) == 0) return "an OGG file without Vorbis audio";
+	if (n >= 4 && memcmp(d, "OggS", 4) == 0) return plan_ogg(d, n, out);
 	return "not a WAV or OGG file";
 }
 
@@ -442,34 +571,79 @@ static th_sound *new_sound(lua_State *L, th_media *m, const char *name)
 	return s;
 }
 
+Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t room, double *seconds, char *why,
+                           size_t why_size)
+{
+	sound_plan plan;
+	const char *reason = plan_sound(data, size, &plan);
+	if (seconds != NULL) *seconds = plan.seconds;
+	if (reason == NULL && !(plan.seconds <= MAX_SECONDS)) reason = "too long (at most 10 minutes)";
+	if (reason == NULL && plan.max_bytes > MAX_DECODE_BYTES) reason = "too long (its bytes may decode to more than 20 minutes)";
+	if (reason != NULL) {
+		snprintf(why, why_size, "%s", reason);
+		return NULL;
+	}
+	if (plan.max_bytes > (double)room) {
+		snprintf(why, why_size, "it may decode to %.0f MB, more than the %.0f MB left of the sounds' memory limit",
+		         ceil(plan.max_bytes / 1048576.0), floor((double)room / 1048576.0));
+		return NULL;
+	}
+	SDL_RWops *rw = size <= INT_MAX ? SDL_RWFromConstMem(data, (int)size) : NULL;
+	Mix_Chunk *c = rw != NULL ? Mix_LoadWAV_RW(rw, 1) : NULL;
+	if (c == NULL) {
+		snprintf(why, why_size, "%s", Mix_GetError());
+		return NULL;
+	}
+	if ((double)c->alen > MAX_SECONDS * RATE * FRAME_BYTES || c->alen > room) {
+		Mix_FreeChunk(c);
+		snprintf(why, why_size, "too long (at most 10 minutes)");
+		return NULL;
+	}
+	return c;
+}
+
+void th_media_apply_limit(th_media *m, double mem_limit_mb)
+{
+	if (!(mem_limit_mb > 0)) return;
+	double bytes = mem_limit_mb * 1048576.0;
+	if (bytes < (double)m->image_budget) m->image_budget = (size_t)bytes;
+	if (bytes < (double)m->sound_budget) m->sound_budget = (size_t)bytes;
+}
+
 /* tumble.sound(path) -> Sound */
 static int tumble_sound(lua_State *L)
 {
 	th_level *lv = host_up(L);
+	th_media *m = lv->media;
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
-	th_sound *s = new_sound(L, lv->media, name);
-	char err[512];
+	th_sound *s = new_sound(L, m, name);
+	char err[512], why[256];
 	th_asset a;
 	if (!th_asset_read(lv, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
-	double seconds = 0.0;
-	const char *why = sniff(a.data, a.size, &seconds);
-	if (why == NULL && !(seconds <= MAX_SECONDS)) why = "too long (at most 10 minutes)";
-	if (why == NULL && !sound_room(L, lv->media, seconds * RATE * FRAME_BYTES)) why = "the sounds' memory limit is reached";
-	if (why == NULL && audio_ready(lv)) {
-		SDL_RWops *rw = SDL_RWFromConstMem(a.data, (int)a.size);
-		s->chunk = rw != NULL ? Mix_LoadWAV_RW(rw, 1) : NULL;
-		if (s->chunk == NULL) why = Mix_GetError();
+	sound_plan plan;
+	const char *reason = plan_sound(a.data, a.size, &plan);
+	if (reason == NULL && !(plan.seconds <= MAX_SECONDS)) reason = "too long (at most 10 minutes)";
+	if (reason == NULL && plan.max_bytes > MAX_DECODE_BYTES) reason = "too long (its bytes may decode to more than 20 minutes)";
+	/* sounds the level dropped still count until collected */
+	if (reason == NULL && !sound_room(L, m, plan.max_bytes)) {
+		snprintf(why, sizeof(why), "it may decode to %.0f MB, more than the sounds' memory limit (%.0f MB) has left",
+		         ceil(plan.max_bytes / 1048576.0), floor((double)m->sound_budget / 1048576.0));
+		reason = why;
 	}
-	if (why != NULL) {
-		snprintf(err, sizeof(err), "cannot load sound '%.200s': %s", name, why);
+	if (reason == NULL && audio_ready(lv)) {
+		s->chunk = th_sound_decode(a.data, a.size, m->sound_budget - m->sound_bytes, NULL, why, sizeof(why));
+		if (s->chunk == NULL) reason = why;
+	}
+	if (reason != NULL) {
+		snprintf(err, sizeof(err), "cannot load sound '%.200s': %s", name, reason);
 		th_asset_free(&a);
 		return luaL_error(L, "%s", err);
 	}
 	th_asset_free(&a);
 	account(s, s->chunk, true);
-	s->duration = s->chunk != NULL ? (double)(s->chunk->alen / FRAME_BYTES) / RATE : seconds;
+	s->duration = s->chunk != NULL ? (double)(s->chunk->alen / FRAME_BYTES) / RATE : plan.seconds;
 	return 1;
 }
 
@@ -614,6 +788,7 @@ void th_sound_open_lua(th_level *lv, lua_State *L)
 	/* tumble table on top */
 	if (luaL_newmetatable(L, SOUND_MT)) luaL_setfuncs(L, meta, 0);
 	lua_pop(L, 1);
+	if (lv->media != NULL && lv->opt != NULL) th_media_apply_limit(lv->media, lv->opt->mem_limit_mb);
 	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, tumble_sound, 1);
 	lua_setfield(L, -2, "sound");

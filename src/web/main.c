@@ -13,6 +13,7 @@
 #include <emscripten.h>
 
 #include "../host/app.h"
+#include "../host/camera.h"
 
 /* A replay has nothing to wait for: it runs this many host frames per
  * animation frame, so a minute of recorded play checks in a few seconds. */
@@ -85,8 +86,10 @@ EMSCRIPTEN_KEEPALIVE int tumble_web_start(const char *level, const char *replay,
 	web.opt.replay_path = web.replay[0] != '\0' ? web.replay : NULL;
 	web.opt.frames = frames >= 1 && frames <= 1e9 ? (long)frames : 0;
 	web.opt.watch = 0; /* the files only change through the page, which restarts */
-	if (width >= 64 && width <= 16384) web.opt.width = width;
-	if (height >= 64 && height <= 16384) web.opt.height = height;
+	if (width >= 64 && height >= 64 && th_view_fits((long long)width, (long long)height)) {
+		web.opt.width = width;
+		web.opt.height = height;
+	}
 	web.replaying = web.opt.replay_path != NULL;
 	int status = 0;
 	web.app = th_app_open(&web.opt, &status);

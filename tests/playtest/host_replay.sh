@@ -158,8 +158,8 @@ bad_case "a line too long" "kd $long" "replay line 4 not understood: kd aaaa"
 printf 'tumble-input 1\nview 100000 100000\nF 1\n' > "$TMP/view.rec"
 timeout 10 "$BIN" --headless --frames 5 --replay "$TMP/view.rec" --screenshot "$TMP/view.png" "$TMP/probe.lua" \
   > "$TMP/view.out" 2>&1; rc=$?
-check "a view size past 16384 is refused before the run (status 2), not a silently failed screenshot" \
-  "[ $rc -eq 2 ] && grep -q 'view W H with sizes in 1..16384 expected' '$TMP/view.out' && [ ! -e '$TMP/view.png' ]"
+check "a view size past 8192 is refused before the run (status 2), not a silently failed screenshot" \
+  "[ $rc -eq 2 ] && grep -q 'view W H with sizes in 1..8192, at most 16777216 pixels, expected' '$TMP/view.out' && [ ! -e '$TMP/view.png' ]"
 printf 'tumble-input 1\nview 640 480\nF 1\nmw 0.5 -1.25\npa leftx -0.5\nF 1 3\n' > "$TMP/good.rec"
 got=$(timeout 10 "$BIN" --headless --frames 4 --replay "$TMP/good.rec" "$TMP/probe.lua" 2>&1 | grep -E '^(wheel|axis)')
 check "finite values in range still replay" '[ "$got" = "$(printf "wheel 0.5 -1.25\naxis leftx -0.5")" ]'

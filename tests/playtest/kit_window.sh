@@ -26,7 +26,7 @@ check "--size wins over the conf (640x480, no resize)" \
 KW_CONF=bad_width "$TUMBLE_BIN" --headless --frames 10 "$LEVEL" > "$out" 2>&1; rc=$?
 sed 's/^/# /' "$out"
 check "a bad conf value is a clear error (exit 1)" \
-  bash -c "[ $rc -eq 1 ] && grep -q 'level.conf.width: number in \[64, 16384\] expected, got 10' '$out'"
+  bash -c "[ $rc -eq 1 ] && grep -q 'level.conf.width: number in \[64, 8192\] expected, got 10' '$out'"
 KW_CONF=typo "$TUMBLE_BIN" --headless --frames 10 "$LEVEL" > "$out" 2>&1; rc=$?
 check "an unknown conf key is an error that names it" \
   bash -c "[ $rc -eq 1 ] && grep -q \"level.conf: unknown key 'titel' (valid keys: title, width\" '$out'"
