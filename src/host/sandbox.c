@@ -355,6 +355,30 @@ static int sandbox_setmetatable(lua_State *L)
 	return 1;
 }
 
+void th_sandbox_setmetatable_unmarked(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	int mt = lua_gettop(L);
+	lua_pushliteral(L, "__gc");
+	if (lua_rawget(L, mt) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_setmetatable(L, idx);
+		return;
+	}
+	/* Lua marks an object for finalization when its new metatable has __gc:
+	 * take the field away for that moment. The key stays in the table (the
+	 * collector is stopped), so putting the value back allocates nothing. */
+	lua_pushliteral(L, "__gc");
+	lua_pushnil(L);
+	lua_rawset(L, mt);
+	lua_pushvalue(L, mt);
+	lua_setmetatable(L, idx);
+	lua_pushliteral(L, "__gc");
+	lua_insert(L, -2);
+	lua_rawset(L, mt);
+	lua_pop(L, 1);
+}
+
 /* Length of the valid UTF-8 sequence at s (1..4) that is not a C1 control,
  * or 0. */
 static size_t utf8_ok(const unsigned char *s, size_t left)

@@ -62,6 +62,13 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 /* Gives every world created afterwards in L the caps above (strict only). */
 void th_sandbox_world_limits(lua_State *L, const th_sandbox *sb);
 
+/* lua_setmetatable(L, idx) with the metatable on top (popped), without
+ * marking the object for finalization even if the metatable has __gc now.
+ * For host code that puts a level's metatable back (rewind): a __gc added
+ * to it after setmetatable must not become a finalizer. Call it with the
+ * collector stopped. */
+void th_sandbox_setmetatable_unmarked(lua_State *L, int idx);
+
 /* Brackets one call into level code: resets the instruction budget, arms the
  * watchdog, names the phase and turns the caps on; end turns them off again. */
 void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase);

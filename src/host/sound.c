@@ -609,7 +609,13 @@ void th_sound_open_lua(th_level *lv, lua_State *L)
 		{NULL, NULL},
 	};
 	/* tumble table on top */
-	if (luaL_newmetatable(L, SOUND_MT)) luaL_setfuncs(L, meta, 0);
+	if (luaL_newmetatable(L, SOUND_MT)) {
+		luaL_setfuncs(L, meta, 0);
+		/* getmetatable gives the type's name: a script cannot reach __gc or
+		 * __index to call them by hand or replace them for every object */
+		lua_pushliteral(L, "Sound");
+		lua_setfield(L, -2, "__metatable");
+	}
 	lua_pop(L, 1);
 	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, tumble_sound, 1);
