@@ -19,6 +19,7 @@
 #include "record.h"
 #include "render.h"
 #include "watch.h"
+#include "watchdog.h"
 #include "tumble/tumble_lua.h"
 
 #include <errno.h>
@@ -1363,7 +1364,7 @@ th_app *th_app_open(const th_app_options *options, int *status)
 
 static bool over(const th_app *app)
 {
-	return app->quit || app->fatal || app->level.exit_requested ||
+	return app->quit || app->fatal || app->level.exit_requested || th_watchdog_quit_signal() != 0 ||
 	       (app->frames > 0 && app->render_frame >= app->frames);
 }
 

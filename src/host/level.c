@@ -452,7 +452,10 @@ static bool run_level_chunk(th_level *lv, const char *phase, char **message)
 	int status;
 	if (lv->level_path != NULL) {
 		th_watch_add(lv->watch, lv->level_path);
-		status = luaL_loadfilex(L, lv->level_path, "t");
+		/* parsing is level work too: the time limit reaches inside it */
+		th_sandbox_begin(L, &lv->sandbox, phase);
+		status = th_sandbox_load_file(L, lv->level_path, "t");
+		th_sandbox_end(L, &lv->sandbox);
 	} else {
 		status = luaL_loadbufferx(L, builtin_demo, sizeof(builtin_demo) - 1, "=builtin demo", "t");
 	}

@@ -21,6 +21,7 @@ typedef enum th_stop {
 	TH_STOP_TIME,         /* the callback ran past its wall-clock budget */
 	TH_STOP_INSTRUCTIONS, /* past --instr-limit */
 	TH_STOP_MEMORY,       /* an allocation past --mem-limit was refused */
+	TH_STOP_SIGNAL,       /* SIGINT or SIGTERM: the run is ending */
 } th_stop;
 
 typedef struct th_sandbox {
@@ -68,6 +69,18 @@ void th_sandbox_world_limits(lua_State *L, const th_sandbox *sb);
  * to it after setmetatable must not become a finalizer. Call it with the
  * collector stopped. */
 void th_sandbox_setmetatable_unmarked(lua_State *L, int idx);
+
+/* Parses Lua text as luaL_loadbufferx does, but hands it to the parser in
+ * small pieces, charging the budget per byte and letting a stop through
+ * between pieces, so the time limit reaches a parse that takes long in C.
+ * Under --sandbox, text over TH_SANDBOX_MAX_CHUNK is refused. `load`
+ * (every run), require (the sandbox's searcher) and the level file go
+ * through it. */
+#define TH_SANDBOX_MAX_CHUNK ((size_t)16 << 20)
+int th_sandbox_load_buffer(lua_State *L, const char *text, size_t size, const char *chunkname, const char *mode);
+/* The same for a file (luaL_loadfilex's rules for a first '#' line), read
+ * as a regular file only, without blocking: "cannot read PATH: why". */
+int th_sandbox_load_file(lua_State *L, const char *path, const char *mode);
 
 /* Brackets one call into level code: resets the instruction budget, arms the
  * watchdog, names the phase and turns the caps on; end turns them off again. */
