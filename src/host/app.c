@@ -1542,9 +1542,7 @@ int th_app_close(th_app *app)
 		status = lv->exit_code;
 		if (lv->exit_message != NULL) {
 			FILE *out = status == 0 ? stdout : stderr;
-			if (opt->sandbox) th_sandbox_clean_text(lv->exit_message, strlen(lv->exit_message));
-			fprintf(out, "%s\n", lv->exit_message);
-			fflush(out);
+			th_sandbox_write_text(&lv->sandbox, out, "", lv->exit_message, strlen(lv->exit_message));
 		}
 	}
 	/* a screenshot asked for and not written is a failed run */

@@ -582,6 +582,46 @@ static void write_clean(const char *s, size_t len, FILE *out)
 	}
 }
 
+/* The text as it is (trusted) or cleaned (the sandbox). */
+static void write_text(const th_sandbox *sb, const char *s, size_t len, FILE *out)
+{
+	if (sb->strict) {
+		write_clean(s, len, out);
+	} else {
+		fwrite(s, 1, len, out);
+	}
+}
+
+#define CUT_LINE 1024
+
+void th_sandbox_write_text(th_sandbox *sb, FILE *out, const char *prefix, const char *text, size_t len)
+{
+	size_t total = strlen(prefix) + len + 1;
+	if (sb->output_limit == 0 || (sb->output_used <= sb->output_limit && total <= sb->output_limit - sb->output_used)) {
+		if (sb->output_limit != 0) sb->output_used += total;
+		fputs(prefix, out);
+		write_text(sb, text, len, out);
+		fputc('\n', out);
+		fflush(out);
+		return;
+	}
+	sb->output_used = sb->output_limit;
+	if (sb->output_noted) return;
+	sb->output_noted = true;
+	size_t cut = len;
+	if (cut > CUT_LINE) {
+		cut = CUT_LINE;
+		/* not in the middle of a UTF-8 sequence */
+		while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80) cut--;
+	}
+	fputs(prefix, out);
+	write_text(sb, text, cut, out);
+	fprintf(out, "%s\ntumble: output limit reached (--output-limit %g MB): the level's further output and errors are "
+	             "not written\n",
+	        cut < len ? " ..." : "", (double)sb->output_limit / (1024.0 * 1024.0));
+	fflush(out);
+}
+
 /* print within the run's output budget, safe for a terminal. */
 static int sandbox_print(lua_State *L)
 {

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <lua.h>
 
 typedef enum th_stop {
@@ -36,6 +37,7 @@ typedef struct th_sandbox {
 	double time_limit;        /* seconds per callback, 0 = none (the watchdog) */
 	size_t output_limit;      /* bytes print may write in the whole run, 0 = none */
 	size_t output_used;
+	bool output_noted;        /* the note that the budget is spent was written */
 	const char *phase;        /* callback being run, for the messages */
 	int depth;                /* nested begin calls */
 	lua_State *main;          /* the state's main thread */
@@ -98,6 +100,13 @@ void th_sandbox_close(lua_State *L, th_sandbox *sb);
  * the terminal's title or clipboard, or make it answer queries into the input
  * of the shell that started tumble. */
 void th_sandbox_clean_text(char *text, size_t len);
+
+/* Writes a line of text the level made (an error, tumble.exit's message)
+ * after prefix, cleaned for the terminal under --sandbox and counted by the
+ * output budget (print's): every byte a level makes the host write goes
+ * through it. Past the budget, one line cut to 1 KB and a note are written
+ * once, and nothing more until the budget starts again (a level start). */
+void th_sandbox_write_text(th_sandbox *sb, FILE *out, const char *prefix, const char *text, size_t len);
 
 /* Stops the running callback (signal-safe: used by the watchdog's signal
  * handler and by the allocator). */
