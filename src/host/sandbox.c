@@ -428,7 +428,7 @@ int th_sandbox_load_file(lua_State *L, const char *path, const char *mode)
 	if (fd >= 0) close(fd);
 	if (why != NULL) {
 		free(text);
-		lua_pushfstring(L, "cannot read %s: %s", path, why);
+		lua_pushfstring(L, "cannot %s %s: %s", text == NULL ? "open" : "read", path, why);
 		return LUA_ERRFILE;
 	}
 	/* as luaL_loadfilex: a UTF-8 byte order mark and a first line starting

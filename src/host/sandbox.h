@@ -81,7 +81,7 @@ void th_sandbox_setmetatable_unmarked(lua_State *L, int idx);
 #define TH_SANDBOX_MAX_CHUNK ((size_t)16 << 20)
 int th_sandbox_load_buffer(lua_State *L, const char *text, size_t size, const char *chunkname, const char *mode);
 /* The same for a file (luaL_loadfilex's rules for a first '#' line), read
- * as a regular file only, without blocking: "cannot read PATH: why". */
+ * as a regular file only, without blocking: "cannot open PATH: why". */
 int th_sandbox_load_file(lua_State *L, const char *path, const char *mode);
 
 /* Brackets one call into level code: resets the instruction budget, arms the

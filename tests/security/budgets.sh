@@ -93,6 +93,13 @@ host_case "parse: a level file holding the chain (parsed before any callback run
   "time limit exceeded in main chunk \(1 s\)" 10 0 --sandbox --time-limit 1 "$dir/level.lua"
 host_case "parse: the same without --sandbox (the watchdog of every run)" error \
   "time limit exceeded in main chunk \(1 s\)" 10 0 --time-limit 1 "$dir/level.lua"
+L=$(level parse_loadfile <<EOF
+local f, e = loadfile("$dir/level.lua")
+tumble.exit(0, "parsed: " .. tostring(e))
+EOF
+)
+host_case "parse: loadfile of that file without --sandbox" error "time limit exceeded in load \(1 s\)" 10 0 \
+  --time-limit 1 "$L"
 
 # --- C loops charged in proportion to their work ---
 L=$(level sort_len <<'EOF'

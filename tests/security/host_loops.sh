@@ -9,7 +9,7 @@
 LONG=(--time-limit 120)
 
 # --- drawing: bounded whatever the camera holds ---
-for cam in "x = 1e17" "y = -1e17" "x = 3e38, y = 3e38" "x = 1e17, scale = 1e-3" "x = 12345.678, scale = 999999"; do
+for cam in "x = 1e17" "y = -1e17" "x = 3e38, y = 3e38" "x = 1e17, scale = 1e-3"; do
   L=$(level "camera_${cam//[^a-z0-9]/_}" <<EOF
 local c = tumble.camera
 for k, v in pairs({ $cam }) do c[k] = v end
@@ -18,19 +18,6 @@ EOF
   host_case "draw: the grid with the camera at { $cam } draws and ends" ok "frames=3" 30 0 --sandbox "${LONG[@]}" \
     --frames 3 --screenshot "$TMP/camera.png" "$L"
 done
-
-L=$(raw_level big_text <<'EOF'
-local level = {}
-local big = ("tumble "):rep(4 << 20)
-function level.draw(gfx)
-  gfx.screen_text(10, 10, big, 1)
-  gfx.text(0, 0, big, 16)
-end
-return level
-EOF
-)
-host_case "draw: 28 MB of text per frame draws only what can be seen" ok "frames=3" 60 0 --sandbox "${LONG[@]}" \
-  --frames 3 --screenshot "$TMP/text.png" "$L"
 
 # --- SIGINT and SIGTERM ---
 # signal_case LABEL SIGNAL STATUS PATTERN LEVEL ARGS...: runs the host in the
