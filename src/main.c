@@ -1,6 +1,7 @@
 /* tumble: the command line. Parses the options and hands over to the host. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "host/app.h"
 #include "host/camera.h"
+#include "host/watchdog.h"
 #include "tumble/tumble_lua.h"
 
 static void usage(FILE *out)
@@ -236,5 +238,12 @@ int main(int argc, char **argv)
 		if (o.output_limit_mb < 0) o.output_limit_mb = 16;
 	}
 	if (o.output_limit_mb < 0) o.output_limit_mb = 0;
-	return th_app_run(&o);
+	th_watchdog_catch_quit();
+	int status = th_app_run(&o);
+	int sig = th_watchdog_quit_signal();
+	if (sig != 0) {
+		fprintf(stderr, "tumble: ended by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+		return 128 + sig;
+	}
+	return status;
 }

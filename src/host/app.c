@@ -19,6 +19,7 @@
 #include "record.h"
 #include "render.h"
 #include "watch.h"
+#include "watchdog.h"
 #include "tumble/tumble_lua.h"
 
 #include <errno.h>
@@ -1370,7 +1371,7 @@ th_app *th_app_open(const th_app_options *options, int *status)
 
 static bool over(const th_app *app)
 {
-	return app->quit || app->fatal || app->level.exit_requested ||
+	return app->quit || app->fatal || app->level.exit_requested || th_watchdog_quit_signal() != 0 ||
 	       (app->frames > 0 && app->render_frame >= app->frames);
 }
 
@@ -1548,9 +1549,7 @@ int th_app_close(th_app *app)
 		status = lv->exit_code;
 		if (lv->exit_message != NULL) {
 			FILE *out = status == 0 ? stdout : stderr;
-			if (opt->sandbox) th_sandbox_clean_text(lv->exit_message, strlen(lv->exit_message));
-			fprintf(out, "%s\n", lv->exit_message);
-			fflush(out);
+			th_sandbox_write_text(&lv->sandbox, out, "", lv->exit_message, strlen(lv->exit_message));
 		}
 	}
 	/* a screenshot asked for and not written is a failed run */

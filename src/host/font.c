@@ -137,7 +137,13 @@ void th_font_draw_n(SDL_Renderer *renderer, SDL_Texture *font, float x, float y,
 	SDL_SetTextureAlphaMod(font, color.a);
 	float cx = x, cy = y;
 	int column = 0;
+	/* only glyphs that can be seen are drawn, and nothing after the last
+	 * line that can: a level's megabyte of text costs a walk over it */
+	int out_w = 0, out_h = 0;
+	if (SDL_GetRendererOutputSize(renderer, &out_w, &out_h) != 0) out_w = out_h = 1 << 20;
+	float glyph_w = (float)(TH_FONT_GLYPH_W * scale), glyph_h = (float)(TH_FONT_GLYPH_H * scale);
 	for (int i = 0; i < len && text[i] != '\0'; ++i) {
+		if (cy >= (float)out_h) break;
 		unsigned char c = (unsigned char)text[i];
 		if (c == '\n') {
 			cx = x;
@@ -152,7 +158,7 @@ void th_font_draw_n(SDL_Renderer *renderer, SDL_Texture *font, float x, float y,
 			continue;
 		}
 		if (c < FONT_FIRST || c >= FONT_FIRST + FONT_COUNT) c = '?';
-		if (c != ' ') {
+		if (c != ' ' && cx + glyph_w > 0.0f && cx < (float)out_w && cy + glyph_h > 0.0f) {
 			SDL_Rect src = {(c - FONT_FIRST) * TH_FONT_GLYPH_W, 0, TH_FONT_GLYPH_W, TH_FONT_GLYPH_H};
 			SDL_FRect dst = {cx, cy, (float)(TH_FONT_GLYPH_W * scale), (float)(TH_FONT_GLYPH_H * scale)};
 			SDL_RenderCopyF(renderer, font, &src, &dst);

@@ -100,8 +100,7 @@ void th_level_set_error(th_level *lv, const char *phase, const char *message, bo
 	if (lv->opt != NULL && lv->opt->sandbox) th_sandbox_clean_text(text, strlen(text));
 	/* Print each distinct error once: a broken update would repeat every frame. */
 	if (lv->error == NULL || strcmp(lv->error, text) != 0) {
-		fprintf(stderr, "tumble: %s%s\n", runtime ? "Lua error " : "", text);
-		fflush(stderr);
+		th_sandbox_write_text(&lv->sandbox, stderr, runtime ? "tumble: Lua error " : "tumble: ", text, strlen(text));
 	}
 	free(lv->error);
 	lv->error = text;
@@ -268,6 +267,17 @@ static void push_world(th_level *lv)
 
 /* ---------------- host fields of the tumble table ---------------- */
 
+/* A copy of a level's text of at most ERROR_TEXT_MAX bytes (the head, and
+ * how much was cut), or NULL. */
+static char *cut_text(const char *text, size_t len)
+{
+	if (len <= ERROR_TEXT_MAX) return strndup(text, len);
+	char *out = malloc(ERROR_TEXT_MAX + 64);
+	if (out == NULL) return NULL;
+	snprintf(out, ERROR_TEXT_MAX + 64, "%.*s\n... (%zu bytes cut)", ERROR_TEXT_MAX, text, len - ERROR_TEXT_MAX);
+	return out;
+}
+
 static int host_exit(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, lua_upvalueindex(1));
@@ -280,12 +290,13 @@ static int host_exit(lua_State *L)
 		luaL_argcheck(L, n >= 0 && n <= 255, 1, "exit status in 0..255 expected");
 		code = (int)n;
 	}
-	const char *msg = luaL_optstring(L, 2, NULL);
+	size_t msg_len = 0;
+	const char *msg = luaL_optlstring(L, 2, NULL, &msg_len);
 	if (!lv->exit_requested) {
 		lv->exit_requested = true;
 		lv->exit_code = code;
 		free(lv->exit_message);
-		lv->exit_message = msg != NULL ? strdup(msg) : NULL;
+		lv->exit_message = msg != NULL ? cut_text(msg, msg_len) : NULL;
 	}
 	return 0;
 }
@@ -452,7 +463,10 @@ static bool run_level_chunk(th_level *lv, const char *phase, char **message)
 	int status;
 	if (lv->level_path != NULL) {
 		th_watch_add(lv->watch, lv->level_path);
-		status = luaL_loadfilex(L, lv->level_path, "t");
+		/* parsing is level work too: the time limit reaches inside it */
+		th_sandbox_begin(L, &lv->sandbox, phase);
+		status = th_sandbox_load_file(L, lv->level_path, "t");
+		th_sandbox_end(L, &lv->sandbox);
 	} else {
 		status = luaL_loadbufferx(L, builtin_demo, sizeof(builtin_demo) - 1, "=builtin demo", "t");
 	}
@@ -526,6 +540,7 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 	lv->sandbox.time_limit = lv->opt->time_limit;
 	lv->sandbox.output_limit = (size_t)(lv->opt->output_limit_mb * 1024.0 * 1024.0);
 	lv->sandbox.output_used = 0;
+	lv->sandbox.output_noted = false;
 	lv->sandbox.depth = 0;
 	lv->L = th_sandbox_new_state(&lv->sandbox);
 	if (lv->L == NULL) {

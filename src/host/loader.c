@@ -198,12 +198,35 @@ static int loader_searcher(lua_State *L)
 	return results;
 }
 
+/* loadfile(path [, mode [, env]]) as the stock one, parsed in pieces within
+ * the budget (th_sandbox_load_file); without a path, the stock one (stdin). */
+static int load_named_file(lua_State *L)
+{
+	const char *path = luaL_checkstring(L, 1);
+	const char *mode = luaL_optstring(L, 2, NULL);
+	int env = !lua_isnone(L, 3) ? 3 : 0;
+	if (th_sandbox_load_file(L, path, mode) != LUA_OK) {
+		luaL_pushfail(L);
+		lua_insert(L, -2);
+		return 2;
+	}
+	if (env != 0) {
+		lua_pushvalue(L, env);
+		if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+	}
+	return 1;
+}
+
 static int loader_loadfile(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, lua_upvalueindex(2));
 	const char *path = luaL_optstring(L, 1, NULL);
 	int n = lua_gettop(L);
-	lua_pushvalue(L, lua_upvalueindex(1));
+	if (path != NULL) {
+		lua_pushcfunction(L, load_named_file);
+	} else {
+		lua_pushvalue(L, lua_upvalueindex(1));
+	}
 	lua_insert(L, 1);
 	lua_call(L, n, LUA_MULTRET);
 	if (lua_isfunction(L, 1)) {
@@ -220,7 +243,7 @@ static int loader_dofile(lua_State *L)
 	if (path != NULL) th_watch_add(lv->watch, path);
 	lua_settop(L, 1);
 	/* as the standard dofile does, with the chunk staged before it runs */
-	if (luaL_loadfile(L, path) != LUA_OK) return lua_error(L);
+	if ((path != NULL ? th_sandbox_load_file(L, path, NULL) : luaL_loadfile(L, NULL)) != LUA_OK) return lua_error(L);
 	th_loader_stage_chunk(lv, -1);
 	lua_call(L, 0, LUA_MULTRET);
 	return lua_gettop(L) - 1;

@@ -22,6 +22,7 @@
  * back as it was; one with __gc is refused, since a copy would be finalized
  * too. */
 #include "level.h"
+#include "sandbox.h"
 #include "tumble/tumble_lua.h"
 
 #include <ctype.h>
@@ -399,7 +400,9 @@ int th_moment_restore_lua(lua_State *L)
 		lua_pushvalue(L, copy);
 		lua_rawget(L, metas);
 		if (lua_istable(L, -1)) {
-			lua_setmetatable(L, original);
+			/* a metatable that gained __gc since the copy must not mark the
+			 * table for finalization now (setmetatable refused it then) */
+			th_sandbox_setmetatable_unmarked(L, original);
 		} else {
 			lua_pop(L, 1);
 			lua_pushnil(L);

@@ -4,10 +4,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RECORD_MAGIC "tumble-input 1"
@@ -189,18 +191,68 @@ static void fail(th_replay *r, const char *why, const char *line)
 	r->over = true;
 }
 
-/* The next non-empty, non-comment line; 0 at the end, -1 if it is too long. */
+/* The next non-empty, non-comment line: 1, or 0 at the end, -1 if it is
+ * too long, -2 if it holds a byte no recording has (a NUL, a control
+ * character but tab and a final CR, DEL): binary junk is refused, not
+ * skipped. Reads at most `size` bytes past the line's start. */
 static int read_line(th_replay *r, char *buf, int size)
 {
-	while (fgets(buf, size, r->file) != NULL) {
+	for (;;) {
+		int n = 0, c = 0;
+		bool any = false;
+		while ((c = getc(r->file)) != EOF) {
+			any = true;
+			if (c == '\n') break;
+			if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+				r->line += 1;
+				snprintf(buf, (size_t)size, "byte 0x%02x at column %d", c, n + 1);
+				return -2;
+			}
+			if (n >= size - 1) {
+				r->line += 1;
+				buf[size - 1] = '\0';
+				return -1;
+			}
+			buf[n++] = (char)c;
+		}
+		if (!any) return 0;
 		r->line += 1;
-		size_t n = strlen(buf);
-		if (n > 0 && buf[n - 1] != '\n' && !feof(r->file)) return -1;
-		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = '\0';
+		while (n > 0 && buf[n - 1] == '\r') n--;
+		buf[n] = '\0';
+		for (int i = 0; i < n; ++i) {
+			/* a CR is allowed only at the end */
+			if (buf[i] == '\r') {
+				snprintf(buf, (size_t)size, "byte 0x0d at column %d", i + 1);
+				return -2;
+			}
+		}
 		if (n == 0 || buf[0] == '#') continue;
 		return 1;
 	}
-	return 0;
+}
+
+/* Opens a recording: a regular file only (opened without blocking, checked
+ * on the descriptor), so a FIFO or a device such as /dev/zero is refused at
+ * once instead of being read for ever. */
+static FILE *open_regular(const char *path, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file";
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (f == NULL) {
+		*why = strerror(errno);
+		close(fd);
+	}
+	return f;
 }
 
 static bool parse_view(const char *s, int *w, int *h)
@@ -212,9 +264,10 @@ bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h)
 {
 	memset(r, 0, sizeof(*r));
 	char line[LINE_MAX_LEN];
-	r->file = fopen(path, "r");
+	const char *why = NULL;
+	r->file = open_regular(path, &why);
 	if (r->file == NULL) {
-		snprintf(r->error, sizeof(r->error), "cannot open replay %s: %s", path, strerror(errno));
+		snprintf(r->error, sizeof(r->error), "cannot open replay %s: %s", path, why);
 		return false;
 	}
 	if (read_line(r, line, sizeof(line)) != 1 || strcmp(line, RECORD_MAGIC) != 0) {
@@ -228,6 +281,12 @@ bool th_replay_open(th_replay *r, const char *path, int *view_w, int *view_h)
 		long pos = ftell(r->file);
 		int line_no = r->line;
 		int got = read_line(r, line, sizeof(line));
+		if (got < 0) {
+			snprintf(r->error, sizeof(r->error), "%s line %d: %.100s", path, r->line,
+			         got == -1 ? "line too long" : line);
+			th_replay_close(r);
+			return false;
+		}
 		if (got == 1 && strncmp(line, "view", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
 			if (!parse_view(line + 4, view_w, view_h)) {
 				snprintf(r->error, sizeof(r->error), "%s line %d: view W H with sizes in 1..%d, at most %d pixels, expected: %.60s",
@@ -336,8 +395,13 @@ th_replay_item th_replay_next(th_replay *r, th_event *ev, int *steps)
 	}
 	char line[LINE_MAX_LEN];
 	int got = read_line(r, line, sizeof(line));
-	if (got < 0) {
+	if (got == -1) {
 		fail(r, "line too long", line);
+		return TH_REPLAY_ERROR;
+	}
+	if (got == -2) {
+		snprintf(r->error, sizeof(r->error), "replay line %d is not text: %.100s", r->line, line);
+		r->over = true;
 		return TH_REPLAY_ERROR;
 	}
 	if (got == 0) {

@@ -8,6 +8,7 @@
 #include "font.h"
 #include "media.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static const SDL_Color fat_aabb_color = {120, 70, 120, 255};
 static bool grow(void **ptr, int *capacity, int needed, size_t size)
 {
 	if (needed <= *capacity) return true;
+	if (needed > INT_MAX / 2) return false;
 	int capacity2 = *capacity != 0 ? *capacity : 64;
 	while (capacity2 < needed) capacity2 *= 2;
 	void *p = realloc(*ptr, (size_t)capacity2 * size);
@@ -254,8 +256,10 @@ static SDL_FPoint *point_buffer(th_render *r, int n)
 
 static int circle_segments(float radius_px)
 {
-	int n = (int)(radius_px * 0.75f);
-	return n < 16 ? 16 : n > 96 ? 96 : n;
+	float n = radius_px * 0.75f;
+	/* NaN and infinities too */
+	if (!(n > 16.0f)) return 16;
+	return n > 96.0f ? 96 : (int)n;
 }
 
 /* World-space helpers drawing into a target. */
@@ -506,24 +510,42 @@ static void cb_aabb(tb_aabb box, bool fat, void *ctx)
 	SDL_RenderDrawRectF(d->t->renderer, &rect);
 }
 
-static void draw_grid(th_render *r, th_target *t)
+/* Bounded by construction, whatever the camera holds: the lines are counted
+ * first (at most a few per pixel of the view), then drawn by index, so a
+ * camera at 1e17, where adding the step to a coordinate changes nothing, or
+ * a scale that makes the step overflow, draws a few lines or none. */
+#define GRID_MAX_LINES 4096
+
+static void grid_lines(th_render *r, th_target *t, double lo, double hi, double step, bool vertical)
 {
-	double step = 1.0;
-	while (step * r->scale < 24.0) step *= 5.0;
-	tb_vec2 lo = tb_v2((float)(r->cam_x - 0.5 * t->width / r->scale), (float)(r->cam_y - 0.5 * t->height / r->scale));
-	tb_vec2 hi = tb_v2((float)(r->cam_x + 0.5 * t->width / r->scale), (float)(r->cam_y + 0.5 * t->height / r->scale));
+	double first = floor(lo / step), last = floor(hi / step);
+	if (!isfinite(first) || !isfinite(last) || last < first || last - first >= GRID_MAX_LINES) return;
 	SDL_Renderer *sr = t->renderer;
 	SDL_Color minor = {255, 255, 255, 10}, axis = {255, 255, 255, 34};
-	for (double x = floor(lo.x / step) * step; x <= hi.x; x += step) {
-		SDL_FPoint p = th_render_to_screen(r, t, tb_v2((float)x, 0.0f));
-		set_color(sr, fabs(x) < 1e-9 ? axis : minor);
-		SDL_RenderDrawLineF(sr, p.x, 0.0f, p.x, (float)t->height);
+	int count = (int)(last - first) + 1;
+	for (int i = 0; i < count; ++i) {
+		double v = (first + i) * step;
+		set_color(sr, fabs(v) < 1e-9 ? axis : minor);
+		if (vertical) {
+			SDL_FPoint p = th_render_to_screen(r, t, tb_v2((float)v, 0.0f));
+			SDL_RenderDrawLineF(sr, p.x, 0.0f, p.x, (float)t->height);
+		} else {
+			SDL_FPoint p = th_render_to_screen(r, t, tb_v2(0.0f, (float)v));
+			SDL_RenderDrawLineF(sr, 0.0f, p.y, (float)t->width, p.y);
+		}
 	}
-	for (double y = floor(lo.y / step) * step; y <= hi.y; y += step) {
-		SDL_FPoint p = th_render_to_screen(r, t, tb_v2(0.0f, (float)y));
-		set_color(sr, fabs(y) < 1e-9 ? axis : minor);
-		SDL_RenderDrawLineF(sr, 0.0f, p.y, (float)t->width, p.y);
-	}
+}
+
+static void draw_grid(th_render *r, th_target *t)
+{
+	if (!(r->scale > 0.0) || !isfinite(r->scale) || !isfinite(r->cam_x) || !isfinite(r->cam_y)) return;
+	double step = 1.0;
+	for (int i = 0; i < 64 && step * r->scale < 24.0; ++i) step *= 5.0;
+	if (!isfinite(step) || step * r->scale < 24.0) return;
+	tb_vec2 lo = tb_v2((float)(r->cam_x - 0.5 * t->width / r->scale), (float)(r->cam_y - 0.5 * t->height / r->scale));
+	tb_vec2 hi = tb_v2((float)(r->cam_x + 0.5 * t->width / r->scale), (float)(r->cam_y + 0.5 * t->height / r->scale));
+	grid_lines(r, t, lo.x, hi.x, step, true);
+	grid_lines(r, t, lo.y, hi.y, step, false);
 }
 
 /* ---------------- a frame ---------------- */

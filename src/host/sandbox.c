@@ -7,9 +7,13 @@
 #include "watchdog.h"
 #include "tumble/tumble_lua.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <lauxlib.h>
 #include <lualib.h>
 
@@ -73,6 +77,10 @@ const char *th_sandbox_stop_message(const th_sandbox *sb, char *buf, size_t size
 	case TH_STOP_MEMORY:
 		snprintf(buf, size, "memory limit exceeded in %s (%g MB)", phase, (double)sb->limit / (1024.0 * 1024.0));
 		break;
+	case TH_STOP_SIGNAL:
+		snprintf(buf, size, "interrupted in %s (%s: the run ends)", phase,
+		         th_watchdog_quit_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+		break;
 	default: return NULL;
 	}
 	return buf;
@@ -129,6 +137,17 @@ void th_sandbox_tick(lua_State *L, long long steps)
 	if (sb->stop != TH_STOP_NONE) raise_stop(L, sb);
 }
 
+/* The watchdog watches every callback: for its time limit, and without one
+ * (--time-limit 0) still for SIGINT and SIGTERM, which stop the callback. */
+static void arm_watchdog(th_sandbox *sb, const char *phase)
+{
+	if (sb->time_limit > 0 && th_watchdog_start()) {
+		th_watchdog_arm(sb, phase, sb->time_limit, th_watchdog_hard_limit(sb->time_limit));
+	} else if (sb->time_limit <= 0 && th_watchdog_running()) {
+		th_watchdog_arm(sb, phase, TH_WATCHDOG_NEVER, TH_WATCHDOG_NEVER);
+	}
+}
+
 void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase)
 {
 	if (sb->depth++ > 0) return;
@@ -143,9 +162,7 @@ void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase)
 		lua_sethook(L, hook, LUA_MASKCOUNT, sb->instr_step);
 	}
 	sb->enforce = true;
-	if (sb->time_limit > 0 && th_watchdog_start()) {
-		th_watchdog_arm(sb, phase, sb->time_limit, th_watchdog_hard_limit(sb->time_limit));
-	}
+	arm_watchdog(sb, phase);
 }
 
 void th_sandbox_end(lua_State *L, th_sandbox *sb)
@@ -170,9 +187,7 @@ void th_sandbox_close(lua_State *L, th_sandbox *sb)
 	sb->stop = TH_STOP_NONE;
 	sb->current = NULL;
 	sb->enforce = true;
-	if (sb->time_limit > 0 && th_watchdog_start()) {
-		th_watchdog_arm(sb, sb->phase, sb->time_limit, th_watchdog_hard_limit(sb->time_limit));
-	}
+	arm_watchdog(sb, sb->phase);
 	lua_close(L);
 	th_watchdog_disarm();
 	sb->enforce = false;
@@ -310,30 +325,156 @@ static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn)
 
 /* ---------------- the strict library ---------------- */
 
-/* load() without binary chunks (crafted bytecode can crash the VM), and with
- * a reader function charged to the budget (a C reader never returns to the VM). */
-static int load_reader(lua_State *L)
+/* ---------------- parsing within the budget ---------------- */
+
+/* The parser is handed its text in pieces of PARSE_PIECE bytes, and between
+ * two pieces the budget is charged (a byte an instruction) and a stop gets
+ * through. Lua's parser does work that grows faster than the text (a chain
+ * of 100,000 `and`s walks its jump list once per `and`: seconds of C), but
+ * it does that work as the tokens arrive, so with small pieces the time
+ * limit ends a parse within a fraction of a second of firing, not at the
+ * watchdog's hard stop. */
+#define PARSE_PIECE 64
+
+typedef struct piece_reader {
+	const char *text; /* what is left of the current block */
+	size_t left;
+	int fn;           /* stack index of a reader function, or 0 */
+	int slot;         /* stack index that anchors its last block */
+} piece_reader;
+
+static const char *read_piece(lua_State *L, void *ud, size_t *size)
 {
-	th_sandbox_tick(L, 64);
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_call(L, 0, 1);
-	return 1;
+	piece_reader *r = ud;
+	if (r->left == 0 && r->fn != 0) {
+		/* the next block from the level's reader function (as the stock
+		 * load does it) */
+		luaL_checkstack(L, 2, "too many nested functions");
+		th_sandbox_tick(L, 64);
+		lua_pushvalue(L, r->fn);
+		lua_call(L, 0, 1);
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1);
+			r->fn = 0;
+		} else if (!lua_isstring(L, -1)) {
+			luaL_error(L, "reader function must return a string");
+		} else {
+			lua_replace(L, r->slot);
+			r->text = lua_tolstring(L, r->slot, &r->left);
+		}
+	}
+	if (r->left == 0) {
+		*size = 0;
+		return NULL;
+	}
+	size_t n = r->left < PARSE_PIECE ? r->left : PARSE_PIECE;
+	th_sandbox_tick(L, (long long)n);
+	const char *piece = r->text;
+	r->text += n;
+	r->left -= n;
+	*size = n;
+	return piece;
 }
 
+int th_sandbox_load_buffer(lua_State *L, const char *text, size_t size, const char *chunkname, const char *mode)
+{
+	th_sandbox *sb = sandbox_of(L);
+	if (sb != NULL && sb->strict && size > TH_SANDBOX_MAX_CHUNK) {
+		lua_pushfstring(L, "%s: chunk too large to load (%d MB at most in the sandbox)",
+		                chunkname != NULL ? chunkname : "?", (int)(TH_SANDBOX_MAX_CHUNK >> 20));
+		return LUA_ERRSYNTAX;
+	}
+	piece_reader r = {text, size, 0, 0};
+	return lua_load(L, read_piece, &r, chunkname, mode);
+}
+
+int th_sandbox_load_file(lua_State *L, const char *path, const char *mode)
+{
+	th_sandbox *sb = sandbox_of(L);
+	size_t cap = sb != NULL && sb->strict ? TH_SANDBOX_MAX_CHUNK : ((size_t)1 << 30);
+	const char *why = NULL;
+	char *text = NULL;
+	size_t size = 0;
+	/* without blocking, and only a regular file: a FIFO or a device put in
+	 * the level's place is refused at once */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0) {
+		why = strerror(errno);
+	} else if (fstat(fd, &st) != 0) {
+		why = strerror(errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		why = S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file";
+	} else if ((unsigned long long)st.st_size > cap) {
+		why = "file too large to load";
+	} else if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
+		why = "out of memory";
+	} else {
+		for (;;) {
+			ssize_t n = read(fd, text + size, (size_t)st.st_size + 1 - size);
+			if (n < 0 && errno == EINTR) continue;
+			if (n < 0) {
+				why = strerror(errno);
+				break;
+			}
+			if (n == 0) break;
+			size += (size_t)n;
+			if (size > (size_t)st.st_size) {
+				why = "file changed while it was read";
+				break;
+			}
+		}
+	}
+	if (fd >= 0) close(fd);
+	if (why != NULL) {
+		free(text);
+		lua_pushfstring(L, "cannot %s %s: %s", text == NULL ? "open" : "read", path, why);
+		return LUA_ERRFILE;
+	}
+	/* as luaL_loadfilex: a UTF-8 byte order mark and a first line starting
+	 * with '#' are skipped (the line's newline stays, for the line numbers) */
+	size_t skip = 0;
+	if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) skip = 3;
+	if (skip < size && text[skip] == '#') {
+		while (skip < size && text[skip] != '\n') skip++;
+	}
+	lua_pushfstring(L, "@%s", path);
+	int status = th_sandbox_load_buffer(L, text + skip, size - skip, lua_tostring(L, -1), mode);
+	free(text);
+	lua_remove(L, -2);
+	return status;
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]) as Lua 5.4's, parsed in pieces;
+ * upvalue 1: whether binary chunks are refused (the sandbox: crafted bytecode
+ * is arbitrary memory access in the VM). */
 static int sandbox_load(lua_State *L)
 {
-	if (lua_gettop(L) < 3) lua_settop(L, 3);
-	lua_pushliteral(L, "t");
-	lua_replace(L, 3);
-	if (lua_type(L, 1) == LUA_TFUNCTION) {
-		lua_pushvalue(L, 1);
-		lua_pushcclosure(L, load_reader, 1);
-		lua_replace(L, 1);
+	size_t len = 0;
+	const char *s = lua_tolstring(L, 1, &len);
+	const char *mode = lua_toboolean(L, lua_upvalueindex(1)) ? "t" : luaL_optstring(L, 3, "bt");
+	int env = !lua_isnone(L, 4) ? 4 : 0;
+	int status;
+	if (s != NULL) {
+		const char *chunkname = luaL_optstring(L, 2, s);
+		status = th_sandbox_load_buffer(L, s, len, chunkname, mode);
+	} else {
+		const char *chunkname = luaL_optstring(L, 2, "=(load)");
+		luaL_checktype(L, 1, LUA_TFUNCTION);
+		lua_settop(L, 5); /* 5: the reserved slot for the reader's last block */
+		piece_reader r = {NULL, 0, 1, 5};
+		status = lua_load(L, read_piece, &r, chunkname, mode);
 	}
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-	return lua_gettop(L);
+	if (status != LUA_OK) {
+		luaL_pushfail(L);
+		lua_insert(L, -2);
+		return 2;
+	}
+	if (env != 0) {
+		lua_pushvalue(L, env);
+		if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+	}
+	return 1;
 }
 
 /* No finalizers written in Lua: no hook runs inside a finalizer, so one that
@@ -353,6 +494,30 @@ static int sandbox_setmetatable(lua_State *L)
 	lua_insert(L, 1);
 	lua_call(L, 2, 1);
 	return 1;
+}
+
+void th_sandbox_setmetatable_unmarked(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	int mt = lua_gettop(L);
+	lua_pushliteral(L, "__gc");
+	if (lua_rawget(L, mt) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_setmetatable(L, idx);
+		return;
+	}
+	/* Lua marks an object for finalization when its new metatable has __gc:
+	 * take the field away for that moment. The key stays in the table (the
+	 * collector is stopped), so putting the value back allocates nothing. */
+	lua_pushliteral(L, "__gc");
+	lua_pushnil(L);
+	lua_rawset(L, mt);
+	lua_pushvalue(L, mt);
+	lua_setmetatable(L, idx);
+	lua_pushliteral(L, "__gc");
+	lua_insert(L, -2);
+	lua_rawset(L, mt);
+	lua_pop(L, 1);
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4) that is not a C1 control,
@@ -417,6 +582,46 @@ static void write_clean(const char *s, size_t len, FILE *out)
 	}
 }
 
+/* The text as it is (trusted) or cleaned (the sandbox). */
+static void write_text(const th_sandbox *sb, const char *s, size_t len, FILE *out)
+{
+	if (sb->strict) {
+		write_clean(s, len, out);
+	} else {
+		fwrite(s, 1, len, out);
+	}
+}
+
+#define CUT_LINE 1024
+
+void th_sandbox_write_text(th_sandbox *sb, FILE *out, const char *prefix, const char *text, size_t len)
+{
+	size_t total = strlen(prefix) + len + 1;
+	if (sb->output_limit == 0 || (sb->output_used <= sb->output_limit && total <= sb->output_limit - sb->output_used)) {
+		if (sb->output_limit != 0) sb->output_used += total;
+		fputs(prefix, out);
+		write_text(sb, text, len, out);
+		fputc('\n', out);
+		fflush(out);
+		return;
+	}
+	sb->output_used = sb->output_limit;
+	if (sb->output_noted) return;
+	sb->output_noted = true;
+	size_t cut = len;
+	if (cut > CUT_LINE) {
+		cut = CUT_LINE;
+		/* not in the middle of a UTF-8 sequence */
+		while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80) cut--;
+	}
+	fputs(prefix, out);
+	write_text(sb, text, cut, out);
+	fprintf(out, "%s\ntumble: output limit reached (--output-limit %g MB): the level's further output and errors are "
+	             "not written\n",
+	        cut < len ? " ..." : "", (double)sb->output_limit / (1024.0 * 1024.0));
+	fflush(out);
+}
+
 /* print within the run's output budget, safe for a terminal. */
 static int sandbox_print(lua_State *L)
 {
@@ -468,6 +673,9 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 	lua_pushglobaltable(L);
 	int g = lua_gettop(L);
 	wrap_field(L, g, "xpcall", sandbox_xpcall);
+	lua_pushboolean(L, sb->strict);
+	lua_pushcclosure(L, sandbox_load, 1);
+	lua_setfield(L, g, "load");
 	lua_getfield(L, g, LUA_COLIBNAME);
 	wrap_field(L, -1, "resume", co_resume);
 	wrap_field(L, -1, "wrap", co_wrap);
@@ -483,7 +691,6 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 	lua_setfield(L, g, "dofile");
 	lua_pushnil(L);
 	lua_setfield(L, g, "loadfile");
-	wrap_field(L, g, "load", sandbox_load);
 	wrap_field(L, g, "setmetatable", sandbox_setmetatable);
 	lua_pushcfunction(L, sandbox_print);
 	lua_setfield(L, g, "print");

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <lua.h>
 
 typedef enum th_stop {
@@ -21,6 +22,7 @@ typedef enum th_stop {
 	TH_STOP_TIME,         /* the callback ran past its wall-clock budget */
 	TH_STOP_INSTRUCTIONS, /* past --instr-limit */
 	TH_STOP_MEMORY,       /* an allocation past --mem-limit was refused */
+	TH_STOP_SIGNAL,       /* SIGINT or SIGTERM: the run is ending */
 } th_stop;
 
 typedef struct th_sandbox {
@@ -35,6 +37,7 @@ typedef struct th_sandbox {
 	double time_limit;        /* seconds per callback, 0 = none (the watchdog) */
 	size_t output_limit;      /* bytes print may write in the whole run, 0 = none */
 	size_t output_used;
+	bool output_noted;        /* the note that the budget is spent was written */
 	const char *phase;        /* callback being run, for the messages */
 	int depth;                /* nested begin calls */
 	lua_State *main;          /* the state's main thread */
@@ -62,6 +65,25 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 /* Gives every world created afterwards in L the caps above (strict only). */
 void th_sandbox_world_limits(lua_State *L, const th_sandbox *sb);
 
+/* lua_setmetatable(L, idx) with the metatable on top (popped), without
+ * marking the object for finalization even if the metatable has __gc now.
+ * For host code that puts a level's metatable back (rewind): a __gc added
+ * to it after setmetatable must not become a finalizer. Call it with the
+ * collector stopped. */
+void th_sandbox_setmetatable_unmarked(lua_State *L, int idx);
+
+/* Parses Lua text as luaL_loadbufferx does, but hands it to the parser in
+ * small pieces, charging the budget per byte and letting a stop through
+ * between pieces, so the time limit reaches a parse that takes long in C.
+ * Under --sandbox, text over TH_SANDBOX_MAX_CHUNK is refused. `load`
+ * (every run), require (the sandbox's searcher) and the level file go
+ * through it. */
+#define TH_SANDBOX_MAX_CHUNK ((size_t)16 << 20)
+int th_sandbox_load_buffer(lua_State *L, const char *text, size_t size, const char *chunkname, const char *mode);
+/* The same for a file (luaL_loadfilex's rules for a first '#' line), read
+ * as a regular file only, without blocking: "cannot open PATH: why". */
+int th_sandbox_load_file(lua_State *L, const char *path, const char *mode);
+
 /* Brackets one call into level code: resets the instruction budget, arms the
  * watchdog, names the phase and turns the caps on; end turns them off again. */
 void th_sandbox_begin(lua_State *L, th_sandbox *sb, const char *phase);
@@ -78,6 +100,13 @@ void th_sandbox_close(lua_State *L, th_sandbox *sb);
  * the terminal's title or clipboard, or make it answer queries into the input
  * of the shell that started tumble. */
 void th_sandbox_clean_text(char *text, size_t len);
+
+/* Writes a line of text the level made (an error, tumble.exit's message)
+ * after prefix, cleaned for the terminal under --sandbox and counted by the
+ * output budget (print's): every byte a level makes the host write goes
+ * through it. Past the budget, one line cut to 1 KB and a note are written
+ * once, and nothing more until the budget starts again (a level start). */
+void th_sandbox_write_text(th_sandbox *sb, FILE *out, const char *prefix, const char *text, size_t len);
 
 /* Stops the running callback (signal-safe: used by the watchdog's signal
  * handler and by the allocator). */

@@ -1,5 +1,6 @@
 /* tumble host: the sandbox's module searcher (see searcher.h). */
 #include "searcher.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -125,7 +126,7 @@ static int searcher(lua_State *L)
 			}
 			const char *text = lua_touserdata(L, -1);
 			lua_pushfstring(L, "@%s", resolved);
-			int status = luaL_loadbufferx(L, text, size, lua_tostring(L, -1), "t");
+			int status = th_sandbox_load_buffer(L, text, size, lua_tostring(L, -1), "t");
 			if (status != LUA_OK) {
 				return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, resolved,
 				                  lua_tostring(L, -1));

@@ -786,7 +786,13 @@ void th_sound_open_lua(th_level *lv, lua_State *L)
 		{NULL, NULL},
 	};
 	/* tumble table on top */
-	if (luaL_newmetatable(L, SOUND_MT)) luaL_setfuncs(L, meta, 0);
+	if (luaL_newmetatable(L, SOUND_MT)) {
+		luaL_setfuncs(L, meta, 0);
+		/* getmetatable gives the type's name: a script cannot reach __gc or
+		 * __index to call them by hand or replace them for every object */
+		lua_pushliteral(L, "Sound");
+		lua_setfield(L, -2, "__metatable");
+	}
 	lua_pop(L, 1);
 	if (lv->media != NULL && lv->opt != NULL) th_media_apply_limit(lv->media, lv->opt->mem_limit_mb);
 	lua_pushlightuserdata(L, lv);

@@ -43,7 +43,14 @@ static struct {
 	 * limit, so the caller's string is still alive. */
 	_Atomic(const char *) phase;
 	double soft_s;
+	/* SIGINT or SIGTERM received (0: none), and when */
+	volatile sig_atomic_t quit_signal;
+	atomic_llong quit_at;
 } wd;
+
+/* A run asked to end by SIGINT or SIGTERM has this long to close itself
+ * before the watchdog ends the process. */
+#define QUIT_GRACE_NS (500 * 1000000LL)
 
 static long long now_ns(void)
 {
@@ -58,7 +65,36 @@ static void on_signal(int sig)
 	int saved = errno;
 	unsigned g = atomic_load(&wd.gen);
 	th_sandbox *sb = atomic_load(&wd.sandbox);
-	if (sb != NULL && (g & 1u) != 0 && atomic_load(&wd.fired_gen) == g) th_sandbox_interrupt(sb, TH_STOP_TIME);
+	if (sb != NULL && (g & 1u) != 0 && atomic_load(&wd.fired_gen) == g) {
+		th_sandbox_interrupt(sb, wd.quit_signal != 0 ? TH_STOP_SIGNAL : TH_STOP_TIME);
+	}
+	errno = saved;
+}
+
+static void say_and_exit(const char *msg, size_t len, int status)
+{
+	ssize_t w = write(STDERR_FILENO, msg, len);
+	(void)w;
+	_exit(status);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/* SIGINT, SIGTERM: on any thread. Only records it: the watchdog thread stops
+ * a running callback and, if the host has not closed within the grace
+ * time, ends the process; a second one ends it at once. */
+static void on_quit(int sig)
+{
+	int saved = errno;
+	if (wd.quit_signal != 0) {
+		static const char msg[] = "tumble: a second signal: the process ends here\n";
+		say_and_exit(msg, sizeof(msg) - 1, 128 + sig);
+	}
+	atomic_store(&wd.quit_at, now_ns());
+	wd.quit_signal = sig;
 	errno = saved;
 }
 
@@ -93,6 +129,20 @@ static void *watch(void *arg)
 		last = t;
 		if (dt > MAX_TICK_NS) dt = MAX_TICK_NS;
 		unsigned g = atomic_load_explicit(&wd.gen, memory_order_acquire);
+		int quit = wd.quit_signal;
+		if (quit != 0) {
+			if (t - atomic_load(&wd.quit_at) >= QUIT_GRACE_NS) {
+				char msg[160];
+				int n = snprintf(msg, sizeof(msg), "tumble: %s: the host did not end within %.1f s, the process ends here\n",
+				                 signal_name(quit), (double)QUIT_GRACE_NS / NS);
+				say_and_exit(msg, n > 0 ? (size_t)n : 0, 128 + quit);
+			}
+			/* a callback running: stop it now, not at its time limit */
+			if ((g & 1u) != 0) {
+				atomic_store(&wd.fired_gen, g);
+				pthread_kill(wd.main, wd.signo);
+			}
+		}
 		if ((g & 1u) == 0) {
 			counting = false;
 			continue;
@@ -147,6 +197,11 @@ bool th_watchdog_start(void)
 	return true;
 }
 
+bool th_watchdog_running(void)
+{
+	return wd.started;
+}
+
 double th_watchdog_hard_limit(double soft)
 {
 	return soft + (soft > 2.0 ? soft : 2.0);
@@ -174,4 +229,22 @@ void th_watchdog_disarm(void)
 	if (!wd.started) return;
 	unsigned g = atomic_load_explicit(&wd.gen, memory_order_relaxed);
 	if ((g & 1u) != 0) atomic_store_explicit(&wd.gen, g + 1u, memory_order_release);
+}
+
+bool th_watchdog_catch_quit(void)
+{
+	if (!th_watchdog_start()) return false;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_quit;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	/* installed before SDL starts, so SDL keeps its own handlers out (it
+	 * installs them only over the default action) */
+	return sigaction(SIGINT, &sa, NULL) == 0 && sigaction(SIGTERM, &sa, NULL) == 0;
+}
+
+int th_watchdog_quit_signal(void)
+{
+	return wd.quit_signal;
 }

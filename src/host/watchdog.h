@@ -23,7 +23,24 @@ bool th_watchdog_start(void);
  * (process exit) after hard seconds. */
 void th_watchdog_arm(struct th_sandbox *sb, const char *phase, double soft, double hard);
 void th_watchdog_disarm(void);
+/* Whether the thread runs (th_watchdog_start succeeded). */
+bool th_watchdog_running(void);
+/* A limit that never comes (seconds): arming with it watches for SIGINT and
+ * SIGTERM only. */
+#define TH_WATCHDOG_NEVER 1e9
 /* The hard limit that goes with a soft one. */
 double th_watchdog_hard_limit(double soft);
+
+/* SIGINT and SIGTERM end the run within a second whatever it is doing: the
+ * handler records the signal; the host's frame loop sees it and closes (the
+ * exit status is then 128 + the signal); a callback that runs is stopped at
+ * once ("interrupted ... in update"); and if the host has not ended 0.5 s
+ * after the signal (host code or a finalizer that does not return), the
+ * watchdog thread ends the process with that status. A second signal ends
+ * it at once. Call before SDL_Init (SDL then keeps its own handlers out);
+ * false if the thread or the handlers could not be set up. */
+bool th_watchdog_catch_quit(void);
+/* The signal that asked the run to end, or 0. */
+int th_watchdog_quit_signal(void);
 
 #endif
