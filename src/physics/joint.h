@@ -287,7 +287,11 @@ tb_vec2 tb_joint_point_force(const tb_world *world, const tb_joint *joint);
 
 /* ---- joint_revolute.c: the rows of a revolute joint that is not a plain pin ---- */
 /* A revolute joint with no spring, motor or limit is its point constraint alone. */
-bool tb_revolute_is_pin(const tb_joint *joint);
+static inline bool tb_revolute_is_pin(const tb_joint *joint)
+{
+	const tb_joint_def *def = &joint->def;
+	return !(def->enable_spring && def->hertz > 0.0f) && !def->enable_motor && !def->enable_limit;
+}
 void tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx, tb_revolute_row *row);
 void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r);
 void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b,

@@ -20,12 +20,6 @@ static void revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
 	}
 }
 
-bool tb_revolute_is_pin(const tb_joint *joint)
-{
-	const tb_joint_def *def = &joint->def;
-	return !(def->enable_spring && def->hertz > 0.0f) && !def->enable_motor && !def->enable_limit;
-}
-
 /* Written field by field in place: a row built on the stack and copied came
  * back as 16-byte loads of 8-byte stores, a store-forwarding stall in each. */
 void tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx, tb_revolute_row *row)
