@@ -3,9 +3,10 @@
  * A snapshot holds an image of the world: a tb_world record whose settings
  * and counters are the world's and whose arrays are copies of the world's
  * persistent arrays, side by side in one block. Since records link to each
- * other by index only, a copy is a loop over the arrays below; the scratch the
- * step rebuilds from them (body states, constraints, colours, islands) is not
- * copied, only reserved again by a restore. snapshot.c takes and restores
+ * other by index only, a copy is a loop over the arrays (the SNAPSHOT entries
+ * of TB_WORLD_ARRAYS, world.h) and the scalars below; the scratch the step
+ * rebuilds from them (body states, constraints, colours, islands) is not
+ * copied, only reserved again and emptied by a restore. snapshot.c takes and restores
  * images, snapshot_format.c saves them to bytes and loads (and checks) them. */
 #ifndef TB_SNAPSHOT_H
 #define TB_SNAPSHOT_H
