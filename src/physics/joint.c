@@ -1,9 +1,16 @@
 /* tumble physics: joints — lifetime and the links into both bodies, defaults
  * and validation, the common part of prepare, the rows of plain pins, the
- * dispatch to each kind (joint_<kind>.c) and the public accessors. */
+ * dispatch to each kind's operations (joint_<kind>.c) and the public accessors. */
 #include "world.h"
 
 #include <float.h>
+
+const tb_joint_ops *const tb_joint_kinds[TB_JOINT_TYPE_COUNT] = {
+	[TB_JOINT_REVOLUTE] = &tb_revolute_ops, [TB_JOINT_PRISMATIC] = &tb_prismatic_ops,
+	[TB_JOINT_DISTANCE] = &tb_distance_ops, [TB_JOINT_WELD] = &tb_weld_ops,
+	[TB_JOINT_MOUSE] = &tb_mouse_ops,       [TB_JOINT_WHEEL] = &tb_wheel_ops,
+	[TB_JOINT_MOTOR] = &tb_motor_ops,
+};
 
 tb_joint_def tb_default_joint_def(tb_joint_type type)
 {
@@ -17,18 +24,8 @@ tb_joint_def tb_default_joint_def(tb_joint_type type)
 	def.correction_factor = 0.3f;
 	def.break_force = INFINITY;
 	def.break_torque = INFINITY;
-	if (type == TB_JOINT_MOTOR) {
-		def.max_force = 1000.0f;
-		def.max_motor_torque = 1000.0f;
-	} else if (type == TB_JOINT_MOUSE) {
-		def.hertz = 5.0f;
-		def.damping_ratio = 0.7f;
-		def.max_force = 1000.0f;
-	} else if (type == TB_JOINT_DISTANCE) {
-		/* Only used when enable_spring is set: a gentle, slightly damped spring. */
-		def.hertz = 2.0f;
-		def.damping_ratio = 0.2f;
-	}
+	if ((unsigned)type < TB_JOINT_TYPE_COUNT && tb_joint_kinds[type]->set_defaults != NULL)
+		tb_joint_kinds[type]->set_defaults(&def);
 	return def;
 }
 
@@ -70,22 +67,10 @@ tb_status tb_joint_validate_def(const tb_joint_def *def)
 	if (def->correction_factor < 0.0f || def->correction_factor > 1.0f) return TB_ERR_INVALID_ARGUMENT;
 	if (fabsf(def->angular_offset) > TB_HUGE) return TB_ERR_INVALID_NUMBER;
 
-	switch (def->type) {
-	case TB_JOINT_REVOLUTE:
-		if (def->lower > def->upper) return TB_ERR_INVALID_ARGUMENT;
-		break;
-	case TB_JOINT_PRISMATIC:
-	case TB_JOINT_WHEEL:
-		if (def->lower > def->upper) return TB_ERR_INVALID_ARGUMENT;
-		if (tb_length_sq(def->local_axis_a) < 1.0e-12f) return TB_ERR_DEGENERATE;
-		break;
-	case TB_JOINT_DISTANCE:
-		if (def->min_length > def->max_length) return TB_ERR_INVALID_ARGUMENT;
-		break;
-	default:
-		break;
-	}
-	return TB_OK;
+	const tb_joint_ops *ops = tb_joint_kinds[def->type];
+	tb_status status = ops->validate != NULL ? ops->validate(def) : TB_OK;
+	if (status == TB_OK && ops->has_axis && tb_length_sq(def->local_axis_a) < 1.0e-12f) return TB_ERR_DEGENERATE;
+	return status;
 }
 
 /* ---------------------------------------------------------------- lifetime */
@@ -153,16 +138,13 @@ tb_joint_id tb_create_joint(tb_world *w, const tb_joint_def *def, tb_status *sta
 	j->body_b = ib;
 	j->state_a = -1;
 	j->state_b = -1;
-	if (def->type == TB_JOINT_PRISMATIC || def->type == TB_JOINT_WHEEL) {
+	const tb_joint_ops *ops = tb_joint_kinds[def->type];
+	if (ops->has_axis) {
 		tb_vec2 axis = tb_normalize(def->local_axis_a);
 		/* validate_def refused a zero axis; this guards one that normalizes to zero */
 		j->def.local_axis_a = tb_length_sq(axis) > 0.0f ? axis : tb_v2(1.0f, 0.0f);
 	}
-	if (def->type == TB_JOINT_MOTOR) {
-		/* the motor's anchors are its offsets */
-		j->def.local_anchor_a = tb_vec2_zero;
-		j->def.local_anchor_b = tb_vec2_zero;
-	}
+	if (ops->adopt != NULL) ops->adopt(&j->def);
 	if (tb_joint_is_breakable(def)) w->breakable_joint_count += 1;
 	link_joint_edge(w, ji, 0, ia);
 	link_joint_edge(w, ji, 1, ib);
@@ -271,16 +253,7 @@ void tb_joint_prepare(tb_joint *joint, const tb_step_context *ctx)
 	joint->delta_angle = tb_unwind_angle(tb_solver_relative_angle(qb, qa) - def->reference_angle);
 	if (!ctx->enable_warm_starting) joint->pt.linear_impulse = tb_vec2_zero;
 
-	switch (def->type) {
-	case TB_JOINT_REVOLUTE: tb_revolute_prepare(joint, ctx); break;
-	case TB_JOINT_PRISMATIC: tb_prismatic_prepare(joint, ctx, qa); break;
-	case TB_JOINT_DISTANCE: tb_distance_prepare(joint, ctx); break;
-	case TB_JOINT_WELD: tb_weld_prepare(joint, ctx); break;
-	case TB_JOINT_MOUSE: tb_mouse_prepare(joint, ctx, sb); break;
-	case TB_JOINT_WHEEL: tb_wheel_prepare(joint, ctx, qa); break;
-	case TB_JOINT_MOTOR: tb_motor_prepare(joint, ctx, sa, sb); break;
-	default: TB_ASSERT(false); break;
-	}
+	tb_joint_kinds[def->type]->prepare(joint, ctx);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -308,46 +281,7 @@ static inline void get_states(joint_states *js, int32_t state_a, int32_t state_b
 	}
 }
 
-/* The kinds solved from the joint itself (revolute joints are solved from their rows). */
-static void joint_warm_start(tb_joint *joint, tb_step_context *ctx)
-{
-	joint_states js;
-	get_states(&js, joint->state_a, joint->state_b, ctx);
-	switch (joint->def.type) {
-	case TB_JOINT_PRISMATIC: tb_prismatic_warm_start(joint, js.a, js.b); break;
-	case TB_JOINT_DISTANCE: tb_distance_warm_start(joint, js.a, js.b); break;
-	case TB_JOINT_WELD: tb_weld_warm_start(joint, js.a, js.b); break;
-	case TB_JOINT_MOUSE: tb_mouse_warm_start(joint, js.b); break;
-	case TB_JOINT_WHEEL: tb_wheel_warm_start(joint, js.a, js.b); break;
-	case TB_JOINT_MOTOR: tb_motor_warm_start(joint, js.a, js.b); break;
-	default: TB_ASSERT(false); break;
-	}
-}
-
-static void joint_solve(tb_joint *joint, tb_step_context *ctx, bool use_bias)
-{
-	joint_states js;
-	get_states(&js, joint->state_a, joint->state_b, ctx);
-	switch (joint->def.type) {
-	case TB_JOINT_PRISMATIC: tb_prismatic_solve(joint, js.a, js.b, ctx, use_bias); break;
-	case TB_JOINT_DISTANCE: tb_distance_solve(joint, js.a, js.b, ctx, use_bias); break;
-	case TB_JOINT_WELD: tb_weld_solve(joint, js.a, js.b, ctx, use_bias); break;
-	case TB_JOINT_MOUSE: tb_mouse_solve(joint, js.b, ctx); break;
-	case TB_JOINT_WHEEL: tb_wheel_solve(joint, js.a, js.b, ctx, use_bias); break;
-	case TB_JOINT_MOTOR: tb_motor_solve(joint, js.a, js.b, ctx); break;
-	default: TB_ASSERT(false); break;
-	}
-}
-
 /* ---------------------------------------------------------------- rows */
-
-/* A revolute joint with no spring, motor or limit is its point constraint alone. */
-static bool is_pin(const tb_joint *joint)
-{
-	const tb_joint_def *def = &joint->def;
-	return def->type == TB_JOINT_REVOLUTE && !(def->enable_spring && def->hertz > 0.0f) && !def->enable_motor &&
-	       !def->enable_limit;
-}
 
 void tb_joint_make_row(const tb_joint *joint, int32_t slot, tb_joint_row *row, tb_revolute_row *revolute_rows,
                        int32_t *revolute_count, const tb_step_context *ctx)
@@ -356,42 +290,49 @@ void tb_joint_make_row(const tb_joint *joint, int32_t slot, tb_joint_row *row, t
 	row->state_b = joint->state_b;
 	row->joint = slot;
 	row->pt = joint->pt;
-	if (is_pin(joint)) {
-		row->kind = TB_ROW_PIN;
-	} else if (joint->def.type == TB_JOINT_REVOLUTE) {
-		row->kind = *revolute_count;
-		tb_revolute_make_row(joint, ctx, revolute_rows + (*revolute_count)++);
-	} else {
+	if (!tb_joint_kinds[joint->def.type]->solved_from_rows) {
 		row->kind = TB_ROW_JOINT;
+	} else if (tb_revolute_is_pin(joint)) {
+		row->kind = TB_ROW_PIN;
+	} else {
+		row->kind = TB_ROW_REVOLUTE;
+		tb_revolute_make_row(joint, ctx, revolute_rows + (*revolute_count)++);
 	}
 }
 
 void tb_joint_store_rows(tb_joint *joints, const tb_joint_row *rows, int32_t count,
                          const tb_revolute_row *revolute_rows)
 {
+	const tb_revolute_row *r = revolute_rows;
 	for (int32_t k = 0; k < count; ++k) {
 		const tb_joint_row *row = rows + k;
 		if (row->kind == TB_ROW_JOINT) continue;
 		tb_joint *joint = joints + row->joint;
 		joint->pt.linear_impulse = row->pt.linear_impulse;
-		if (row->kind >= 0) tb_revolute_store_row(joint, revolute_rows + row->kind);
+		if (row->kind == TB_ROW_REVOLUTE) tb_revolute_store_row(joint, r++);
 	}
 }
 
+/* The revolute rows are walked alongside: the next one is the next
+ * TB_ROW_REVOLUTE row's. A joint of another kind costs one indirect call;
+ * pins and revolute joints, the bulk of most scenes, are called directly. */
 void tb_joint_rows_warm_start(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *revolute_rows, int32_t count,
                               tb_step_context *ctx)
 {
 	joint_states js;
+	const tb_revolute_row *r = revolute_rows;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_joint_row *row = rows + k;
 		if (row->kind == TB_ROW_BLOCK) continue;
 		if (row->kind == TB_ROW_JOINT) {
-			joint_warm_start(joints + row->joint, ctx);
+			tb_joint *joint = joints + row->joint;
+			get_states(&js, joint->state_a, joint->state_b, ctx);
+			tb_joint_kinds[joint->def.type]->warm_start(joint, js.a, js.b, ctx);
 			continue;
 		}
 		get_states(&js, row->state_a, row->state_b, ctx);
 		if (row->kind == TB_ROW_PIN) tb_row_warm_start(row, js.a, js.b, ctx, 0.0f);
-		else tb_revolute_warm_start(row, revolute_rows + row->kind, js.a, js.b, ctx);
+		else tb_revolute_warm_start(row, r++, js.a, js.b, ctx);
 	}
 }
 
@@ -399,11 +340,14 @@ void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *
                          tb_step_context *ctx, bool use_bias)
 {
 	joint_states js;
+	tb_revolute_row *r = revolute_rows;
 	for (int32_t k = 0; k < count; ++k) {
 		tb_joint_row *row = rows + k;
 		if (row->kind == TB_ROW_BLOCK) continue;
 		if (row->kind == TB_ROW_JOINT) {
-			joint_solve(joints + row->joint, ctx, use_bias);
+			tb_joint *joint = joints + row->joint;
+			get_states(&js, joint->state_a, joint->state_b, ctx);
+			tb_joint_kinds[joint->def.type]->solve(joint, js.a, js.b, ctx, use_bias);
 			continue;
 		}
 		get_states(&js, row->state_a, row->state_b, ctx);
@@ -411,14 +355,14 @@ void tb_joint_rows_solve(tb_joint *joints, tb_joint_row *rows, tb_revolute_row *
 			tb_point_frame frame = tb_row_frame(row, js.a, js.b, ctx, use_bias);
 			tb_solve_point_in(&row->pt, &frame, js.a, js.b, ctx->joint_softness, use_bias);
 		} else {
-			tb_revolute_solve(row, revolute_rows + row->kind, js.a, js.b, ctx, use_bias);
+			tb_revolute_solve(row, r++, js.a, js.b, ctx, use_bias);
 		}
 	}
 }
 
 /* ---------------------------------------------------------------- public accessors */
 
-static tb_transform tb_joint_body_transform(const tb_world *world, int32_t slot)
+tb_transform tb_joint_transform(const tb_world *world, int32_t slot)
 {
 	if (slot < 0) return tb_transform_identity;
 	return world->sims.data[slot].transform;
@@ -430,18 +374,16 @@ static tb_vec2 tb_joint_body_center(const tb_world *world, int32_t slot)
 	return world->sims.data[slot].center;
 }
 
-static tb_vec2 tb_joint_anchor_a(const tb_world *world, const tb_joint *joint)
+tb_vec2 tb_joint_world_anchor_a(const tb_world *world, const tb_joint *joint)
 {
-	/* the mouse joint's "anchor on A" is the point it pulls towards, the
-	 * motor's the point of A it drives B's origin to */
-	if (joint->def.type == TB_JOINT_MOUSE) return joint->def.target;
-	tb_vec2 local = joint->def.type == TB_JOINT_MOTOR ? joint->def.linear_offset : joint->def.local_anchor_a;
-	return tb_transform_point(tb_joint_body_transform(world, joint->body_a), local);
+	const tb_joint_ops *ops = tb_joint_kinds[joint->def.type];
+	if (ops->anchor_a != NULL) return ops->anchor_a(world, joint);
+	return tb_transform_point(tb_joint_transform(world, joint->body_a), joint->def.local_anchor_a);
 }
 
-static tb_vec2 tb_joint_anchor_b(const tb_world *world, const tb_joint *joint)
+tb_vec2 tb_joint_world_anchor_b(const tb_world *world, const tb_joint *joint)
 {
-	return tb_transform_point(tb_joint_body_transform(world, joint->body_b), joint->def.local_anchor_b);
+	return tb_transform_point(tb_joint_transform(world, joint->body_b), joint->def.local_anchor_b);
 }
 
 tb_joint_type tb_joint_get_type(const tb_world *world, tb_joint_id id)
@@ -465,13 +407,13 @@ tb_body_id tb_joint_get_body_b(const tb_world *world, tb_joint_id id)
 tb_vec2 tb_joint_get_world_anchor_a(const tb_world *world, tb_joint_id id)
 {
 	const tb_joint *joint = tb_joint_lookup(world, id);
-	return joint ? tb_joint_anchor_a(world, joint) : tb_vec2_zero;
+	return joint ? tb_joint_world_anchor_a(world, joint) : tb_vec2_zero;
 }
 
 tb_vec2 tb_joint_get_world_anchor_b(const tb_world *world, tb_joint_id id)
 {
 	const tb_joint *joint = tb_joint_lookup(world, id);
-	return joint ? tb_joint_anchor_b(world, joint) : tb_vec2_zero;
+	return joint ? tb_joint_world_anchor_b(world, joint) : tb_vec2_zero;
 }
 
 tb_joint_def tb_joint_get_def(const tb_world *world, tb_joint_id id)
@@ -501,41 +443,10 @@ tb_status tb_joint_set_def(tb_world *world, tb_joint_id id, const tb_joint_def *
 
 	/* A feature switched off drops its impulse now, not at the next prepare, so
 	 * nothing stale is reported as a force in between. */
-	bool limit_off = cur->enable_limit && !def->enable_limit;
-	bool motor_off = cur->enable_motor && !def->enable_motor;
-	bool spring_changed = cur->enable_spring != def->enable_spring;
-	switch (cur->type) {
-	case TB_JOINT_REVOLUTE: {
-		tb_revolute_joint *r = &joint->revolute;
-		if (limit_off) r->lower_impulse = r->upper_impulse = 0.0f;
-		if (motor_off) r->motor_impulse = 0.0f;
-		if (spring_changed) r->spring_impulse = 0.0f;
-		break;
-	}
-	case TB_JOINT_PRISMATIC: {
-		tb_prismatic_joint *p = &joint->prismatic;
-		if (limit_off) p->lower_impulse = p->upper_impulse = 0.0f;
-		if (motor_off) p->motor_impulse = 0.0f;
-		if (spring_changed) p->spring_impulse = 0.0f;
-		break;
-	}
-	case TB_JOINT_DISTANCE: {
-		/* rod and spring share the impulse: turning the spring on or off starts afresh */
-		tb_distance_joint *d = &joint->distance;
-		if (limit_off || spring_changed) d->lower_impulse = d->upper_impulse = 0.0f;
-		if (spring_changed) d->impulse = 0.0f;
-		break;
-	}
-	case TB_JOINT_WHEEL: {
-		tb_wheel_joint *wj = &joint->wheel;
-		if (limit_off) wj->lower_impulse = wj->upper_impulse = 0.0f;
-		if (motor_off) wj->motor_impulse = 0.0f;
-		if (spring_changed) wj->spring_impulse = 0.0f;
-		break;
-	}
-	default:
-		break;
-	}
+	tb_joint_change change = {cur->enable_limit && !def->enable_limit, cur->enable_motor && !def->enable_motor,
+	                          cur->enable_spring != def->enable_spring};
+	const tb_joint_ops *ops = tb_joint_kinds[cur->type];
+	if (ops->reset != NULL) ops->reset(joint, change);
 
 	/* reference_angle and local_axis_a are fixed at creation, like the anchors */
 	tb_joint_def next = *def;
@@ -553,75 +464,35 @@ float tb_joint_get_value(const tb_world *world, tb_joint_id id)
 {
 	const tb_joint *joint = tb_joint_lookup(world, id);
 	if (joint == NULL) return 0.0f;
-	tb_transform xa = tb_joint_body_transform(world, joint->body_a);
-	tb_transform xb = tb_joint_body_transform(world, joint->body_b);
-	switch (joint->def.type) {
-	case TB_JOINT_REVOLUTE:
-		return tb_unwind_angle(tb_relative_angle(xb.q, xa.q) - joint->def.reference_angle);
-	case TB_JOINT_PRISMATIC:
-	case TB_JOINT_WHEEL: {
-		tb_vec2 axis = tb_rotate(xa.q, joint->def.local_axis_a);
-		tb_vec2 d = tb_sub(tb_joint_anchor_b(world, joint), tb_joint_anchor_a(world, joint));
-		return tb_dot(axis, d);
-	}
-	case TB_JOINT_DISTANCE:
-		return tb_distance(tb_joint_anchor_a(world, joint), tb_joint_anchor_b(world, joint));
-	default:
-		return 0.0f;
-	}
+	const tb_joint_ops *ops = tb_joint_kinds[joint->def.type];
+	return ops->value != NULL ? ops->value(world, joint) : 0.0f;
 }
 
 /* Force on body B over the last step: the per-substep accumulated impulses of the
  * last substep divided by the substep (that impulse was applied every substep). */
 tb_vec2 tb_joint_force(const tb_world *world, const tb_joint *joint)
 {
-	float inv_h = joint->last_inv_h;
-	switch (joint->def.type) {
-	case TB_JOINT_REVOLUTE:
-	case TB_JOINT_WELD:
-	case TB_JOINT_MOUSE:
-	case TB_JOINT_MOTOR:
-		return tb_mul_sv(inv_h, joint->pt.linear_impulse);
-	case TB_JOINT_PRISMATIC: {
-		const tb_prismatic_joint *pj = &joint->prismatic;
-		tb_vec2 axis = tb_rotate(tb_joint_body_transform(world, joint->body_a).q, joint->def.local_axis_a);
-		float axial = pj->spring_impulse + pj->motor_impulse + pj->lower_impulse - pj->upper_impulse;
-		tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(pj->perpendicular_impulse, tb_left_perp(axis)));
-		return tb_mul_sv(inv_h, p);
-	}
-	case TB_JOINT_WHEEL: {
-		const tb_wheel_joint *wj = &joint->wheel;
-		tb_vec2 axis = tb_rotate(tb_joint_body_transform(world, joint->body_a).q, joint->def.local_axis_a);
-		float axial = wj->spring_impulse + wj->lower_impulse - wj->upper_impulse;
-		tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(wj->perp_impulse, tb_left_perp(axis)));
-		return tb_mul_sv(inv_h, p);
-	}
-	case TB_JOINT_DISTANCE: {
-		const tb_distance_joint *dj = &joint->distance;
-		tb_vec2 axis = tb_normalize(tb_sub(tb_joint_anchor_b(world, joint), tb_joint_anchor_a(world, joint)));
-		float axial = dj->impulse + dj->lower_impulse - dj->upper_impulse;
-		return tb_mul_sv(inv_h * axial, axis);
-	}
-	default:
-		return tb_vec2_zero;
-	}
+	const tb_joint_ops *ops = tb_joint_kinds[joint->def.type];
+	return ops->force != NULL ? ops->force(world, joint) : tb_vec2_zero;
+}
+
+float tb_joint_axis_translation(const tb_world *world, const tb_joint *joint)
+{
+	tb_vec2 axis = tb_rotate(tb_joint_transform(world, joint->body_a).q, joint->def.local_axis_a);
+	tb_vec2 d = tb_sub(tb_joint_world_anchor_b(world, joint), tb_joint_world_anchor_a(world, joint));
+	return tb_dot(axis, d);
+}
+
+tb_vec2 tb_joint_point_force(const tb_world *world, const tb_joint *joint)
+{
+	(void)world;
+	return tb_mul_sv(joint->last_inv_h, joint->pt.linear_impulse);
 }
 
 float tb_joint_torque(const tb_joint *joint)
 {
-	float inv_h = joint->last_inv_h;
-	switch (joint->def.type) {
-	case TB_JOINT_REVOLUTE: {
-		const tb_revolute_joint *r = &joint->revolute;
-		return inv_h * (r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse);
-	}
-	case TB_JOINT_PRISMATIC: return inv_h * joint->prismatic.angular_impulse;
-	case TB_JOINT_WELD: return inv_h * joint->weld.angular_impulse;
-	case TB_JOINT_MOUSE: return inv_h * joint->mouse.angular_impulse;
-	case TB_JOINT_WHEEL: return inv_h * joint->wheel.motor_impulse;
-	case TB_JOINT_MOTOR: return inv_h * joint->motor.angular_impulse;
-	default: return 0.0f;
-	}
+	const tb_joint_ops *ops = tb_joint_kinds[joint->def.type];
+	return ops->torque != NULL ? ops->torque(joint) : 0.0f;
 }
 
 tb_vec2 tb_joint_get_constraint_force(const tb_world *world, tb_joint_id id)
@@ -653,10 +524,10 @@ tb_status tb_joint_set_user_data(tb_world *world, tb_joint_id id, void *data)
 void tb_joint_draw(const tb_world *world, const tb_joint *joint, const tb_debug_draw *draw)
 {
 	if (draw == NULL || !draw->draw_joints || draw->draw_joint == NULL) return;
-	tb_vec2 anchor_a = tb_joint_anchor_a(world, joint);
-	tb_vec2 anchor_b = tb_joint_anchor_b(world, joint);
-	tb_vec2 center_a = joint->def.type == TB_JOINT_MOUSE || joint->body_a < 0 ? anchor_a
-	                                                                           : tb_joint_body_center(world, joint->body_a);
+	tb_vec2 anchor_a = tb_joint_world_anchor_a(world, joint);
+	tb_vec2 anchor_b = tb_joint_world_anchor_b(world, joint);
+	bool from_anchor = tb_joint_kinds[joint->def.type]->free_anchor_a || joint->body_a < 0;
+	tb_vec2 center_a = from_anchor ? anchor_a : tb_joint_body_center(world, joint->body_a);
 	tb_vec2 center_b = tb_joint_body_center(world, joint->body_b);
 	draw->draw_joint(joint->def.type, anchor_a, anchor_b, center_a, center_b, draw->context);
 }

@@ -4,7 +4,8 @@
  * joint lists, the point constraint every kind has) plus a union of per-kind
  * solver parts, so a field never means two things. joint.c owns the common
  * part: lifetime, validation, the rows the substeps solve, dispatch and the
- * public accessors; joint_<kind>.c owns one kind's prepare, warm start and solve.
+ * public accessors; joint_<kind>.c owns one kind's operations (tb_joint_ops:
+ * its defaults and rules, prepare, warm start, solve, force, torque, ...).
  *
  * Every joint follows the same soft-step pattern (after Box2D v3):
  *   prepare     once per step: anchors relative to the centres of mass (frames),
@@ -44,17 +45,23 @@ typedef struct tb_point_frame {
 	float k11, k12, k22, det;
 } tb_point_frame;
 
+/* How the substeps solve a row. */
+typedef enum tb_row_kind {
+	TB_ROW_PIN,      /* a plain pin, solved here from pt alone */
+	TB_ROW_BLOCK,    /* a plain pin solved in the step's pin blocks (solver.c) */
+	TB_ROW_REVOLUTE, /* pt here, the angle in the next tb_revolute_row: the rows' and the
+	                  * revolute rows' orders agree, so the k-th such row has the k-th */
+	TB_ROW_JOINT,    /* any other kind, solved by its operations from the joint */
+} tb_row_kind;
+
 typedef struct tb_joint_row {
 	int32_t state_a, state_b;  /* -1: immovable this step */
 	int32_t joint;             /* slot in world->joints */
-	int32_t kind;              /* TB_ROW_PIN, TB_ROW_JOINT, or the index of its tb_revolute_row (>= 0) */
+	tb_row_kind kind;
 	tb_joint_point pt;
 	tb_point_frame frame;      /* measured by the last relax (see tb_row_frame) */
 } tb_joint_row;
-
-#define TB_ROW_PIN (-1)        /* solved here from pt alone */
-#define TB_ROW_JOINT (-2)      /* solved by the joint's own solve, from the joint */
-#define TB_ROW_BLOCK (-3)      /* a pin solved in the step's pin blocks (solver.c) */
+_Static_assert(sizeof(tb_joint_row) == 96, "a row is 96 bytes (the pin blocks and the rows' passes read them)");
 
 TB_ARRAY_DECLARE(tb_joint_row_array, tb_joint_row)
 
@@ -201,6 +208,46 @@ typedef struct tb_joint {
 
 TB_ARRAY_DECLARE(tb_joint_array, tb_joint)
 
+/* What set_def changes that a kind's reset must drop the impulse of. */
+typedef struct tb_joint_change {
+	bool limit_off, motor_off, spring_changed;
+} tb_joint_change;
+
+/* One kind of joint: what joint.c asks of it, one signature each, so adding a
+ * kind is a tb_joint_type, a union member above, a joint_<kind>.c with its
+ * table and a line in tb_joint_kinds (joint.c). NULL: the kind has no such
+ * step, or the common behaviour given with the entry. */
+typedef struct tb_joint_ops {
+	/* the def: the kind's defaults after the common ones (tb_default_joint_def),
+	 * its rules after the common checks (tb_joint_validate_def), and what
+	 * creation changes in the def it keeps (after the axis is normalized) */
+	void (*set_defaults)(tb_joint_def *def);
+	tb_status (*validate)(const tb_joint_def *def);
+	void (*adopt)(tb_joint_def *def);
+	bool has_axis;          /* local_axis_a is the kind's: normalized at creation, unit ever after */
+	bool solved_from_rows;  /* revolute: the substeps solve it from its rows, so no warm_start or solve */
+	bool free_anchor_a;     /* anchor A is not on A (the mouse's target): drawn from the anchor */
+	/* once per step, after the common part (tb_joint_prepare) */
+	void (*prepare)(tb_joint *joint, const tb_step_context *ctx);
+	/* every substep; an immovable body is an identity state whose writes are dropped */
+	void (*warm_start)(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx);
+	void (*solve)(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
+	/* the last step's constraint force on B and torque (NULL: none), and the
+	 * joint's coordinate (angle, translation or length; NULL: 0) */
+	tb_vec2 (*force)(const tb_world *world, const tb_joint *joint);
+	float (*torque)(const tb_joint *joint);
+	float (*value)(const tb_world *world, const tb_joint *joint);
+	/* the world point anchor A names (NULL: local_anchor_a on A) */
+	tb_vec2 (*anchor_a)(const tb_world *world, const tb_joint *joint);
+	/* tb_joint_set_def switched features off or changed the spring: drop their impulses */
+	void (*reset)(tb_joint *joint, tb_joint_change change);
+} tb_joint_ops;
+
+extern const tb_joint_ops tb_revolute_ops, tb_prismatic_ops, tb_distance_ops, tb_weld_ops, tb_mouse_ops,
+	tb_wheel_ops, tb_motor_ops;
+/* By tb_joint_type; the type of a joint (and of a def that passed validation) is in range. */
+extern const tb_joint_ops *const tb_joint_kinds[TB_JOINT_TYPE_COUNT];
+
 /* ---- joint.c ---- */
 /* Checks a def's numbers and kind-specific rules (bodies are checked by the caller). */
 tb_status tb_joint_validate_def(const tb_joint_def *def);
@@ -229,36 +276,28 @@ static inline bool tb_joint_is_breakable(const tb_joint_def *def)
 /* Destroys the joints whose force or torque passed their limits this step
  * (the step calls it last; it may run while the world is locked). */
 void tb_break_joints(tb_world *world);
+/* Where a joint's bodies and anchors are now (a body slot < 0: the origin). */
+tb_transform tb_joint_transform(const tb_world *world, int32_t body);
+tb_vec2 tb_joint_world_anchor_a(const tb_world *world, const tb_joint *joint);
+tb_vec2 tb_joint_world_anchor_b(const tb_world *world, const tb_joint *joint);
+/* Anchor B's offset from anchor A along A's axis (prismatic, wheel). */
+float tb_joint_axis_translation(const tb_world *world, const tb_joint *joint);
+/* The force of the point impulse alone (revolute, weld, mouse, motor). */
+tb_vec2 tb_joint_point_force(const tb_world *world, const tb_joint *joint);
 
-/* ---- per kind: prepare after the common part, warm start, solve ---- */
-void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx);
-/* The angular row of a revolute joint that is not a plain pin. */
+/* ---- joint_revolute.c: the rows of a revolute joint that is not a plain pin ---- */
+/* A revolute joint with no spring, motor or limit is its point constraint alone. */
+static inline bool tb_revolute_is_pin(const tb_joint *joint)
+{
+	const tb_joint_def *def = &joint->def;
+	return !(def->enable_spring && def->hertz > 0.0f) && !def->enable_motor && !def->enable_limit;
+}
 void tb_revolute_make_row(const tb_joint *joint, const tb_step_context *ctx, tb_revolute_row *row);
 void tb_revolute_store_row(tb_joint *joint, const tb_revolute_row *r);
 void tb_revolute_warm_start(const tb_joint_row *row, const tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
                             const tb_step_context *ctx);
 void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, tb_body_state *b,
                        const tb_step_context *ctx, bool use_bias);
-void tb_prismatic_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa);
-void tb_prismatic_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
-void tb_prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
-                        bool use_bias);
-void tb_distance_prepare(tb_joint *joint, const tb_step_context *ctx);
-void tb_distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
-void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
-void tb_weld_prepare(tb_joint *joint, const tb_step_context *ctx);
-void tb_weld_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
-void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
-void tb_mouse_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_b);
-void tb_mouse_warm_start(tb_joint *joint, tb_body_state *b);
-void tb_mouse_solve(tb_joint *joint, tb_body_state *b, const tb_step_context *ctx);
-void tb_wheel_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa);
-void tb_wheel_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
-void tb_wheel_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias);
-void tb_motor_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_a,
-                      const tb_body_sim *sim_b);
-void tb_motor_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b);
-void tb_motor_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx);
 
 /* ---- helpers the kinds share ---- */
 

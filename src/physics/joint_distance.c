@@ -3,7 +3,7 @@
  * one-sided limits that always hold. */
 #include "joint.h"
 
-void tb_distance_prepare(tb_joint *joint, const tb_step_context *ctx)
+static void distance_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_distance_joint *dj = &joint->distance;
@@ -33,8 +33,9 @@ static inline void distance_lengths(const tb_joint_def *def, float *length, floa
 	*length = tb_clampf(def->length, *min_length, *max_length);
 }
 
-void tb_distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
+static void distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)ctx;
 	const tb_distance_joint *dj = &joint->distance;
 	tb_vec2 ra = tb_rotate(a->dq, joint->pt.frame_a);
 	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
@@ -43,7 +44,7 @@ void tb_distance_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
 	tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(axial, axis), 0.0f);
 }
 
-void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
+static void distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_distance_joint *dj = &joint->distance;
@@ -94,3 +95,48 @@ void tb_distance_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, cons
 		tb_apply_point_impulse(&joint->pt, a, b, ra, rb, tb_mul_sv(-impulse, axis), 0.0f);
 	}
 }
+
+/* Only used when enable_spring is set: a gentle, slightly damped spring. */
+static void distance_defaults(tb_joint_def *def)
+{
+	def->hertz = 2.0f;
+	def->damping_ratio = 0.2f;
+}
+
+static tb_status distance_validate(const tb_joint_def *def)
+{
+	return def->min_length > def->max_length ? TB_ERR_INVALID_ARGUMENT : TB_OK;
+}
+
+static tb_vec2 distance_force(const tb_world *world, const tb_joint *joint)
+{
+	const tb_distance_joint *dj = &joint->distance;
+	tb_vec2 axis =
+		tb_normalize(tb_sub(tb_joint_world_anchor_b(world, joint), tb_joint_world_anchor_a(world, joint)));
+	float axial = dj->impulse + dj->lower_impulse - dj->upper_impulse;
+	return tb_mul_sv(joint->last_inv_h * axial, axis);
+}
+
+static float distance_value(const tb_world *world, const tb_joint *joint)
+{
+	return tb_distance(tb_joint_world_anchor_a(world, joint), tb_joint_world_anchor_b(world, joint));
+}
+
+/* rod and spring share the impulse: turning the spring on or off starts afresh */
+static void distance_reset(tb_joint *joint, tb_joint_change change)
+{
+	tb_distance_joint *d = &joint->distance;
+	if (change.limit_off || change.spring_changed) d->lower_impulse = d->upper_impulse = 0.0f;
+	if (change.spring_changed) d->impulse = 0.0f;
+}
+
+const tb_joint_ops tb_distance_ops = {
+	.set_defaults = distance_defaults,
+	.validate = distance_validate,
+	.prepare = distance_prepare,
+	.warm_start = distance_warm_start,
+	.solve = distance_solve,
+	.force = distance_force,
+	.value = distance_value,
+	.reset = distance_reset,
+};

@@ -7,9 +7,9 @@
  * like a spring, it is the motor's purpose. */
 #include "joint.h"
 
-void tb_motor_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_a,
-                      const tb_body_sim *sim_b)
+static void motor_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
+	const tb_body_sim *sim_a = ctx->sims + joint->body_a, *sim_b = ctx->sims + joint->body_b;
 	const tb_joint_def *def = &joint->def;
 	tb_motor_joint *mj = &joint->motor;
 	tb_joint_point *pt = &joint->pt;
@@ -28,13 +28,16 @@ void tb_motor_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body
 	if (!ctx->enable_warm_starting) mj->angular_impulse = 0.0f;
 }
 
-void tb_motor_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
+static void motor_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)ctx;
 	tb_point_warm_start(&joint->pt, a, b, joint->motor.angular_impulse);
 }
 
-void tb_motor_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
+static void motor_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
+                        bool use_bias)
 {
+	(void)use_bias; /* the bias is the motor's purpose: it stays on when relaxing */
 	const tb_joint_def *def = &joint->def;
 	tb_motor_joint *mj = &joint->motor;
 	tb_joint_point *pt = &joint->pt;
@@ -66,3 +69,35 @@ void tb_motor_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const t
 	pt->linear_impulse = total;
 	tb_apply_point_impulse(pt, a, b, ra, rb, tb_sub(total, old), 0.0f);
 }
+
+static void motor_defaults(tb_joint_def *def)
+{
+	def->max_force = 1000.0f;
+	def->max_motor_torque = 1000.0f;
+}
+
+/* the motor's anchors are its offsets */
+static void motor_adopt(tb_joint_def *def)
+{
+	def->local_anchor_a = tb_vec2_zero;
+	def->local_anchor_b = tb_vec2_zero;
+}
+
+static float motor_torque(const tb_joint *joint) { return joint->last_inv_h * joint->motor.angular_impulse; }
+
+/* the point of A it drives B's origin to */
+static tb_vec2 motor_anchor_a(const tb_world *world, const tb_joint *joint)
+{
+	return tb_transform_point(tb_joint_transform(world, joint->body_a), joint->def.linear_offset);
+}
+
+const tb_joint_ops tb_motor_ops = {
+	.set_defaults = motor_defaults,
+	.adopt = motor_adopt,
+	.prepare = motor_prepare,
+	.warm_start = motor_warm_start,
+	.solve = motor_solve,
+	.force = tb_joint_point_force,
+	.torque = motor_torque,
+	.anchor_a = motor_anchor_a,
+};

@@ -8,8 +8,9 @@
 #define TB_MOUSE_ANGULAR_HERTZ 0.5f
 #define TB_MOUSE_ANGULAR_DAMPING 0.1f
 
-void tb_mouse_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body_sim *sim_b)
+static void mouse_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
+	const tb_body_sim *sim_b = ctx->sims + joint->body_b;
 	const tb_joint_def *def = &joint->def;
 	tb_mouse_joint *m = &joint->mouse;
 	joint->state_a = -1;
@@ -25,15 +26,20 @@ void tb_mouse_prepare(tb_joint *joint, const tb_step_context *ctx, const tb_body
 	if (!ctx->enable_warm_starting) m->angular_impulse = 0.0f;
 }
 
-void tb_mouse_warm_start(tb_joint *joint, tb_body_state *b)
+static void mouse_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)a;
+	(void)ctx;
 	tb_vec2 rb = tb_rotate(b->dq, joint->pt.frame_b);
 	b->linear_velocity = tb_mul_add(b->linear_velocity, joint->pt.inv_mass_b, joint->pt.linear_impulse);
 	b->angular_velocity += joint->pt.inv_i_b * (tb_cross(rb, joint->pt.linear_impulse) + joint->mouse.angular_impulse);
 }
 
-void tb_mouse_solve(tb_joint *joint, tb_body_state *b, const tb_step_context *ctx)
+static void mouse_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
+                        bool use_bias)
 {
+	(void)a;
+	(void)use_bias;
 	tb_mouse_joint *m = &joint->mouse;
 	float mb = joint->pt.inv_mass_b, ib = joint->pt.inv_i_b;
 
@@ -69,3 +75,30 @@ void tb_mouse_solve(tb_joint *joint, tb_body_state *b, const tb_step_context *ct
 	b->linear_velocity = tb_mul_add(b->linear_velocity, mb, impulse);
 	b->angular_velocity += ib * tb_cross(rb, impulse);
 }
+
+static void mouse_defaults(tb_joint_def *def)
+{
+	def->hertz = 5.0f;
+	def->damping_ratio = 0.7f;
+	def->max_force = 1000.0f;
+}
+
+static float mouse_torque(const tb_joint *joint) { return joint->last_inv_h * joint->mouse.angular_impulse; }
+
+/* the mouse joint's "anchor on A" is the point it pulls towards */
+static tb_vec2 mouse_anchor_a(const tb_world *world, const tb_joint *joint)
+{
+	(void)world;
+	return joint->def.target;
+}
+
+const tb_joint_ops tb_mouse_ops = {
+	.set_defaults = mouse_defaults,
+	.free_anchor_a = true,
+	.prepare = mouse_prepare,
+	.warm_start = mouse_warm_start,
+	.solve = mouse_solve,
+	.force = tb_joint_point_force,
+	.torque = mouse_torque,
+	.anchor_a = mouse_anchor_a,
+};

@@ -3,9 +3,10 @@
  * along the axis there can be a spring, a motor and limits. */
 #include "joint.h"
 
-void tb_prismatic_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa)
+static void prismatic_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
+	tb_rot qa = ctx->sims[joint->body_a].transform.q;
 	tb_prismatic_joint *p = &joint->prismatic;
 	const tb_joint_point *pt = &joint->pt;
 	p->axis = tb_rotate(qa, def->local_axis_a);
@@ -61,8 +62,9 @@ static inline void apply_lever_impulse(const tb_joint *joint, tb_body_state *a, 
 	b->angular_velocity += joint->pt.inv_i_b * lb;
 }
 
-void tb_prismatic_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
+static void prismatic_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)ctx;
 	const tb_prismatic_joint *p = &joint->prismatic;
 	prismatic_frame f = current_frame(joint, a, b);
 	float axial = p->spring_impulse + p->motor_impulse + p->lower_impulse - p->upper_impulse;
@@ -80,8 +82,8 @@ static inline float axial_speed(const prismatic_frame *f, const tb_body_state *a
 	       f->a1 * a->angular_velocity;
 }
 
-void tb_prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
-                        bool use_bias)
+static void prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx,
+                            bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_prismatic_joint *p = &joint->prismatic;
@@ -147,3 +149,39 @@ void tb_prismatic_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, con
 		                    perp_impulse * f.s2 + angle_impulse);
 	}
 }
+
+static tb_status prismatic_validate(const tb_joint_def *def)
+{
+	return def->lower > def->upper ? TB_ERR_INVALID_ARGUMENT : TB_OK;
+}
+
+static tb_vec2 prismatic_force(const tb_world *world, const tb_joint *joint)
+{
+	const tb_prismatic_joint *pj = &joint->prismatic;
+	tb_vec2 axis = tb_rotate(tb_joint_transform(world, joint->body_a).q, joint->def.local_axis_a);
+	float axial = pj->spring_impulse + pj->motor_impulse + pj->lower_impulse - pj->upper_impulse;
+	tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(pj->perpendicular_impulse, tb_left_perp(axis)));
+	return tb_mul_sv(joint->last_inv_h, p);
+}
+
+static float prismatic_torque(const tb_joint *joint) { return joint->last_inv_h * joint->prismatic.angular_impulse; }
+
+static void prismatic_reset(tb_joint *joint, tb_joint_change change)
+{
+	tb_prismatic_joint *p = &joint->prismatic;
+	if (change.limit_off) p->lower_impulse = p->upper_impulse = 0.0f;
+	if (change.motor_off) p->motor_impulse = 0.0f;
+	if (change.spring_changed) p->spring_impulse = 0.0f;
+}
+
+const tb_joint_ops tb_prismatic_ops = {
+	.validate = prismatic_validate,
+	.has_axis = true,
+	.prepare = prismatic_prepare,
+	.warm_start = prismatic_warm_start,
+	.solve = prismatic_solve,
+	.force = prismatic_force,
+	.torque = prismatic_torque,
+	.value = tb_joint_axis_translation,
+	.reset = prismatic_reset,
+};

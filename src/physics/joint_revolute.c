@@ -4,7 +4,7 @@
  * its rows (joint.h): the point's tb_joint_row and the angle's tb_revolute_row. */
 #include "joint.h"
 
-void tb_revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
+static void revolute_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_revolute_joint *r = &joint->revolute;
@@ -127,3 +127,39 @@ void tb_revolute_solve(tb_joint_row *row, tb_revolute_row *r, tb_body_state *a, 
 	tb_point_frame frame = tb_row_frame(row, a, b, ctx, use_bias);
 	tb_solve_point_in(&row->pt, &frame, a, b, ctx->joint_softness, use_bias);
 }
+
+static tb_status revolute_validate(const tb_joint_def *def)
+{
+	return def->lower > def->upper ? TB_ERR_INVALID_ARGUMENT : TB_OK;
+}
+
+static float revolute_torque(const tb_joint *joint)
+{
+	const tb_revolute_joint *r = &joint->revolute;
+	return joint->last_inv_h * (r->spring_impulse + r->motor_impulse + r->lower_impulse - r->upper_impulse);
+}
+
+static float revolute_value(const tb_world *world, const tb_joint *joint)
+{
+	tb_transform xa = tb_joint_transform(world, joint->body_a);
+	tb_transform xb = tb_joint_transform(world, joint->body_b);
+	return tb_unwind_angle(tb_relative_angle(xb.q, xa.q) - joint->def.reference_angle);
+}
+
+static void revolute_reset(tb_joint *joint, tb_joint_change change)
+{
+	tb_revolute_joint *r = &joint->revolute;
+	if (change.limit_off) r->lower_impulse = r->upper_impulse = 0.0f;
+	if (change.motor_off) r->motor_impulse = 0.0f;
+	if (change.spring_changed) r->spring_impulse = 0.0f;
+}
+
+const tb_joint_ops tb_revolute_ops = {
+	.validate = revolute_validate,
+	.solved_from_rows = true,
+	.prepare = revolute_prepare,
+	.force = tb_joint_point_force,
+	.torque = revolute_torque,
+	.value = revolute_value,
+	.reset = revolute_reset,
+};

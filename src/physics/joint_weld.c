@@ -3,7 +3,7 @@
  * damping ratio, a spring in both passes). */
 #include "joint.h"
 
-void tb_weld_prepare(tb_joint *joint, const tb_step_context *ctx)
+static void weld_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_weld_joint *wj = &joint->weld;
@@ -16,12 +16,13 @@ void tb_weld_prepare(tb_joint *joint, const tb_step_context *ctx)
 	if (!ctx->enable_warm_starting) wj->angular_impulse = 0.0f;
 }
 
-void tb_weld_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
+static void weld_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)ctx;
 	tb_point_warm_start(&joint->pt, a, b, joint->weld.angular_impulse);
 }
 
-void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
+static void weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_weld_joint *wj = &joint->weld;
@@ -47,3 +48,13 @@ void tb_weld_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb
 
 	tb_solve_point(&joint->pt, a, b, wj->linear_softness, use_bias || def->hertz > 0.0f);
 }
+
+static float weld_torque(const tb_joint *joint) { return joint->last_inv_h * joint->weld.angular_impulse; }
+
+const tb_joint_ops tb_weld_ops = {
+	.prepare = weld_prepare,
+	.warm_start = weld_warm_start,
+	.solve = weld_solve,
+	.force = tb_joint_point_force,
+	.torque = weld_torque,
+};

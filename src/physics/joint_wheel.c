@@ -9,9 +9,10 @@
  * A's lever arm reaches to B's anchor (d + r_a): the line is fixed in A. */
 #include "joint.h"
 
-void tb_wheel_prepare(tb_joint *joint, const tb_step_context *ctx, tb_rot qa)
+static void wheel_prepare(tb_joint *joint, const tb_step_context *ctx)
 {
 	const tb_joint_def *def = &joint->def;
+	tb_rot qa = ctx->sims[joint->body_a].transform.q;
 	tb_wheel_joint *wj = &joint->wheel;
 	const tb_joint_point *pt = &joint->pt;
 	float ma = pt->inv_mass_a, mb = pt->inv_mass_b, ia = pt->inv_i_a, ib = pt->inv_i_b;
@@ -69,8 +70,9 @@ static inline void apply(const tb_joint *joint, tb_body_state *a, tb_body_state 
 	b->angular_velocity += joint->pt.inv_i_b * lb;
 }
 
-void tb_wheel_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b)
+static void wheel_warm_start(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx)
 {
+	(void)ctx;
 	const tb_wheel_joint *wj = &joint->wheel;
 	wheel_frame f = current_frame(joint, a, b);
 	float axial = wj->spring_impulse + wj->lower_impulse - wj->upper_impulse;
@@ -86,7 +88,7 @@ static inline float along(tb_vec2 dir, float arm_a, float arm_b, const tb_body_s
 	       arm_a * a->angular_velocity;
 }
 
-void tb_wheel_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
+static void wheel_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const tb_step_context *ctx, bool use_bias)
 {
 	const tb_joint_def *def = &joint->def;
 	tb_wheel_joint *wj = &joint->wheel;
@@ -139,3 +141,39 @@ void tb_wheel_solve(tb_joint *joint, tb_body_state *a, tb_body_state *b, const t
 		apply(joint, a, b, tb_mul_sv(impulse, f.perp), impulse * f.s1, impulse * f.s2);
 	}
 }
+
+static tb_status wheel_validate(const tb_joint_def *def)
+{
+	return def->lower > def->upper ? TB_ERR_INVALID_ARGUMENT : TB_OK;
+}
+
+static tb_vec2 wheel_force(const tb_world *world, const tb_joint *joint)
+{
+	const tb_wheel_joint *wj = &joint->wheel;
+	tb_vec2 axis = tb_rotate(tb_joint_transform(world, joint->body_a).q, joint->def.local_axis_a);
+	float axial = wj->spring_impulse + wj->lower_impulse - wj->upper_impulse;
+	tb_vec2 p = tb_add(tb_mul_sv(axial, axis), tb_mul_sv(wj->perp_impulse, tb_left_perp(axis)));
+	return tb_mul_sv(joint->last_inv_h, p);
+}
+
+static float wheel_torque(const tb_joint *joint) { return joint->last_inv_h * joint->wheel.motor_impulse; }
+
+static void wheel_reset(tb_joint *joint, tb_joint_change change)
+{
+	tb_wheel_joint *wj = &joint->wheel;
+	if (change.limit_off) wj->lower_impulse = wj->upper_impulse = 0.0f;
+	if (change.motor_off) wj->motor_impulse = 0.0f;
+	if (change.spring_changed) wj->spring_impulse = 0.0f;
+}
+
+const tb_joint_ops tb_wheel_ops = {
+	.validate = wheel_validate,
+	.has_axis = true,
+	.prepare = wheel_prepare,
+	.warm_start = wheel_warm_start,
+	.solve = wheel_solve,
+	.force = wheel_force,
+	.torque = wheel_torque,
+	.value = tb_joint_axis_translation,
+	.reset = wheel_reset,
+};

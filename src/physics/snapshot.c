@@ -11,7 +11,7 @@
 #include "snapshot.h"
 
 const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
-#define TB_SNAPSHOT_PART_ROW(name, member)                                                                   \
+#define TB_SNAPSHOT_PART_ROW(name, member, type, owner)                                                                   \
 	{#member, offsetof(tb_world, member.data), offsetof(tb_world, member.count),                            \
 	 offsetof(tb_world, member.capacity), sizeof *((tb_world *)0)->member.data},
 	TB_SNAPSHOT_ARRAYS(TB_SNAPSHOT_PART_ROW)
@@ -19,9 +19,10 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
 };
 
 /* A tripwire: a new field in the world record is either scratch the step
- * rebuilds or something that decides the future, which copy_scalars, the
- * arrays above and snapshot_format.c must then carry. (The contact solver's
- * path is neither: every path computes the same bits, and a world keeps its
+ * rebuilds or something that decides the future, and goes in its list:
+ * TB_WORLD_ARRAYS (world.h) for an array, TB_SNAPSHOT_SCALARS (snapshot.h)
+ * for a scalar, which then drive the snapshots and their bytes. (The
+ * contact solver's path is neither: every path computes the same bits, and a world keeps its
  * own across a restore. Nor is the pre-solve hook: a function and its context
  * belong to the program, not to a moment of the world, so a world keeps its
  * own hook across a restore and a snapshot has none. Nor are the narrow
@@ -33,8 +34,8 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * walk, read only in the same pair update, nor whether it was used, nor the tests'
  * switch that compares it with the queries, nor the tree's layout for it.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 1952, "tb_world changed: carry what decides the future in snapshots "
-                                         "(snapshot.c, snapshot_format.c), then update this size");
+_Static_assert(sizeof(tb_world) == 1952, "tb_world changed: list a new field in TB_WORLD_ARRAYS (world.h) "
+                                         "or TB_SNAPSHOT_SCALARS (snapshot.h), then update this size");
 #endif
 
 static void **part_data_slot(tb_world *w, int p) { return (void **)((char *)w + tb_snapshot_parts[p].data); }
@@ -127,9 +128,9 @@ tb_counters tb_snapshot_get_counters(const tb_snapshot *snap)
 	return c;
 }
 
-/* Everything of the world record that is neither an array above nor scratch.
- * The settings go whole into the image; back into a world, its allocator and
- * limits stay its own. */
+/* Everything of the world record that is neither an array above nor scratch:
+ * TB_SNAPSHOT_SCALARS, and the settings, which go whole into the image; back
+ * into a world, its allocator and limits stay its own. */
 static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator)
 {
 	tb_world_def def = src->def;
@@ -139,19 +140,9 @@ static void copy_scalars(tb_world *dst, const tb_world *src, bool keep_allocator
 		def.limits = dst->def.limits;
 	}
 	dst->def = def;
-	dst->body_pool.next_index = src->body_pool.next_index;
-	dst->shape_pool.next_index = src->shape_pool.next_index;
-	dst->contact_pool.next_index = src->contact_pool.next_index;
-	dst->joint_pool.next_index = src->joint_pool.next_index;
-	dst->sensor_pool.next_index = src->sensor_pool.next_index;
-	dst->mover_pool.next_index = src->mover_pool.next_index;
-	dst->next_chain_id = src->next_chain_id;
-	dst->island_count = src->island_count;
-	dst->step_count = src->step_count;
-	dst->step_issues = src->step_issues;
-	dst->inv_dt0 = src->inv_dt0;
-	dst->breakable_joint_count = src->breakable_joint_count;
-	dst->touching_contact_count = src->touching_contact_count;
+#define COPY_SCALAR(member, kind, saving) dst->member = src->member;
+	TB_SNAPSHOT_SCALARS(COPY_SCALAR)
+#undef COPY_SCALAR
 }
 
 tb_snapshot *tb_world_snapshot(const tb_world *w, tb_status *status)
@@ -372,33 +363,17 @@ static bool rebase_fits(const tb_world *w, const tb_world *img)
 }
 
 /* Scratch of the last step describes the world before the restore: empty it,
- * so nothing between steps can read an index from it. */
+ * so nothing between steps can read an index from it. The awake sets among it
+ * are rebuilt after. */
 static void clear_scratch(tb_world *w)
 {
-	w->states.count = 0;
-	w->motions.count = 0;
-	w->awake_bodies.count = 0;
-	w->constraints.count = 0;
-	w->active_joints.count = 0;
-	w->joint_rows.count = 0;
-	w->pin_blocks.count = 0;
-	w->pin_colors.count = 0;
-	w->revolute_rows.count = 0;
-	w->graph.refs.count = 0;
-	w->graph.body_colors.count = 0;
-	w->graph.constraint_colors.count = 0;
-	w->graph.order.count = 0;
-	w->graph.lane_refs.count = 0;
-	w->graph.blocks.count = 0;
+#define CLEAR_STEP(member, type, owner, size) w->member.count = 0;
+#define CLEAR_SCRATCH(member, type, owner) w->member.count = 0;
+	TB_WORLD_ARRAYS(TB_WORLD_ARRAY_SKIP, CLEAR_STEP, CLEAR_SCRATCH)
+#undef CLEAR_STEP
+#undef CLEAR_SCRATCH
 	memset(w->graph.color_start, 0, sizeof w->graph.color_start);
 	memset(w->graph.block_start, 0, sizeof w->graph.block_start);
-	w->fast_bodies.count = 0;
-	w->island_parent.count = 0;
-	w->island_sleep.count = 0;
-	w->stack.count = 0;
-	w->next_overlaps.count = 0;
-	/* the joints broken in the last step before the restore: not the image's */
-	w->joint_break_events.count = 0;
 	memset(&w->profile, 0, sizeof w->profile);
 }
 

@@ -3,43 +3,44 @@
  * A snapshot holds an image of the world: a tb_world record whose settings
  * and counters are the world's and whose arrays are copies of the world's
  * persistent arrays, side by side in one block. Since records link to each
- * other by index only, a copy is a loop over the arrays below; the scratch the
- * step rebuilds from them (body states, constraints, colours, islands) is not
- * copied, only reserved again by a restore. snapshot.c takes and restores
+ * other by index only, a copy is a loop over the arrays (the SNAPSHOT entries
+ * of TB_WORLD_ARRAYS, world.h) and the scalars below; the scratch the step
+ * rebuilds from them (body states, constraints, colours, islands) is not
+ * copied, only reserved again and emptied by a restore. snapshot.c takes and restores
  * images, snapshot_format.c saves them to bytes and loads (and checks) them. */
 #ifndef TB_SNAPSHOT_H
 #define TB_SNAPSHOT_H
 
 #include "world.h"
 
-/* The persistent arrays of a world, copied count elements each. The trees'
- * node pools and the pair set are copied whole, apart. X(NAME, member). */
-#define TB_SNAPSHOT_ARRAYS(X)                                                                               \
-	X(BODY_FREE, body_pool.free_ids)                                                                        \
-	X(BODIES, bodies)                                                                                       \
-	X(SIMS, sims)                                                                                           \
-	X(SHAPE_FREE, shape_pool.free_ids)                                                                      \
-	X(SHAPES, shapes)                                                                                       \
-	X(CONTACT_FREE, contact_pool.free_ids)                                                                  \
-	X(CONTACTS, contacts)                                                                                   \
-	X(JOINT_FREE, joint_pool.free_ids)                                                                      \
-	X(JOINTS, joints)                                                                                       \
-	X(SENSOR_FREE, sensor_pool.free_ids)                                                                    \
-	X(SENSORS, sensors)                                                                                     \
-	X(OVERLAPS, overlaps)                                                                                   \
-	X(MOVE_BUFFER, broad_phase.move_buffer)                                                                 \
-	X(BEGIN_EVENTS, begin_events)                                                                           \
-	X(END_EVENTS, end_events)                                                                               \
-	X(HIT_EVENTS, hit_events)                                                                               \
-	X(SENSOR_BEGIN_EVENTS, sensor_begin_events)                                                             \
-	X(SENSOR_END_EVENTS, sensor_end_events)                                                                 \
-	X(PENDING_END_EVENTS, pending_end_events)                                                               \
-	X(PENDING_SENSOR_END_EVENTS, pending_sensor_end_events)                                                 \
-	X(MOVER_FREE, mover_pool.free_ids)                                                                      \
-	X(MOVERS, movers)
+/* The persistent arrays of a world (TB_WORLD_ARRAYS' SNAPSHOT entries, in
+ * their order), copied count elements each. The trees' node pools and the
+ * pair set are copied whole, apart. X(NAME, member, type, owner). */
+#define TB_SNAPSHOT_ARRAYS(X) TB_WORLD_ARRAYS(X, TB_WORLD_ARRAY_SKIP, TB_WORLD_ARRAY_SKIP)
+
+/* The world's scalars a snapshot carries, each listed once: take and restore
+ * copy them all; the byte format (snapshot_format.c) writes the SAVED ones in
+ * this order, after the settings, and a load counts the DERIVED ones again
+ * from the records. X(member, kind, saving), kind a format field kind
+ * without its F_ (I32, U32, F32). The settings (def) are carried whole, apart:
+ * a restore keeps the world's own allocator and limits. */
+#define TB_SNAPSHOT_SCALARS(X)                                                                              \
+	X(body_pool.next_index, I32, SAVED)                                                                     \
+	X(shape_pool.next_index, I32, SAVED)                                                                    \
+	X(contact_pool.next_index, I32, SAVED)                                                                  \
+	X(joint_pool.next_index, I32, SAVED)                                                                    \
+	X(sensor_pool.next_index, I32, SAVED)                                                                   \
+	X(mover_pool.next_index, I32, SAVED)                                                                    \
+	X(next_chain_id, I32, SAVED)                                                                            \
+	X(island_count, I32, SAVED)                                                                             \
+	X(step_count, I32, SAVED)                                                                               \
+	X(step_issues, U32, SAVED)                                                                              \
+	X(inv_dt0, F32, SAVED)                                                                                  \
+	X(breakable_joint_count, I32, DERIVED)                                                                  \
+	X(touching_contact_count, I32, DERIVED)
 
 enum {
-#define TB_SNAPSHOT_PART_ENUM(name, member) TB_PART_##name,
+#define TB_SNAPSHOT_PART_ENUM(name, member, type, owner) TB_PART_##name,
 	TB_SNAPSHOT_ARRAYS(TB_SNAPSHOT_PART_ENUM)
 #undef TB_SNAPSHOT_PART_ENUM
 	TB_PART_COUNT

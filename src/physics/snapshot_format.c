@@ -250,6 +250,19 @@ static const record_type record_types[R_TYPE_COUNT] = {
 	[R_MOVER] = RECORD(tb_mover, mover_fields, offsetof(tb_mover, in_use), offsetof(tb_mover, generation)),
 };
 
+/* The world's saved scalars (TB_SNAPSHOT_SCALARS), written after the
+ * settings. Not one of record_types: the layout fingerprint predates it, so a
+ * change to the list changes the format without changing the fingerprint and
+ * needs TB_SNAPSHOT_VERSION raised. */
+#define SCALAR_FIELD_SAVED(member, kind) FIELD(tb_world, member, F_##kind),
+#define SCALAR_FIELD_DERIVED(member, kind)
+#define SCALAR_FIELD(member, kind, saving) SCALAR_FIELD_##saving(member, kind)
+static const field world_scalar_fields[] = {TB_SNAPSHOT_SCALARS(SCALAR_FIELD)};
+#undef SCALAR_FIELD
+#undef SCALAR_FIELD_SAVED
+#undef SCALAR_FIELD_DERIVED
+static const record_type world_scalars = RECORD(tb_world, world_scalar_fields, NO_FLAG, NO_FLAG);
+
 /* The record type of each array of the image. */
 static const int part_types[TB_PART_COUNT] = {
 	[TB_PART_BODY_FREE] = R_INT, [TB_PART_BODIES] = R_BODY, [TB_PART_SIMS] = R_SIM,
@@ -517,17 +530,7 @@ static void put_payload(writer *w, const tb_snapshot *snap)
 {
 	const tb_world *img = &snap->image;
 	put_fields(w, record_types + R_DEF, (const unsigned char *)&img->def);
-	put_i32(w, img->body_pool.next_index);
-	put_i32(w, img->shape_pool.next_index);
-	put_i32(w, img->contact_pool.next_index);
-	put_i32(w, img->joint_pool.next_index);
-	put_i32(w, img->sensor_pool.next_index);
-	put_i32(w, img->mover_pool.next_index);
-	put_i32(w, img->next_chain_id);
-	put_i32(w, img->island_count);
-	put_i32(w, img->step_count);
-	put_u32(w, img->step_issues);
-	put_f32(w, img->inv_dt0);
+	put_fields(w, &world_scalars, (const unsigned char *)img);
 	put_i32(w, snap->field_refresh);
 	for (int t = 0; t < 2; ++t) put_tree_scalars(w, &img->broad_phase.trees[t]);
 	for (int p = 0; p < TB_PART_COUNT; ++p) put_i32(w, tb_part_count(img, p));
@@ -1003,17 +1006,7 @@ tb_snapshot *tb_snapshot_load(const void *bytes, size_t size, const tb_world_def
 	tb_world scalars;
 	memset(&scalars, 0, sizeof scalars);
 	get_fields(&r, record_types + R_DEF, (unsigned char *)&scalars.def);
-	scalars.body_pool.next_index = get_i32(&r);
-	scalars.shape_pool.next_index = get_i32(&r);
-	scalars.contact_pool.next_index = get_i32(&r);
-	scalars.joint_pool.next_index = get_i32(&r);
-	scalars.sensor_pool.next_index = get_i32(&r);
-	scalars.mover_pool.next_index = get_i32(&r);
-	scalars.next_chain_id = get_i32(&r);
-	scalars.island_count = get_i32(&r);
-	scalars.step_count = get_i32(&r);
-	scalars.step_issues = get_u32(&r);
-	scalars.inv_dt0 = get_f32(&r);
+	get_fields(&r, &world_scalars, (unsigned char *)&scalars);
 	int32_t field_refresh = get_i32(&r);
 	int32_t tree_nodes[2], counts[TB_PART_COUNT];
 	for (int t = 0; t < 2; ++t) get_tree_scalars(&r, &scalars.broad_phase.trees[t], &tree_nodes[t]);

@@ -12,21 +12,6 @@
  * Every loop runs in slot order, so two runs of one script agree bit for bit. */
 #include "world.h"
 
-bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
-{
-	tb_allocator *a = &w->allocator;
-	return tb_body_state_array_reserve(a, &w->states, n) && tb_body_motion_array_reserve(a, &w->motions, n) &&
-	       tb_int_array_reserve(a, &w->awake_bodies, n) && tb_u64_array_reserve(a, &w->graph.body_colors, n) &&
-	       tb_int_array_reserve(a, &w->fast_bodies, n) && tb_int_array_reserve(a, &w->island_parent, n) &&
-	       tb_float_array_reserve(a, &w->island_sleep, n) && tb_int_array_reserve(a, &w->field_stamp, n + 1) &&
-	       tb_int_array_reserve(a, &w->active_joints, j) && tb_joint_row_array_reserve(a, &w->joint_rows, j) &&
-	       tb_int_array_reserve(a, &w->pin_colors, j) &&
-	       tb_pin_block_array_reserve(a, &w->pin_blocks, j > 0 ? tb_graph_block_bound(j) : 0) &&
-	       tb_revolute_row_array_reserve(a, &w->revolute_rows, j) &&
-	       tb_u64_array_reserve(a, &w->awake_body_bits, tb_bit_words(n)) &&
-	       tb_u64_array_reserve(a, &w->active_joint_bits, tb_bit_words(j)) &&
-	       tb_joint_break_event_array_reserve(a, &w->joint_break_events, j);
-}
 
 /* The next set bit at or after slot i in bits of `words` words; -1 when none.
  * Reading the word again on each call sees bits set since (a body woken, a

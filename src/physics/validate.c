@@ -181,7 +181,7 @@ static bool validate_joint(const tb_world *w, int32_t ji)
 	CHECK(TB_ID_EQUALS(j->def.body_a, a) && TB_ID_EQUALS(j->def.body_b, b));
 	CHECK((int)j->def.type >= 0 && j->def.type < TB_JOINT_TYPE_COUNT);
 	CHECK(!isnan(j->def.break_force) && !isnan(j->def.break_torque));
-	if (j->def.type == TB_JOINT_PRISMATIC || j->def.type == TB_JOINT_WHEEL)
+	if (tb_joint_kinds[j->def.type]->has_axis)
 		CHECK(fabsf(tb_length(j->def.local_axis_a) - 1.0f) < 1.0e-4f);
 	return true;
 }

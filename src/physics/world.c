@@ -75,46 +75,28 @@ void tb_destroy_world(tb_world *w)
 	tb_allocator *a = &w->allocator;
 	tb_broad_phase_destroy(&w->broad_phase, a);
 	tb_id_pool_destroy(a, &w->body_pool);
-	tb_body_array_destroy(a, &w->bodies);
-	tb_body_sim_array_destroy(a, &w->sims);
 	tb_id_pool_destroy(a, &w->shape_pool);
-	tb_shape_array_destroy(a, &w->shapes);
 	tb_id_pool_destroy(a, &w->contact_pool);
-	tb_contact_array_destroy(a, &w->contacts);
 	tb_id_pool_destroy(a, &w->joint_pool);
-	tb_joint_array_destroy(a, &w->joints);
 	tb_id_pool_destroy(a, &w->mover_pool);
-	tb_mover_array_destroy(a, &w->movers);
 	tb_id_pool_destroy(a, &w->sensor_pool);
-	tb_sensor_array_destroy(a, &w->sensors);
-	tb_sensor_overlap_array_destroy(a, &w->overlaps);
-	tb_sensor_overlap_array_destroy(a, &w->next_overlaps);
-	tb_body_state_array_destroy(a, &w->states);
-	tb_body_motion_array_destroy(a, &w->motions);
-	tb_int_array_destroy(a, &w->awake_bodies);
-	tb_u64_array_destroy(a, &w->awake_body_bits);
-	tb_u64_array_destroy(a, &w->active_contact_bits);
-	tb_u64_array_destroy(a, &w->active_joint_bits);
-	tb_contact_constraint_array_destroy(a, &w->constraints);
-	tb_int_array_destroy(a, &w->active_joints);
-	tb_joint_row_array_destroy(a, &w->joint_rows);
-	tb_pin_block_array_destroy(a, &w->pin_blocks);
-	tb_int_array_destroy(a, &w->pin_colors);
-	tb_revolute_row_array_destroy(a, &w->revolute_rows);
 	tb_destroy_constraint_graph(&w->graph, a);
-	tb_int_array_destroy(a, &w->fast_bodies);
-	tb_int_array_destroy(a, &w->island_parent);
-	tb_float_array_destroy(a, &w->island_sleep);
-	tb_int_array_destroy(a, &w->field_stamp);
-	tb_int_array_destroy(a, &w->stack);
-	tb_contact_begin_event_array_destroy(a, &w->begin_events);
-	tb_contact_end_event_array_destroy(a, &w->end_events);
-	tb_contact_hit_event_array_destroy(a, &w->hit_events);
-	tb_sensor_event_array_destroy(a, &w->sensor_begin_events);
-	tb_sensor_event_array_destroy(a, &w->sensor_end_events);
-	tb_joint_break_event_array_destroy(a, &w->joint_break_events);
-	tb_contact_end_event_array_destroy(a, &w->pending_end_events);
-	tb_sensor_event_array_destroy(a, &w->pending_sensor_end_events);
+	/* the arrays the world owns; its pools, broad phase and graph freed theirs */
+#define DESTROY_WORLD(member, type) type##_destroy(a, &w->member);
+#define DESTROY_POOL(member, type)
+#define DESTROY_BROAD(member, type)
+#define DESTROY_GRAPH(member, type)
+#define DESTROY_SNAPSHOT(name, member, type, owner) DESTROY_##owner(member, type)
+#define DESTROY_STEP(member, type, owner, size) DESTROY_##owner(member, type)
+#define DESTROY_SCRATCH(member, type, owner) DESTROY_##owner(member, type)
+	TB_WORLD_ARRAYS(DESTROY_SNAPSHOT, DESTROY_STEP, DESTROY_SCRATCH)
+#undef DESTROY_WORLD
+#undef DESTROY_POOL
+#undef DESTROY_BROAD
+#undef DESTROY_GRAPH
+#undef DESTROY_SNAPSHOT
+#undef DESTROY_STEP
+#undef DESTROY_SCRATCH
 	/* the world's own block goes last, through a copy of the allocator it holds */
 	tb_allocator last = *a;
 	tb_free(&last, w, sizeof *w);
@@ -183,6 +165,14 @@ tb_solver_path tb_world_get_solver_path(const tb_world *w) { return w ? w->solve
 uint32_t tb_world_get_step_issues(const tb_world *w) { return w->step_issues; }
 
 size_t tb_world_get_allocated_bytes(const tb_world *w) { return w->allocator.bytes; }
+
+bool tb_reserve_step_arrays(tb_world *w, int32_t n, int32_t j)
+{
+	tb_allocator *a = &w->allocator;
+#define RESERVE_STEP(member, type, owner, size) type##_reserve(a, &w->member, size) &&
+	return TB_WORLD_ARRAYS(TB_WORLD_ARRAY_SKIP, RESERVE_STEP, TB_WORLD_ARRAY_SKIP) true;
+#undef RESERVE_STEP
+}
 
 /* Everything the step can need, before it changes anything. Creating bodies,
  * joints and contacts reserved it already; this holds it to that. */

@@ -106,6 +106,73 @@ struct tb_world {
 	bool locked;
 };
 
+/* ---- the world's arrays, each listed once ----
+ *
+ * TB_WORLD_ARRAYS(SNAPSHOT, STEP, SCRATCH) calls one macro per array, by role:
+ *   SNAPSHOT(NAME, member, type, owner)  decides the future: a snapshot copies
+ *       it, in this order, which is the byte format's (snapshot.h);
+ *   STEP(member, type, owner, size)      the step's scratch, reserved for n body
+ *       slots and j joint slots by tb_reserve_step_arrays, in this order;
+ *   SCRATCH(member, type, owner)         scratch reserved where it is filled.
+ * A restore empties every STEP and SCRATCH array (the awake sets among them
+ * are then rebuilt). `type` is the TB_ARRAY_DECLARE type; `owner` is who
+ * frees it: WORLD (tb_destroy_world), or the POOL, BROAD phase or GRAPH it
+ * sits in, whose own destroy does. The world's other arrays belong to its
+ * id pools (their issued generations), its broad phase (trees, pairs and the
+ * pair update's scratch) and its graph, which reserve and free them. */
+#define TB_WORLD_ARRAYS(SNAPSHOT, STEP, SCRATCH)                                                            \
+	SNAPSHOT(BODY_FREE, body_pool.free_ids, tb_int_array, POOL)                                             \
+	SNAPSHOT(BODIES, bodies, tb_body_array, WORLD)                                                          \
+	SNAPSHOT(SIMS, sims, tb_body_sim_array, WORLD)                                                          \
+	SNAPSHOT(SHAPE_FREE, shape_pool.free_ids, tb_int_array, POOL)                                           \
+	SNAPSHOT(SHAPES, shapes, tb_shape_array, WORLD)                                                         \
+	SNAPSHOT(CONTACT_FREE, contact_pool.free_ids, tb_int_array, POOL)                                       \
+	SNAPSHOT(CONTACTS, contacts, tb_contact_array, WORLD)                                                   \
+	SNAPSHOT(JOINT_FREE, joint_pool.free_ids, tb_int_array, POOL)                                           \
+	SNAPSHOT(JOINTS, joints, tb_joint_array, WORLD)                                                         \
+	SNAPSHOT(SENSOR_FREE, sensor_pool.free_ids, tb_int_array, POOL)                                         \
+	SNAPSHOT(SENSORS, sensors, tb_sensor_array, WORLD)                                                      \
+	SNAPSHOT(OVERLAPS, overlaps, tb_sensor_overlap_array, WORLD)                                            \
+	SNAPSHOT(MOVE_BUFFER, broad_phase.move_buffer, tb_int_array, BROAD)                                     \
+	SNAPSHOT(BEGIN_EVENTS, begin_events, tb_contact_begin_event_array, WORLD)                               \
+	SNAPSHOT(END_EVENTS, end_events, tb_contact_end_event_array, WORLD)                                     \
+	SNAPSHOT(HIT_EVENTS, hit_events, tb_contact_hit_event_array, WORLD)                                     \
+	SNAPSHOT(SENSOR_BEGIN_EVENTS, sensor_begin_events, tb_sensor_event_array, WORLD)                        \
+	SNAPSHOT(SENSOR_END_EVENTS, sensor_end_events, tb_sensor_event_array, WORLD)                            \
+	SNAPSHOT(PENDING_END_EVENTS, pending_end_events, tb_contact_end_event_array, WORLD)                     \
+	SNAPSHOT(PENDING_SENSOR_END_EVENTS, pending_sensor_end_events, tb_sensor_event_array, WORLD)            \
+	SNAPSHOT(MOVER_FREE, mover_pool.free_ids, tb_int_array, POOL)                                           \
+	SNAPSHOT(MOVERS, movers, tb_mover_array, WORLD)                                                         \
+	STEP(states, tb_body_state_array, WORLD, n)                                                             \
+	STEP(motions, tb_body_motion_array, WORLD, n)                                                           \
+	STEP(awake_bodies, tb_int_array, WORLD, n)                                                              \
+	STEP(graph.body_colors, tb_u64_array, GRAPH, n)                                                         \
+	STEP(fast_bodies, tb_int_array, WORLD, n)                                                               \
+	STEP(island_parent, tb_int_array, WORLD, n)                                                             \
+	STEP(island_sleep, tb_float_array, WORLD, n)                                                            \
+	STEP(field_stamp, tb_int_array, WORLD, n + 1)                                                           \
+	STEP(active_joints, tb_int_array, WORLD, j)                                                             \
+	STEP(joint_rows, tb_joint_row_array, WORLD, j)                                                          \
+	STEP(pin_colors, tb_int_array, WORLD, j)                                                                \
+	STEP(pin_blocks, tb_pin_block_array, WORLD, j > 0 ? tb_graph_block_bound(j) : 0)                  \
+	STEP(revolute_rows, tb_revolute_row_array, WORLD, j)                                                    \
+	STEP(awake_body_bits, tb_u64_array, WORLD, tb_bit_words(n))                                             \
+	STEP(active_joint_bits, tb_u64_array, WORLD, tb_bit_words(j))                                           \
+	STEP(joint_break_events, tb_joint_break_event_array, WORLD, j)                                          \
+	SCRATCH(constraints, tb_contact_constraint_array, WORLD)                                                \
+	SCRATCH(active_contact_bits, tb_u64_array, WORLD)                                                       \
+	SCRATCH(graph.refs, tb_constraint_ref_array, GRAPH)                                                     \
+	SCRATCH(graph.constraint_colors, tb_int_array, GRAPH)                                                   \
+	SCRATCH(graph.order, tb_int_array, GRAPH)                                                               \
+	SCRATCH(graph.lane_refs, tb_int_array, GRAPH)                                                           \
+	SCRATCH(graph.blocks, tb_contact_block_array, GRAPH)                                                    \
+	SCRATCH(graph.surfaces, tb_block_surface_array, GRAPH)                                                  \
+	SCRATCH(stack, tb_int_array, WORLD)                                                                     \
+	SCRATCH(next_overlaps, tb_sensor_overlap_array, WORLD)
+
+/* An entry a use of TB_WORLD_ARRAYS leaves out. */
+#define TB_WORLD_ARRAY_SKIP(...)
+
 /* ---- lookups: the record of a live id, NULL for a stale or null one ---- */
 tb_body *tb_body_lookup(const tb_world *w, tb_body_id id);
 tb_shape *tb_shape_lookup(const tb_world *w, tb_shape_id id);
@@ -183,6 +250,10 @@ static inline bool tb_next_body_edge(const tb_world *w, tb_body_edge_iter *it, t
 
 /* ---- world.c, validate.c ---- */
 tb_status tb_validate_world_def(const tb_world_def *def);
+/* Reserves the step's arrays (TB_WORLD_ARRAYS' STEP) for `bodies` body slots
+ * and `joints` joint slots; creating a body or joint does it, so a world that
+ * could be built can be stepped. */
+bool tb_reserve_step_arrays(tb_world *w, int32_t bodies, int32_t joints);
 /* tb_world_validate without the checks of reserved room (the world need not
  * be able to step): the links of a snapshot's image. Reads only, and checks
  * every index before it follows it, whatever the records hold. */
@@ -193,10 +264,6 @@ bool tb_world_validate_links(const tb_world *w);
 bool tb_query_accepts(const tb_world *w, const tb_shape *s, tb_query_filter filter);
 
 /* ---- solver.c ---- */
-/* Reserves the per-step arrays for `bodies` body slots and `joints` joint
- * slots; creating a body or joint does it, so a world that could be built can
- * be stepped. */
-bool tb_reserve_step_arrays(tb_world *w, int32_t bodies, int32_t joints);
 void tb_solve(tb_world *w, float dt);
 
 #endif

@@ -3,6 +3,8 @@
  * balance) or a hard geometric invariant (anchors together, limits held). */
 #include "test_util.h"
 
+#include "joint.h"
+
 #define DT TU_DT
 #define G 10.0f
 
@@ -1340,6 +1342,29 @@ static void test_new_kinds_validation(void **state)
 	tb_destroy_world(world);
 }
 
+/* Every kind has its operations: a missing table, or a kind without a step
+ * the substeps call (revolute's rows are called directly), would crash the
+ * first step that met one. */
+static void test_every_kind_has_its_operations(void **state)
+{
+	(void)state;
+	for (int t = 0; t < TB_JOINT_TYPE_COUNT; ++t) {
+		const tb_joint_ops *ops = tb_joint_kinds[t];
+		assert_non_null(ops);
+		assert_non_null(ops->prepare);
+		if (ops->solved_from_rows) {
+			assert_int_equal(t, TB_JOINT_REVOLUTE);
+			assert_null(ops->warm_start);
+			assert_null(ops->solve);
+		} else {
+			assert_non_null(ops->warm_start);
+			assert_non_null(ops->solve);
+		}
+		/* every kind reports its point or axial force */
+		assert_non_null(ops->force);
+	}
+}
+
 static void test_draw(void **state)
 {
 	(void)state;
@@ -1406,6 +1431,7 @@ int main(void)
 		cmocka_unit_test(test_break_torque),
 		cmocka_unit_test(test_new_kinds_validation),
 		cmocka_unit_test(test_draw),
+		cmocka_unit_test(test_every_kind_has_its_operations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
