@@ -104,21 +104,6 @@ struct th_app {
 	double step_cost_ms;     /* a step's average cost, to estimate a rebuild */
 };
 
-void th_app_default_options(th_app_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->frames = 0;
-	o->screenshot_frame = -1;
-	o->watch = -1;
-	o->watch_poll_ms = 250;
-	o->time_limit = 1.0;
-	o->output_limit_mb = -1.0;
-	o->width = 1280;
-	o->height = 720;
-	o->rewind_seconds = 60.0;
-	o->rewind_mb = 256.0;
-}
-
 static void fail(th_app *app, int status)
 {
 	if (!app->fatal) app->fatal_status = status;

@@ -19,11 +19,11 @@
 
 #include "tumble/physics.h"
 #include "action.h"
-#include "app.h"
 #include "camera.h"
 #include "event.h"
 #include "input.h"
 #include "media.h"
+#include "options.h"
 #include "render.h"
 #include "sandbox.h"
 #include "watch.h"
