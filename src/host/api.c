@@ -1,7 +1,6 @@
-/* tumble host: the list of the level's callbacks, and tumble._host_introspect,
- * which reports what the host really has from the arrays it dispatches on
- * (tests/lua/host_docs_spec.lua holds lua/REFERENCE.md and lua/tumble.d.lua
- * against it, so a host function added without documentation fails there). */
+/* tumble host: the list of the level's callbacks, and the helper the host's
+ * parts describe their own lists with for tumble._host_introspect
+ * (introspect.c). */
 #include "level.h"
 
 #include <string.h>
@@ -29,26 +28,4 @@ void th_api_push_names(lua_State *L, const char *const names[])
 		lua_pushstring(L, names[i]);
 		lua_rawseti(L, -2, i + 1);
 	}
-}
-
-/* tumble._host_introspect() -> {callbacks, image = {properties, methods},
- * image_options, draw_options, sprite_options, sound = {...}, play_options,
- * beep_options, waves, conf, conf_camera, conf_layers} */
-static int host_introspect(lua_State *L)
-{
-	lua_newtable(L);
-	th_api_push_names(L, th_level_callbacks);
-	lua_setfield(L, -2, "callbacks");
-	th_image_describe(L);
-	th_sound_describe(L);
-	th_conf_describe(L);
-	return 1;
-}
-
-void th_api_open_lua(th_level *lv, lua_State *L)
-{
-	(void)lv;
-	/* tumble table on top */
-	lua_pushcfunction(L, host_introspect);
-	lua_setfield(L, -2, "_host_introspect");
 }

@@ -5,7 +5,6 @@
 #include "level.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <lauxlib.h>
 
 tb_vec2 th_camera_to_world(const th_camera *c, double px, double py)
@@ -39,7 +38,7 @@ void th_camera_push_table(th_level *lv, lua_State *L)
 	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->camera_ref);
 }
 
-static int camera_sync_protected(lua_State *L)
+int th_camera_sync_lua(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
 	th_camera *c = &lv->camera;
@@ -73,7 +72,7 @@ static int camera_sync_protected(lua_State *L)
 	return 0;
 }
 
-static int camera_unfollow_protected(lua_State *L)
+int th_camera_unfollow_lua(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
 	th_camera_push_table(lv, L);
@@ -82,28 +81,7 @@ static int camera_unfollow_protected(lua_State *L)
 	return 0;
 }
 
-void th_camera_sync(th_level *lv)
-{
-	lua_State *L = lv->L;
-	if (L == NULL || lv->camera_ref == LUA_NOREF) return;
-	lua_pushcfunction(L, camera_sync_protected);
-	lua_pushlightuserdata(L, lv);
-	if (!th_level_call(lv, "camera", 1, 0, NULL)) {
-		/* Typically the followed body was destroyed: stop following it. */
-		lv->camera.following = false;
-		lua_pushcfunction(L, camera_unfollow_protected);
-		lua_pushlightuserdata(L, lv);
-		char *message = NULL;
-		if (!th_level_call(lv, "camera", 1, 0, &message)) th_level_set_error(lv, "camera", message, true);
-		free(message);
-	}
-	if (!lv->camera.following) {
-		lv->camera.prev_x = lv->camera.x;
-		lv->camera.prev_y = lv->camera.y;
-	}
-}
-
-static int camera_set_protected(lua_State *L)
+int th_camera_set_lua(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 1);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->camera_ref);
@@ -114,23 +92,6 @@ static int camera_set_protected(lua_State *L)
 	lua_pushvalue(L, 4);
 	lua_setfield(L, -2, "scale");
 	return 0;
-}
-
-bool th_camera_set(th_level *lv, double x, double y, double scale)
-{
-	lua_State *L = lv->L;
-	if (L == NULL || lv->camera_ref == LUA_NOREF) return false;
-	lua_pushcfunction(L, camera_set_protected);
-	lua_pushlightuserdata(L, lv);
-	lua_pushnumber(L, x);
-	lua_pushnumber(L, y);
-	lua_pushnumber(L, scale);
-	char *message = NULL;
-	/* level code too (the camera table's __newindex) */
-	bool ok = th_level_call(lv, "camera", 4, 0, &message);
-	if (!ok) th_level_set_error(lv, "camera", message, true);
-	free(message);
-	return ok;
 }
 
 static th_level *host_up(lua_State *L)

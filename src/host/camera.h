@@ -33,13 +33,17 @@ tb_vec2 th_camera_to_world(const th_camera *c, double px, double py);
 
 /* tumble.camera into the tumble table on top of the stack. */
 void th_camera_open_lua(struct th_level *lv, lua_State *L);
-/* Reads tumble.camera (following a body if asked) into lv->camera; level code
- * may run (metamethods), under the level's budget. */
-void th_camera_sync(struct th_level *lv);
 /* Pushes tumble.camera, or the host's original table if the level replaced
  * it with something that is not a table. */
 void th_camera_push_table(struct th_level *lv, lua_State *L);
-/* Sets tumble.camera's x, y and scale; false (error set) if level code refused. */
-bool th_camera_set(struct th_level *lv, double x, double y, double scale);
+
+/* The Lua side of reading and writing tumble.camera, which may run level code
+ * (metamethods): the level calls them protected, under its budget, with
+ * itself as light userdata at 1. sync reads tumble.camera into lv->camera
+ * (following its target if it has one); unfollow drops the target; set
+ * writes x, y and scale (at 2, 3, 4). */
+int th_camera_sync_lua(lua_State *L);
+int th_camera_unfollow_lua(lua_State *L);
+int th_camera_set_lua(lua_State *L);
 
 #endif

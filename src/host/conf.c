@@ -8,14 +8,14 @@
  *
  * Every key is optional and an unknown one is an error (a typo should not be
  * ignored in silence). Command-line options win over it: --size over width
- * and height, a replay's recorded view size over both. The camera and the
- * camera is applied here; the layers, the title, the view's size and the
- * window's mode by the app, which owns them (th_level.conf_changed tells it). Read on every start (F5 too), not on a hot reload:
- * a reload must not move the camera under the player. */
+ * and height, a replay's recorded view size over both. This file only reads
+ * it into th_level.conf: the level applies the camera (level.c); the app the
+ * layers, the title, the view's size and the window's mode, which it owns
+ * (th_level.conf_changed tells it). Read on every start (F5 too), not on a
+ * hot reload: a reload must not move the camera under the player. */
 #include "level.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 
@@ -79,7 +79,7 @@ static bool boolean(lua_State *L, const char *where, const char *key)
 }
 
 /* level table at 1, host at 2 */
-static int read_protected(lua_State *L)
+int th_conf_read_lua(lua_State *L)
 {
 	th_level *lv = lua_touserdata(L, 2);
 	th_level_conf *c = &lv->conf;
@@ -144,23 +144,4 @@ void th_conf_describe(lua_State *L)
 	lua_setfield(L, -2, "conf_camera");
 	th_api_push_names(L, layer_keys);
 	lua_setfield(L, -2, "conf_layers");
-}
-
-bool th_conf_read(th_level *lv, int level)
-{
-	lua_State *L = lv->L;
-	level = lua_absindex(L, level);
-	lua_pushcfunction(L, read_protected);
-	lua_pushvalue(L, level);
-	lua_pushlightuserdata(L, lv);
-	char *message = NULL;
-	if (!th_level_call(lv, "level.conf", 2, 0, &message)) {
-		th_level_set_error(lv, "level.conf", message, true);
-		free(message);
-		return false;
-	}
-	const th_level_conf *c = &lv->conf;
-	if (c->has_camera && !th_camera_set(lv, c->camera_x, c->camera_y, c->camera_scale)) return false;
-	lv->conf_changed = true;
-	return true;
 }

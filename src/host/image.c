@@ -33,9 +33,6 @@
 #define MAX_PIXELS (16 * 1024 * 1024)
 #define MAX_FILE_BYTES (64u * 1024u * 1024u)
 #define DEFAULT_PPM 32.0
-/* textures not drawn for this many frames of a target are dropped */
-#define TEXTURE_IDLE_FRAMES 120
-#define TEXTURE_CACHE_MAX 256
 
 typedef struct th_image {
 	th_media *media;        /* for the memory budget; outlives every Lua state */
@@ -50,18 +47,6 @@ typedef struct th_image {
 	bool nearest;           /* filter */
 	int reloads;
 } th_image;
-
-typedef struct texture_entry {
-	uint64_t key;
-	SDL_Texture *texture;
-	uint64_t last_used;
-} texture_entry;
-
-typedef struct th_texture_cache {
-	texture_entry entries[TEXTURE_CACHE_MAX];
-	int count;
-	uint64_t frame;
-} th_texture_cache;
 
 static const char live_images_key = 'i'; /* registry: weak set of live Images */
 static const char sprites_key = 's';     /* registry: {list = {{body, spec}...}, map = {[body] = spec}} */
@@ -392,65 +377,6 @@ static int gfx_image(lua_State *L)
 	return 1;
 }
 
-/* ---------------- textures ---------------- */
-
-void th_texture_cache_free(th_target *t)
-{
-	th_texture_cache *c = t->textures;
-	if (c == NULL) return;
-	for (int i = 0; i < c->count; ++i) SDL_DestroyTexture(c->entries[i].texture);
-	free(c);
-	t->textures = NULL;
-}
-
-/* Drops the textures nobody drew lately (old pictures after a reload, images
- * that were collected). Once per frame of the target. */
-static void texture_cache_sweep(th_target *t)
-{
-	th_texture_cache *c = t->textures;
-	if (c == NULL) return;
-	c->frame += 1;
-	int kept = 0;
-	for (int i = 0; i < c->count; ++i) {
-		if (c->frame - c->entries[i].last_used > TEXTURE_IDLE_FRAMES) {
-			SDL_DestroyTexture(c->entries[i].texture);
-		} else {
-			c->entries[kept++] = c->entries[i];
-		}
-	}
-	c->count = kept;
-}
-
-static SDL_Texture *texture_for(th_target *t, th_image *img)
-{
-	if (t->textures == NULL) {
-		t->textures = calloc(1, sizeof(th_texture_cache));
-		if (t->textures == NULL) return NULL;
-	}
-	th_texture_cache *c = t->textures;
-	for (int i = 0; i < c->count; ++i) {
-		if (c->entries[i].key == img->key) {
-			c->entries[i].last_used = c->frame;
-			return c->entries[i].texture;
-		}
-	}
-	if (c->count == TEXTURE_CACHE_MAX) {
-		/* full: the least recently drawn goes */
-		int oldest = 0;
-		for (int i = 1; i < c->count; ++i) {
-			if (c->entries[i].last_used < c->entries[oldest].last_used) oldest = i;
-		}
-		SDL_DestroyTexture(c->entries[oldest].texture);
-		c->entries[oldest] = c->entries[--c->count];
-	}
-	SDL_Texture *tex = SDL_CreateTextureFromSurface(t->renderer, img->surface);
-	if (tex == NULL) return NULL;
-	SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
-	SDL_SetTextureScaleMode(tex, img->nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
-	c->entries[c->count++] = (texture_entry){img->key, tex, c->frame};
-	return tex;
-}
-
 /* ---------------- drawing ---------------- */
 
 typedef struct draw_spec {
@@ -499,7 +425,7 @@ static void draw_image(const th_render *r, th_target *t, th_image *img, const dr
 	double cy = (1.0 - (d->sy < 0 ? 1.0 - d->oy : d->oy)) * dh;
 	double reach = sqrt(dw * dw + dh * dh);
 	if (px + reach < 0 || px - reach > t->width || py + reach < 0 || py - reach > t->height) return;
-	SDL_Texture *tex = texture_for(t, img);
+	SDL_Texture *tex = th_target_texture(t, img->key, img->surface, img->nearest);
 	if (tex == NULL) return;
 	SDL_SetTextureColorMod(tex, d->tint.r, d->tint.g, d->tint.b);
 	SDL_SetTextureAlphaMod(tex, d->tint.a);
@@ -811,7 +737,7 @@ static int draw_sprites_protected(lua_State *L)
 
 void th_image_draw_sprites(th_level *lv, th_target *t)
 {
-	texture_cache_sweep(t);
+	th_target_sweep_textures(t);
 	lua_State *L = lv->L;
 	if (L == NULL || lv->world == NULL) return;
 	sprite_pass pass = {lv, t};

@@ -224,6 +224,70 @@ bool th_level_pcall(th_level *lv, const char *phase, int nargs)
 	return false;
 }
 
+/* ---------------- the camera and level.conf ---------------- */
+
+/* Reads tumble.camera (following a body if asked) into lv->camera; level code
+ * may run (metamethods), under the level's budget. */
+static void sync_camera(th_level *lv)
+{
+	lua_State *L = lv->L;
+	if (L == NULL || lv->camera_ref == LUA_NOREF) return;
+	lua_pushcfunction(L, th_camera_sync_lua);
+	lua_pushlightuserdata(L, lv);
+	if (!th_level_call(lv, "camera", 1, 0, NULL)) {
+		/* Typically the followed body was destroyed: stop following it. */
+		lv->camera.following = false;
+		lua_pushcfunction(L, th_camera_unfollow_lua);
+		lua_pushlightuserdata(L, lv);
+		char *message = NULL;
+		if (!th_level_call(lv, "camera", 1, 0, &message)) th_level_set_error(lv, "camera", message, true);
+		free(message);
+	}
+	if (!lv->camera.following) {
+		lv->camera.prev_x = lv->camera.x;
+		lv->camera.prev_y = lv->camera.y;
+	}
+}
+
+/* Sets tumble.camera's x, y and scale; false (error set) if level code refused. */
+static bool set_camera(th_level *lv, double x, double y, double scale)
+{
+	lua_State *L = lv->L;
+	if (L == NULL || lv->camera_ref == LUA_NOREF) return false;
+	lua_pushcfunction(L, th_camera_set_lua);
+	lua_pushlightuserdata(L, lv);
+	lua_pushnumber(L, x);
+	lua_pushnumber(L, y);
+	lua_pushnumber(L, scale);
+	char *message = NULL;
+	/* level code too (the camera table's __newindex) */
+	bool ok = th_level_call(lv, "camera", 4, 0, &message);
+	if (!ok) th_level_set_error(lv, "camera", message, true);
+	free(message);
+	return ok;
+}
+
+/* Reads level.conf from the level table at idx into lv->conf and applies its
+ * camera; false (error set) on a bad conf. */
+static bool read_conf(th_level *lv, int level)
+{
+	lua_State *L = lv->L;
+	level = lua_absindex(L, level);
+	lua_pushcfunction(L, th_conf_read_lua);
+	lua_pushvalue(L, level);
+	lua_pushlightuserdata(L, lv);
+	char *message = NULL;
+	if (!th_level_call(lv, "level.conf", 2, 0, &message)) {
+		th_level_set_error(lv, "level.conf", message, true);
+		free(message);
+		return false;
+	}
+	const th_level_conf *c = &lv->conf;
+	if (c->has_camera && !set_camera(lv, c->camera_x, c->camera_y, c->camera_scale)) return false;
+	lv->conf_changed = true;
+	return true;
+}
+
 static int getfield_protected(lua_State *L)
 {
 	lua_gettable(L, 1);
@@ -401,7 +465,7 @@ static int init_protected(lua_State *L)
 	th_gfx_open_lua(lv, L);
 	th_camera_open_lua(lv, L);
 	th_sound_open_lua(lv, L);
-	th_api_open_lua(lv, L);
+	th_introspect_open_lua(lv, L);
 	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");
@@ -555,7 +619,7 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 		lua_pop(L, 1);
 		return false;
 	}
-	th_camera_sync(lv);
+	sync_camera(lv);
 
 	char *message = NULL;
 	th_loader_stage(lv);
@@ -567,15 +631,15 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 	}
 	lv->load_print_ok = fingerprint_level(lv, -1, &lv->load_print);
 	th_loader_commit(lv);
-	bool conf_ok = th_conf_read(lv, -1);
+	bool conf_ok = read_conf(lv, -1);
 	lv->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	if (!conf_ok) return false;
-	th_camera_sync(lv);
+	sync_camera(lv);
 	if (push_callback(lv, "load")) {
 		push_world(lv);
 		if (!th_level_pcall(lv, "load", 1)) return false;
 	}
-	th_camera_sync(lv);
+	sync_camera(lv);
 	lv->camera.prev_x = lv->camera.x;
 	lv->camera.prev_y = lv->camera.y;
 	lv->ok = true;
@@ -677,7 +741,7 @@ void th_level_reloaded(th_level *lv)
 		th_level_pcall(lv, "reload", 2);
 	}
 	luaL_unref(L, LUA_REGISTRYINDEX, old);
-	th_camera_sync(lv);
+	sync_camera(lv);
 }
 
 /* ---------------- moments, for rewind ---------------- */
@@ -787,7 +851,7 @@ bool th_level_restore(th_level *lv, const th_moment *m)
 	void *state = random_state(lv, &size);
 	if (state != NULL && size == m->random_size) memcpy(state, m->random, size);
 	if (lv->render != NULL) th_render_forget(lv->render);
-	th_camera_sync(lv);
+	sync_camera(lv);
 	lv->camera.prev_x = lv->camera.x;
 	lv->camera.prev_y = lv->camera.y;
 	return true;
@@ -1022,7 +1086,7 @@ void th_level_apply(th_level *lv, const th_event *ev)
 
 void th_level_begin_frame(th_level *lv)
 {
-	th_camera_sync(lv);
+	sync_camera(lv);
 }
 
 static int step_trampoline(lua_State *L)
@@ -1058,7 +1122,7 @@ void th_level_step(th_level *lv)
 	lv->frame += 1;
 	set_frame(lv);
 	th_input_end_step(&lv->input);
-	th_camera_sync(lv);
+	sync_camera(lv);
 	lv->update_ms = t1 - t0;
 	lv->step_ms = th_now_ms() - t1;
 }

@@ -9,7 +9,10 @@
  * files are loaded, and the staging environment of a reload), input.c
  * (tumble.input), camera.c (tumble.camera), gfx.c (tumble.gfx), conf.c
  * (level.conf), image.c and sound.c (media), api.c (the callback list),
- * moment.c (what a rewind keeps of level.state). */
+ * introspect.c (tumble._host_introspect), moment.c (what a rewind keeps of
+ * level.state). The parts call nothing in level.c: what of theirs runs level
+ * code (camera.c's and conf.c's reads, moment.c's copies) they export as
+ * lua_CFunctions, and level.c calls them protected, under the budget. */
 #ifndef TH_HOST_LEVEL_H
 #define TH_HOST_LEVEL_H
 
@@ -19,11 +22,11 @@
 
 #include "tumble/physics.h"
 #include "action.h"
-#include "app.h"
 #include "camera.h"
 #include "event.h"
 #include "input.h"
 #include "media.h"
+#include "options.h"
 #include "render.h"
 #include "sandbox.h"
 #include "watch.h"
@@ -188,13 +191,14 @@ void th_level_stats_get(th_level *lv, th_level_stats *out);
 
 /* ---- parts in other files ---- */
 
-/* api.c: the level's callbacks by name (the host calls no other), and
- * tumble._host_introspect for the docs spec. */
+/* api.c: the level's callbacks by name (the host calls no other). */
 extern const char *const th_level_callbacks[];
 bool th_level_is_callback(const char *name);
-void th_api_open_lua(th_level *lv, lua_State *L);
 /* Pushes a Lua array of the NULL-terminated names. */
 void th_api_push_names(lua_State *L, const char *const names[]);
+/* introspect.c: tumble._host_introspect for the docs spec, into the tumble
+ * table on top; it gathers the lists below. */
+void th_introspect_open_lua(th_level *lv, lua_State *L);
 /* Each adds its names to the table on top (image.c, sound.c, conf.c). */
 void th_image_describe(lua_State *L);
 void th_sound_describe(lua_State *L);
@@ -206,9 +210,9 @@ void th_conf_describe(lua_State *L);
 int th_moment_capture_lua(lua_State *L);
 int th_moment_restore_lua(lua_State *L);
 
-/* conf.c: reads level.conf from the level table at idx into lv->conf and
- * applies its camera; false (error set) on a bad conf. */
-bool th_conf_read(th_level *lv, int idx);
+/* conf.c: the Lua side of reading level.conf, called protected:
+ * (level table, level as light userdata) -> nothing; fills lv->conf. */
+int th_conf_read_lua(lua_State *L);
 
 /* gfx.c: tumble.gfx into the tumble table on top of the stack. */
 void th_gfx_open_lua(th_level *lv, lua_State *L);

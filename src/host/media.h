@@ -87,8 +87,6 @@ SDL_Surface *th_image_decode(const unsigned char *data, size_t size, size_t room
 void th_image_draw_sprites(struct th_level *h, struct th_target *t);
 /* Reloads every image whose file changed on disk; returns how many. */
 int th_image_poll(struct th_level *h);
-/* A target's textures, made on demand from images, freed with the target. */
-void th_texture_cache_free(struct th_target *t);
 
 /* Screenshots: PNG for a .png name, BMP for .bmp (any case); NULL for any
  * other name, else the format's name. */

@@ -6,12 +6,15 @@
  * one. Contacts and AABBs are per-step data and come from tb_world_draw. */
 #include "render.h"
 #include "font.h"
-#include "media.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* textures not drawn for this many frames of a target are dropped */
+#define TEXTURE_IDLE_FRAMES 120
+#define TEXTURE_CACHE_MAX 256
 
 static const SDL_Color background = {22, 25, 31, 255};
 
@@ -150,6 +153,77 @@ SDL_FPoint th_render_to_screen(const th_render *r, const th_target *t, tb_vec2 p
 	return s;
 }
 
+/* ---------------- a target's textures (made from image.c's pictures) ---------------- */
+
+typedef struct texture_entry {
+	uint64_t key;
+	SDL_Texture *texture;
+	uint64_t last_used;
+} texture_entry;
+
+typedef struct th_texture_cache {
+	texture_entry entries[TEXTURE_CACHE_MAX];
+	int count;
+	uint64_t frame;
+} th_texture_cache;
+
+static void texture_cache_free(th_target *t)
+{
+	th_texture_cache *c = t->textures;
+	if (c == NULL) return;
+	for (int i = 0; i < c->count; ++i) SDL_DestroyTexture(c->entries[i].texture);
+	free(c);
+	t->textures = NULL;
+}
+
+/* Drops the textures nobody drew lately (old pictures after a reload, images
+ * that were collected). Once per frame of the target. */
+void th_target_sweep_textures(th_target *t)
+{
+	th_texture_cache *c = t->textures;
+	if (c == NULL) return;
+	c->frame += 1;
+	int kept = 0;
+	for (int i = 0; i < c->count; ++i) {
+		if (c->frame - c->entries[i].last_used > TEXTURE_IDLE_FRAMES) {
+			SDL_DestroyTexture(c->entries[i].texture);
+		} else {
+			c->entries[kept++] = c->entries[i];
+		}
+	}
+	c->count = kept;
+}
+
+SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface, bool nearest)
+{
+	if (t->textures == NULL) {
+		t->textures = calloc(1, sizeof(th_texture_cache));
+		if (t->textures == NULL) return NULL;
+	}
+	th_texture_cache *c = t->textures;
+	for (int i = 0; i < c->count; ++i) {
+		if (c->entries[i].key == key) {
+			c->entries[i].last_used = c->frame;
+			return c->entries[i].texture;
+		}
+	}
+	if (c->count == TEXTURE_CACHE_MAX) {
+		/* full: the least recently drawn goes */
+		int oldest = 0;
+		for (int i = 1; i < c->count; ++i) {
+			if (c->entries[i].last_used < c->entries[oldest].last_used) oldest = i;
+		}
+		SDL_DestroyTexture(c->entries[oldest].texture);
+		c->entries[oldest] = c->entries[--c->count];
+	}
+	SDL_Texture *tex = SDL_CreateTextureFromSurface(t->renderer, surface);
+	if (tex == NULL) return NULL;
+	SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+	SDL_SetTextureScaleMode(tex, nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
+	c->entries[c->count++] = (texture_entry){key, tex, c->frame};
+	return tex;
+}
+
 /* ---------------- targets ---------------- */
 
 bool th_target_init_window(th_target *t, SDL_Window *window)
@@ -178,7 +252,7 @@ bool th_target_init_surface(th_target *t, SDL_Surface *surface)
 
 void th_target_free(th_target *t)
 {
-	th_texture_cache_free(t);
+	texture_cache_free(t);
 	if (t->font != NULL) SDL_DestroyTexture(t->font);
 	if (t->renderer != NULL) SDL_DestroyRenderer(t->renderer);
 	memset(t, 0, sizeof(*t));

@@ -1,9 +1,10 @@
 /* tumble host: drawing. Targets (a window's renderer or an offscreen
- * surface), the debug draw of a world (shapes, joints, contacts, AABBs,
- * centres of mass) interpolated between the last two fixed steps, and the
- * primitives the level's gfx, the sprites and the overlay draw with. Render
- * only draws: it knows the engine's public header and SDL, and calls nothing
- * of the level, the overlay or the loop. */
+ * surface, each with the textures made for it), the debug draw of a world
+ * (shapes, joints, contacts, AABBs, centres of mass) interpolated between the
+ * last two fixed steps, and the primitives the level's gfx, the sprites and
+ * the overlay draw with. Render only draws: it knows the engine's public
+ * header and SDL, and calls nothing of the level, the overlay, the images or
+ * the loop. */
 #ifndef TH_HOST_RENDER_H
 #define TH_HOST_RENDER_H
 
@@ -17,7 +18,7 @@ typedef struct th_target {
 	SDL_Renderer *renderer;
 	SDL_Texture *font;
 	int width, height;
-	struct th_texture_cache *textures; /* images drawn into this target (image.c) */
+	struct th_texture_cache *textures; /* textures of the pictures drawn into it (th_target_texture) */
 } th_target;
 
 enum { TH_LAYER_SHAPES, TH_LAYER_JOINTS, TH_LAYER_CONTACTS, TH_LAYER_AABBS, TH_LAYER_MASS, TH_LAYER_COUNT };
@@ -60,6 +61,12 @@ void th_render_free(th_render *r);
 bool th_target_init_window(th_target *t, SDL_Window *window);
 bool th_target_init_surface(th_target *t, SDL_Surface *surface);
 void th_target_free(th_target *t);
+/* A target's textures, made on demand from pictures (image.c's) and kept by
+ * key, one key per picture: key's texture, made from surface the first time
+ * (NULL if it cannot be). They are freed with the target. */
+SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface, bool nearest);
+/* Drops the textures not drawn lately; once per frame drawn into t. */
+void th_target_sweep_textures(th_target *t);
 
 /* Remembers the body transforms before step number frame + 1 runs. */
 void th_render_remember(th_render *r, tb_world *world, long long frame);

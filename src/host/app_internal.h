@@ -1,0 +1,152 @@
+/* tumble host: the application's state and its parts, for the app's own
+ * files only (the rest of the host sees app.h). app.c is the loop; each part
+ * below calls only the parts listed after it, never the loop:
+ *
+ *   app_window.c    the window as level.conf and F11 ask for it
+ *   app_events.c    the frame's events: the host's actions, or the level's
+ *   app_reload.c    a changed file: swap the functions in, or rebuild
+ *   app_draw.c      a frame's picture, in the window or a screenshot
+ *   app_timeline.c  the history and the kept moments: catch up, seek, resume
+ *   app_record.c    --record follows the timeline (cut back on a resume)
+ *   app_paths.c     the root folder, the level's file, the screenshot's folder
+ *   app_report.c    lines for people: notices, the summary, --rewind-stats
+ *
+ * sdl_event.c (SDL's events as the host's) stands apart: it knows no app. */
+#ifndef TH_HOST_APP_INTERNAL_H
+#define TH_HOST_APP_INTERNAL_H
+
+#include "app.h"
+#include "action.h"
+#include "clock.h"
+#include "history.h"
+#include "level.h"
+#include "overlay.h"
+#include "record.h"
+#include "render.h"
+#include "watch.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <SDL.h>
+
+/* A rebuild replays the level's history from its start; past this it would
+ * keep the author waiting, and the level restarts instead. */
+#define REBUILD_BUDGET_MS 2000.0
+
+/* Durations, for --rewind-stats. */
+typedef struct th_stat {
+	double *ms;
+	int count, capacity;
+} th_stat;
+
+/* The recording at the end of a history frame. */
+typedef struct th_app_mark {
+	th_recorder_mark rec;
+	bool overlay;
+} th_app_mark;
+
+struct th_app {
+	th_app_options opt;      /* a copy: without a display, a screenshot run turns headless */
+	char *root;              /* directory holding lua/ and examples/, or NULL */
+	char *level_path;        /* absolute; NULL runs the built-in demo */
+	char *level_dir;
+	bool sdl;                /* SDL_Init succeeded */
+	SDL_Window *window;
+	SDL_GameController *pad;
+	th_target target;
+	bool vsync;
+	th_render render;
+	th_overlay overlay;
+	th_watch watch;
+	bool watch_enabled;
+	th_media media;
+	th_history history;
+	th_history_pos lived;    /* how much of the history the level has lived */
+	/* rewind */
+	long long next_moment;   /* tumble.frame at which the next moment is kept */
+	bool reviewing;          /* the level shows an earlier moment; the present is the history's end */
+	bool scrubbing;          /* the mouse holds the timeline */
+	long long seek_to;       /* TH_ACT_SEEK's step */
+	th_input live;           /* the input as it is now, whatever the level was given */
+	char *rewind_note;       /* why no moment is kept now, or NULL */
+	th_stat capture_stats, restore_stats, seek_stats;
+	/* --record: where the file stood at the end of each history frame from
+	 * marks_first on (and whether the overlay was open), to cut it back to
+	 * the frame a resume goes on from */
+	th_app_mark *marks;
+	int mark_count, mark_capacity;
+	long long marks_first;
+	char cut_up[4][sizeof(((th_event *)0)->name)]; /* host keys whose press was cut: their release is not recorded */
+	int cut_ups;
+	th_level level;
+	th_recorder recorder;
+	th_replay replay;        /* --replay: the input of each frame */
+	bool replaying;          /* ... and it is not over yet */
+	long frames;             /* frames to run; 0: until the window closes */
+	long long render_frame;
+	bool paused;
+	int single_steps;        /* F3: steps to run while paused */
+	int slowmo;              /* index into th_time_scales */
+	bool toggle_fullscreen;  /* F11, applied at the next frame */
+	bool quit;
+	bool fatal;              /* the run ends with fatal_status */
+	int fatal_status;
+	bool shot_taken, shot_failed;
+	SDL_RWops *shot_file;    /* --sandbox: opened before the OS lock */
+	double started, last, acc, next_poll;
+	double step_cost_ms;     /* a step's average cost, to estimate a rebuild */
+};
+
+/* ---- app_window.c ---- */
+void th_app_apply_conf(th_app *app);
+void th_app_toggle_fullscreen(th_app *app);
+
+/* ---- app_events.c ---- */
+void th_app_handle_event(th_app *app, const th_event *ev);
+
+/* ---- app_reload.c ---- */
+bool th_app_restart(th_app *app);
+void th_app_reload(th_app *app);
+
+/* ---- app_draw.c ---- */
+void th_app_overlay_view(th_app *app, th_overlay_view *v);
+void th_app_compose(th_app *app, th_target *t, float alpha);
+bool th_app_screenshot(th_app *app, const char *path, float alpha);
+
+/* ---- app_timeline.c ---- */
+typedef enum catch_up_end { CAUGHT_UP, STOPPED, OUT_OF_TIME } catch_up_end;
+
+bool th_app_behind(const th_app *app);
+bool th_app_rewind_on(const th_app *app);
+void th_app_drop_moments(th_app *app, const th_history_pos *after);
+void th_app_keep_moment(th_app *app);
+catch_up_end th_app_replay(th_app *app, long long until, bool before, double started, double budget_ms);
+catch_up_end th_app_catch_up(th_app *app, double started, double budget_ms);
+bool th_app_restore_moment(th_app *app, const th_history_snap *s);
+bool th_app_seek(th_app *app, long long target);
+void th_app_deliver(th_app *app, const th_event *ev);
+void th_app_resume_here(th_app *app);
+const th_history_snap *th_app_error_moment(const th_app *app);
+bool th_app_rewind_error(th_app *app);
+bool th_app_start_level(th_app *app, const th_start_state *s);
+
+/* ---- app_record.c ---- */
+void th_app_mark_frame(th_app *app);
+void th_app_marks_reset(th_app *app);
+void th_app_truncate_timeline(th_app *app);
+bool th_app_cut_release(th_app *app, const th_event *ev);
+
+/* ---- app_paths.c ---- */
+char *th_app_find_root(void);
+bool th_app_resolve_level(th_app *app);
+bool th_app_screenshot_writable(const char *path);
+
+/* ---- app_report.c ---- */
+const char *th_app_time_text(double ms, char *buf, size_t size);
+const char *th_app_count_text(long long n, char *buf, size_t size);
+void th_app_say(th_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void th_app_stat_add(th_stat *st, double ms);
+void th_app_print_summary(th_app *app, double seconds);
+void th_app_print_rewind_stats(th_app *app);
+
+#endif
