@@ -329,6 +329,22 @@ static int one_way_points(tb_world *w, tb_contact *c, const tb_manifold *m, bool
 	return 0;
 }
 
+/* A chain link is one-sided: a shape behind it passes through. Its collide
+ * ignores a shape whose centre is behind, but one that comes through is still
+ * in the link's reach on the front side for a while, where a plain collide
+ * would find it deep in and push it on (with begin and end events for a pair
+ * that never met). The pair remembers, each time it finds no point, whether
+ * the shape lay behind; while it did, the points found as the shape comes out
+ * are dropped, until the shape is out of reach on the front side. */
+static void chain_passing(tb_contact *c, const tb_shape *sa, const tb_body_sim *sim_a, const tb_shape *sb,
+                          const tb_body_sim *sim_b)
+{
+	if (tb_chain_segment_behind(&sa->geom.chain_segment, sim_a->transform, &sb->geom, sim_b->transform))
+		c->flags |= TB_CONTACT_PASSING;
+	else if (c->flags & TB_CONTACT_PASSING)
+		c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+}
+
 void tb_world_set_presolve(tb_world *w, tb_presolve_fn *fn, void *context)
 {
 	if (w == NULL || w->locked) return;
@@ -549,6 +565,8 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	 * the speculative distance keeps both shapes' boxes, and so their fat
 	 * boxes, overlapping. */
 	bool cache_on = w->def.enable_contact_cache;
+	/* a chain link's pair (chains are never cached: polygons only) */
+	bool chain = false;
 	if (cache_on && speculative == TB_SPECULATIVE_DISTANCE && (c->flags & TB_CONTACT_CACHED) &&
 	    remake_manifold(m, &c->cache, sim_a->transform, sim_b->transform)) {
 		w->remade_manifold_count += 1;
@@ -557,6 +575,7 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 			tb_destroy_contact(w, ci, false);
 			return;
 		}
+		chain = sa->geom.type == TB_SHAPE_CHAIN_SEGMENT;
 		/* shape boxes include the standard speculative distance: apart by more
 		 * than the rest of the pair's, there can be no point */
 		bool within = speculative == TB_SPECULATIVE_DISTANCE
@@ -567,7 +586,8 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		 * not go back to memory: its normal is zero since it had no point) */
 		if (!within && old_count == 0 && !(c->flags & TB_CONTACT_TOUCHING)) {
 			if (!zero_bits(m->normal)) m->normal = tb_vec2_zero;
-			if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
+			if (chain) chain_passing(c, sa, sim_a, sb, sim_b);
+			else if (c->flags & TB_CONTACT_ONE_WAY) c->flags &= ~(uint32_t)TB_CONTACT_PASSING;
 			return;
 		}
 		if (within) {
@@ -593,6 +613,10 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		}
 	}
 	if (c->flags & TB_CONTACT_ONE_WAY) m->point_count = one_way_points(w, c, m, old_count > 0);
+	if (chain) {
+		if (m->point_count == 0) chain_passing(c, sa, sim_a, sb, sim_b);
+		else if (c->flags & TB_CONTACT_PASSING) m->point_count = 0;
+	}
 	tb_presolve_fn *presolve = w->presolve_fn;
 	if (presolve != NULL && m->point_count > 0 &&
 	    !presolve(tb_make_shape_id(w, c->shape_a), tb_make_shape_id(w, c->shape_b), m, w->presolve_context))

@@ -12,7 +12,7 @@ enum {
 	TB_CONTACT_EVENTS = 1u << 1,     /* begin/end wanted by a shape */
 	TB_CONTACT_HIT_EVENTS = 1u << 2,
 	TB_CONTACT_ONE_WAY = 1u << 3,    /* a shape is a one-way platform */
-	TB_CONTACT_PASSING = 1u << 4,    /* decided at first touch: passing through the platform */
+	TB_CONTACT_PASSING = 1u << 4,    /* passing through: a one-way platform (decided at first touch) or a chain link (came from behind) */
 	TB_CONTACT_CACHED = 1u << 5,     /* `cache` holds the last full collide (contact.c) */
 	TB_CONTACT_WALL = 1u << 6,       /* a moving wall's pair (tb_is_moving_wall_pair), kept as bodies change */
 };

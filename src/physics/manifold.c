@@ -790,6 +790,40 @@ static tb_manifold collide_chain_segment_and_polygon(const tb_chain_segment *a, 
 	return collide_chain_polygon_frames(a, xfa, b, xfb, spec);
 }
 
+/* Whether the chain link's collide ignores `b` for being behind it: the
+ * same rule as the colliders (a circle's centre behind the link; a polygon's
+ * or capsule's centroid behind the link and every convex neighbour). */
+bool tb_chain_segment_behind(const tb_chain_segment *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb)
+{
+	tb_transform xf = tb_inv_mul_transforms(xfa, xfb);
+	tb_polygon pb;
+	const tb_polygon *poly = NULL;
+	tb_vec2 centre;
+	switch (b->type) {
+	case TB_SHAPE_CIRCLE: centre = b->circle.center; break;
+	case TB_SHAPE_CAPSULE:
+		if (tb_make_capsule_polygon(b->capsule.center1, b->capsule.center2, b->capsule.radius, &pb)) poly = &pb;
+		centre = b->capsule.center1;
+		break;
+	case TB_SHAPE_POLYGON: poly = &b->polygon; break;
+	default: return false;
+	}
+	if (poly == NULL) {
+		/* as collide_chain_segment_and_circle */
+		tb_vec2 c = tb_transform_point(xf, centre);
+		tb_vec2 p1 = a->segment.point1;
+		tb_vec2 n = tb_normalize(tb_right_perp(tb_sub(a->segment.point2, p1)));
+		return (n.x != 0.0f || n.y != 0.0f) && tb_dot(n, tb_sub(c, p1)) < 0.0f;
+	}
+	/* as chain_polygon_local */
+	chain_info c;
+	if (!chain_info_make(a, &c)) return false;
+	tb_vec2 centroid = tb_transform_point(xf, poly->centroid);
+	return tb_dot(c.normal, tb_sub(centroid, c.p1)) < 0.0f &&
+	       (!c.convex1 || tb_dot(c.normal0, tb_sub(centroid, c.p1)) < 0.0f) &&
+	       (!c.convex2 || tb_dot(c.normal2, tb_sub(centroid, c.p2)) < 0.0f);
+}
+
 static tb_manifold collide_chain_segment_and_capsule(const tb_chain_segment *a, tb_transform xfa, const tb_capsule *b,
                                                  tb_transform xfb, float spec)
 {

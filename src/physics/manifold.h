@@ -14,4 +14,9 @@ tb_manifold tb_collide_speculative(const tb_geometry *a, tb_transform xfa, const
 void tb_collide_speculative_into(tb_manifold *out, const tb_geometry *a, tb_transform xfa, const tb_geometry *b,
                                  tb_transform xfb, float speculative);
 
+/* Whether a chain link ignores shape `b` for lying behind it (its one-sided
+ * rule): the narrow phase remembers it, so a shape that came through from
+ * behind gets no points while it is still in the link's reach. */
+bool tb_chain_segment_behind(const tb_chain_segment *a, tb_transform xfa, const tb_geometry *b, tb_transform xfb);
+
 #endif

@@ -236,6 +236,45 @@ static void solve_joints(tb_world *w, tb_step_context *ctx, bool use_bias)
 
 /* ---- continuous collision ---- */
 
+/* A shape's core for the touching sweep: the shape with every face moved in by
+ * three quarters of its smallest extent. For a circle it is Box2D v3's
+ * fallback, a disc of a quarter of the radius at the centre; a capsule keeps
+ * its whole segment with a quarter of its radius; a polygon is inset face by
+ * face, so a long thin box keeps a long thin core and the ends of a spinning
+ * bar are held, not only its middle. A polygon whose inset would lose an edge
+ * (a sliver) is scaled to a quarter about its centroid instead, which is
+ * always inside it. */
+static tb_shape_proxy continuous_core(const tb_shape *fast, const tb_shape_proxy *full)
+{
+	tb_shape_proxy core = *full;
+	float inset = 0.75f * tb_shape_min_extent(fast);
+	float from_radius = tb_minf(inset, core.radius);
+	core.radius -= from_radius;
+	inset -= from_radius;
+	if (inset <= 0.0f || fast->geom.type != TB_SHAPE_POLYGON) return core;
+
+	const tb_polygon *p = &fast->geom.polygon;
+	int n = p->count;
+	bool inside = true;
+	for (int i = 0; i < n; ++i) {
+		tb_vec2 n1 = p->normals[i == 0 ? n - 1 : i - 1], n2 = p->normals[i];
+		/* the corner moves along its bisector so that both faces move by inset */
+		float k = inset / (1.0f + tb_dot(n1, n2));
+		core.points[i] = tb_sub(p->vertices[i], tb_mul_sv(k, tb_add(n1, n2)));
+	}
+	for (int i = 0; i < n && inside; ++i)
+		for (int j = 0; j < n; ++j)
+			if (tb_dot(p->normals[j], tb_sub(core.points[i], p->vertices[j])) > -0.5f * inset) {
+				inside = false;
+				break;
+			}
+	if (!inside) {
+		tb_vec2 c = p->centroid;
+		for (int i = 0; i < n; ++i) core.points[i] = tb_add(c, tb_mul_sv(0.25f, tb_sub(p->vertices[i], c)));
+	}
+	return core;
+}
+
 typedef struct continuous_ctx {
 	tb_world *w;
 	int32_t body;
@@ -303,13 +342,21 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		if (out.fraction > 0.0f) return true;
 	}
 	/* Touching, or touching already at the start: the contact's points hold
-	 * the surface, but a shape that turns about them (a thin box hitting a wall
-	 * with a corner at 180 m/s) can still carry its middle through. Sweep a
-	 * small disc at the shape's centroid (Box2D v3's fallback): the body stops
-	 * when its middle would enter the other shape, never while it slides. */
-	tb_vec2 centroid = tb_geometry_centroid(&fast->geom);
-	tb_shape_proxy middle = tb_make_proxy(&centroid, 1, 0.25f * tb_shape_min_extent(fast));
-	tb_toi_output out = tb_time_of_impact(&middle, &cc->sweep, &op, &osw, cc->fraction);
+	 * the surface, but a shape that turns about them can still carry the rest
+	 * of itself through (a thin box hitting a wall with a corner at 180 m/s, a
+	 * long one spinning onto thin ground). Sweep the shape's core instead: the
+	 * body stops when its inner part would enter the other shape, never while
+	 * it slides or rests. */
+	tb_shape_proxy core = continuous_core(fast, &cc->proxy);
+	tb_toi_output out = tb_time_of_impact(&core, &cc->sweep, &op, &osw, cc->fraction);
+	if (out.fraction <= 0.0f) {
+		/* the core is in already (the shape was pushed deep): the centre, as
+		 * a disc of a quarter of the smallest extent (Box2D v3's fallback),
+		 * still must not pass */
+		tb_vec2 centroid = tb_geometry_centroid(&fast->geom);
+		tb_shape_proxy middle = tb_make_proxy(&centroid, 1, 0.25f * tb_shape_min_extent(fast));
+		out = tb_time_of_impact(&middle, &cc->sweep, &op, &osw, cc->fraction);
+	}
 	if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
 		cc->fraction = out.fraction;
 	return true;

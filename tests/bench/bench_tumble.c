@@ -4,6 +4,8 @@
  *   bench_tumble --fast [ARGS]   Box2D v3's settings: 4 substeps, 30 Hz contacts (engine "tumble_fast")
  *   bench_tumble --solver PATH   the contact solver's path: scalar, sse2, avx2 or avx512 (default: the CPU's
  *                                widest)
+ *   bench_tumble --profile       also prints, per run, each phase's share of the step (tb_profile summed
+ *                                over the steps), on stderr
  *
  * Everything else is the world's defaults (continuous on, warm starting on,
  * joints at 60 Hz, push-out 3 m/s), as a user gets them; they are v3's too. */
@@ -17,6 +19,13 @@ static tb_joint_id *s_joints;
 static int s_joint_count, s_joint_capacity;
 static int s_fast;
 static const char *s_solver;
+static int s_profile;
+/* The phases of tb_profile summed over a run's steps (--profile). */
+static double s_phase[14];
+static const char *const s_phase_names[14] = {"step",     "pairs",  "collide",    "solve",
+                                               "prepare",  "integrate", "warm_start", "solve_contacts",
+                                               "relax",    "restitution", "store",    "continuous",
+                                               "sensors",  "sleep"};
 
 static void *grow(void *p, int *capacity, int needed, size_t size)
 {
@@ -58,8 +67,18 @@ static void create_world(const bench_settings *s)
 	s_body_count = s_joint_count = 0;
 }
 
+static void print_profile(void)
+{
+	if (!s_profile || s_phase[0] <= 0.0) return;
+	fprintf(stderr, "profile:");
+	for (int i = 1; i < 14; ++i) fprintf(stderr, " %s=%.1f%%", s_phase_names[i], 100.0 * s_phase[i] / s_phase[0]);
+	fprintf(stderr, " (of %.1f ms)\n", s_phase[0]);
+	memset(s_phase, 0, sizeof s_phase);
+}
+
 static void destroy_world(void)
 {
+	print_profile();
 	tb_destroy_world(s_world);
 	s_world = NULL;
 }
@@ -193,7 +212,15 @@ static int add_revolute(const bench_revolute_def *def)
 
 static void destroy_joint(int joint) { tb_destroy_joint(s_world, s_joints[joint]); }
 
-static void step(void) { tb_world_step(s_world, BENCH_DT); }
+static void step(void)
+{
+	tb_world_step(s_world, BENCH_DT);
+	if (!s_profile) return;
+	tb_profile p = tb_world_get_profile(s_world);
+	const float v[14] = {p.step,           p.pairs, p.collide, p.solve,       p.prepare,    p.integrate, p.warm_start,
+	                     p.solve_contacts, p.relax, p.restitution, p.store, p.continuous, p.sensors,   p.sleep};
+	for (int i = 0; i < 14; ++i) s_phase[i] += v[i];
+}
 
 static bench_vec position(int body)
 {
@@ -214,6 +241,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--fast") == 0) {
 			s_fast = 1;
+			argv[i] = NULL;
+		} else if (strcmp(argv[i], "--profile") == 0) {
+			s_profile = 1;
 			argv[i] = NULL;
 		} else if (strcmp(argv[i], "--solver") == 0 && i + 1 < argc) {
 			s_solver = argv[i + 1];

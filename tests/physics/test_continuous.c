@@ -236,6 +236,56 @@ static void test_thin_box_corner_first(void **state)
 	assert_true(deepest < 0.3f);
 }
 
+/* A long thin box (4 m x 0.1 m) dropped at 100 m/s onto static ground while
+ * spinning at up to 50 rad/s either way: it meets the ground with a corner,
+ * and in the same step its far end swings down by a metre or more. The
+ * corner's contact holds only the corner; what holds the rest is the touching
+ * sweep of the box's core. The ground is a thin box (0.1 m), a segment and a
+ * thick box; the box's centre must never go below the ground's top. */
+static void test_spinning_thin_box_onto_ground(void **state)
+{
+	(void)state;
+	int through = 0, runs = 0;
+	for (int ground = 0; ground < 3; ++ground) {
+		for (int k = 0; k <= 20; ++k) {
+			float spin = 2.5f * (float)k * (k & 1 ? -1.0f : 1.0f);
+			for (int a = 0; a < 12; ++a) {
+				for (int h = 0; h < 3; ++h) {
+					tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+					tb_body_id g = tu_body(w, TB_STATIC_BODY, tb_vec2_zero);
+					tb_shape_def sd = tb_default_shape_def();
+					if (ground == 1) {
+						tb_segment seg = {{-500.0f, 0.0f}, {500.0f, 0.0f}};
+						assert_false(TB_IS_NULL(tb_create_segment_shape(w, g, &sd, &seg, NULL)));
+					} else {
+						float half = ground == 0 ? 0.05f : 0.5f;
+						tb_polygon p = tb_make_offset_box(500.0f, half, tb_v2(0.0f, -half), tb_rot_identity);
+						assert_false(TB_IS_NULL(tb_create_polygon_shape(w, g, &sd, &p, NULL)));
+					}
+					float angle = (float)a * TB_PI / 12.0f;
+					tb_body_id bar = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 5.0f + 0.47f * (float)h), angle,
+					                                tb_v2(0.0f, -100.0f), spin);
+					tu_box(w, bar, 2.0f, 0.05f, 1.0f);
+					bool passed = false;
+					for (int i = 0; i < 60 && !passed; ++i) {
+						tb_world_step(w, DT);
+						passed = tb_body_get_position(w, bar).y < -0.1f;
+					}
+					if (passed) {
+						through++;
+						print_message("# through: ground %d, spin %.1f rad/s, angle %.3f rad, height %d\n", ground,
+						              spin, angle, h);
+					}
+					runs++;
+					tb_destroy_world(w);
+				}
+			}
+		}
+	}
+	print_message("# spinning thin box: %d of %d drops went through\n", through, runs);
+	assert_int_equal(through, 0);
+}
+
 /* ---- moving walls: the tumbler ----
  *
  * Box2D v3's tumbler benchmark: a hollow box 20 m
@@ -453,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_bullet_does_not_tunnel),
 		cmocka_unit_test(test_fast_dynamic_does_not_tunnel_static),
 		cmocka_unit_test(test_switch_off_tunnels),
+		cmocka_unit_test(test_spinning_thin_box_onto_ground),
 		cmocka_unit_test(test_bullet_vs_dynamic_plank),
 		cmocka_unit_test(test_fast_ball_into_chain_floor),
 		cmocka_unit_test(test_moderate_speed_does_not_dip),

@@ -22,6 +22,7 @@
 #define tb_collide_chain_segment_and_circle scalar_collide_chain_segment_and_circle
 #define tb_collide_chain_segment_and_capsule scalar_collide_chain_segment_and_capsule
 #define tb_collide_chain_segment_and_polygon scalar_collide_chain_segment_and_polygon
+#define tb_chain_segment_behind scalar_chain_segment_behind
 #include "../../src/physics/manifold.c"
 #undef tb_collide_speculative
 #undef tb_collide_speculative_into
@@ -38,6 +39,7 @@
 #undef tb_collide_chain_segment_and_circle
 #undef tb_collide_chain_segment_and_capsule
 #undef tb_collide_chain_segment_and_polygon
+#undef tb_chain_segment_behind
 #undef TB_NO_SIMD
 
 #include "test_util.h"

@@ -283,6 +283,73 @@ static void test_presolve_accepting_changes_nothing(void **state)
 	assert_true(hashes[0] == hashes[1]);
 }
 
+/* A shape passing through a one-sided surface makes a contact with no points,
+ * and a contact with no points is not touching: no begin or end event, no
+ * pre-solve call, nothing in the body's touching contacts, at any step, for a
+ * circle, a capsule and a box, through both kinds of one-sided surface: a
+ * chain entered from behind (it falls onto chain{-5,0, 5,0}, whose front
+ * faces down) and a one-way platform entered from below. */
+static bool presolve_count(tb_shape_id a, tb_shape_id b, const tb_manifold *m, void *context)
+{
+	(void)a, (void)b, (void)m;
+	*(int *)context += 1;
+	return true;
+}
+
+static void pass_through(bool chain, int kind)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id ground = tu_body(w, TB_STATIC_BODY, tb_vec2_zero);
+	if (chain) {
+		tb_vec2 points[2] = {{-5.0f, 0.0f}, {5.0f, 0.0f}};
+		tb_chain_def cd = tb_default_chain_def();
+		cd.points = points;
+		cd.count = 2;
+		tb_shape_id link;
+		assert_int_equal(tb_create_chain(w, ground, &cd, &link, 1, NULL), 1);
+	} else {
+		platform(w, 0.0f, 0.2f, tb_v2(0.0f, 1.0f));
+	}
+	/* from above, falling, onto the chain's back; from below, rising, into the platform */
+	tb_vec2 start = chain ? tb_v2(0.3f, 3.0f) : tb_v2(0.3f, -3.0f);
+	tb_vec2 velocity = chain ? tb_vec2_zero : tb_v2(0.0f, 11.0f);
+	tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, start, 0.3f, velocity, 0.0f);
+	if (kind == 0) tu_circle(w, b, 0.5f, 1.0f);
+	else if (kind == 1) {
+		tb_capsule cap = {{-0.4f, 0.0f}, {0.4f, 0.0f}, 0.3f};
+		tb_shape_def sd = tb_default_shape_def();
+		assert_false(TB_IS_NULL(tb_create_capsule_shape(w, b, &sd, &cap, NULL)));
+	} else {
+		tu_box(w, b, 0.5f, 0.4f, 1.0f);
+	}
+	int presolves = 0;
+	tb_world_set_presolve(w, presolve_count, &presolves);
+	bool through = false;
+	for (int i = 0; i < 120 && !through; ++i) {
+		tb_world_step(w, TU_DT);
+		tb_contact_events ev = tb_world_get_contact_events(w);
+		tb_contact_data data[4];
+		if (ev.begin_count != 0 || ev.end_count != 0 || presolves != 0 || tb_body_get_contacts(w, b, data, 4) != 0 ||
+		    tb_world_get_counters(w).touching_contact_count != 0)
+			fail_msg("%s, shape kind %d, step %d: %d begin, %d end, %d pre-solve, %d touching", chain ? "chain" : "one-way",
+			         kind, i, ev.begin_count, ev.end_count, presolves, tb_world_get_counters(w).touching_contact_count);
+		float y = tb_body_get_position(w, b).y;
+		/* wholly past the surface: below the chain, above the platform */
+		through = chain ? y < -1.0f : y > 1.0f;
+	}
+	assert_true(through);
+	tb_destroy_world(w);
+}
+
+static void test_passing_through_touches_nothing(void **state)
+{
+	(void)state;
+	for (int kind = 0; kind < 3; ++kind) {
+		pass_through(true, kind);
+		pass_through(false, kind);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_set_one_way),
 		cmocka_unit_test(test_presolve_switches_contacts_off),
 		cmocka_unit_test(test_presolve_accepting_changes_nothing),
+		cmocka_unit_test(test_passing_through_touches_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
