@@ -2,6 +2,7 @@
  * option tables, each refused with a message that names where the value came
  * from ("bad argument #1 to 'box' (field 'w': positive number expected, got -1)").
  * Nothing here runs a metamethod: tables are read raw. */
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -209,6 +210,114 @@ const char *tl_describe_key(lua_State *L, int idx)
 	return lua_pushfstring(L, "key of type %s", luaL_typename(L, idx));
 }
 
+/* ---------------- "did you mean" ---------------- */
+
+#define SUGGEST_MAX_KEY 40 /* longer keys get no suggestion (the work stays bounded) */
+
+/* Edit distance with transpositions (optimal string alignment), ASCII case
+ * folded; both strings at most SUGGEST_MAX_KEY bytes. */
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	int d[SUGGEST_MAX_KEY + 1][SUGGEST_MAX_KEY + 1];
+	for (size_t i = 0; i <= la; ++i) d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; ++j) d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; ++i) {
+		for (size_t j = 1; j <= lb; ++j) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int v = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == cb &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+static bool contains_folded(const char *hay, size_t lh, const char *needle, size_t ln)
+{
+	for (size_t i = 0; i + ln <= lh; ++i) {
+		size_t k = 0;
+		while (k < ln && tolower((unsigned char)hay[i + k]) == tolower((unsigned char)needle[k])) ++k;
+		if (k == ln) return true;
+	}
+	return false;
+}
+
+/* Names that are short for a word a newcomer types in full. */
+static const struct {
+	const char *word, *name;
+} spelled_out[] = {
+	{"radius", "r"}, {"width", "w"}, {"height", "h"}, {"position", "x"}, {"position", "y"}, {"rotation", "angle"},
+	{"angular_velocity", "spin"}, {"omega", "spin"}, {"static", "type"}, {"dynamic", "type"}, {"kinematic", "type"},
+};
+
+/* How close name is to key, lower is closer; -1: not close. One contains the
+ * other ("velocity" and set_velocity), a typo (friction and "frction": one
+ * letter wrong, two in a name of eight or more), or a short name that starts as the key
+ * does ("velocity" and vx), or a name short for the key ("radius" and r). */
+static int closeness(const char *key, size_t lk, const char *name)
+{
+	size_t ln = strlen(name);
+	if (ln > SUGGEST_MAX_KEY) return -1;
+	if (lk >= 3 && ln >= 3 && (contains_folded(name, ln, key, lk) || contains_folded(key, lk, name, ln))) return 0;
+	int d = edit_distance(key, lk, name, ln);
+	size_t longer = lk > ln ? lk : ln;
+	if (longer >= 3 && d <= (longer >= 8 ? 2 : 1)) return 1 + d;
+	if (ln == 2 && (name[1] == 'x' || name[1] == 'y') && lk >= 3 &&
+	    tolower((unsigned char)key[0]) == (unsigned char)name[0])
+		return 10;
+	for (size_t i = 0; i < sizeof spelled_out / sizeof spelled_out[0]; ++i) {
+		if (strcmp(spelled_out[i].name, name) == 0 && lk == strlen(spelled_out[i].word) &&
+		    contains_folded(key, lk, spelled_out[i].word, lk))
+			return 10;
+	}
+	return -1;
+}
+
+const char *tl_suggest(lua_State *L, const char *key, const char *const *names, int count, int first_method)
+{
+	size_t lk = key != NULL ? strlen(key) : 0;
+	int pick[3], rank[3], n = 0;
+	if (lk > 0 && lk <= SUGGEST_MAX_KEY) {
+		for (int i = 0; i < count; ++i) {
+			if (names[i] == NULL || strcmp(names[i], key) == 0) continue;
+			int r = closeness(key, lk, names[i]);
+			if (r < 0) continue;
+			/* properties before methods; among methods, a setter first */
+			if (i >= first_method) r += strncmp(names[i], "set_", 4) == 0 ? 100 : 101;
+			int at = n < 3 ? n++ : 3;
+			while (at > 0 && rank[at - 1] > r) {
+				if (at < 3) pick[at] = pick[at - 1], rank[at] = rank[at - 1];
+				--at;
+			}
+			if (at < 3) pick[at] = i, rank[at] = r;
+		}
+	}
+	if (n == 0) return lua_pushliteral(L, "");
+	if (n == 1) return lua_pushfstring(L, "did you mean %s?", names[pick[0]]);
+	if (n == 2) return lua_pushfstring(L, "did you mean %s or %s?", names[pick[0]], names[pick[1]]);
+	return lua_pushfstring(L, "did you mean %s, %s or %s?", names[pick[0]], names[pick[1]], names[pick[2]]);
+}
+
+const char *tl_suggest_member(lua_State *L, const tl_spec *spec, const char *key, uint8_t want, uint32_t kind_mask,
+                              const uint32_t *kinds_of)
+{
+	const char *names[TL_SUGGEST_NAMES];
+	int n = 0;
+	for (int e = 0; e < spec->count && n < TL_SUGGEST_NAMES; ++e) {
+		if ((spec->flags[e] & want) != want) continue;
+		if (kinds_of != NULL && !(kinds_of[e] & kind_mask)) continue;
+		names[n++] = spec->names[e];
+	}
+	int first_method = n;
+	for (const luaL_Reg *m = spec->methods; m != NULL && m->name != NULL && n < TL_SUGGEST_NAMES; ++m)
+		names[n++] = m->name;
+	return tl_suggest(L, key, names, n, first_method);
+}
+
 static _Noreturn void unknown_option(lua_State *L, const tl_spec *spec, uint32_t set, const tl_where *w)
 {
 	/* the key is on top of the stack */
@@ -223,7 +332,13 @@ static _Noreturn void unknown_option(lua_State *L, const tl_spec *spec, uint32_t
 		first = false;
 	}
 	luaL_pushresult(&b);
-	tl_bad(L, w, "unknown option %s; valid options: %s", bad, lua_tostring(L, -1));
+	const char *names[TL_SUGGEST_NAMES];
+	int n = 0;
+	for (int e = 0; e < spec->count && n < TL_SUGGEST_NAMES; ++e)
+		if (spec->options[e] & set) names[n++] = spec->names[e];
+	const char *hint = tl_suggest(L, lua_type(L, -3) == LUA_TSTRING ? lua_tostring(L, -3) : NULL, names, n, n);
+	tl_bad(L, w, "unknown option %s%s%s%s; valid options: %s", bad, *hint ? " (" : "", hint, *hint ? ")" : "",
+	       lua_tostring(L, -2));
 }
 
 int tl_option_slots(lua_State *L, const tl_spec *spec)

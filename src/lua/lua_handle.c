@@ -56,7 +56,10 @@ void tl_newindex_error(lua_State *L, const tl_spec *spec, const void *self, int 
 	const char *type = tl_type_names[spec->type];
 	if (self == NULL) luaL_typeerror(L, 1, type);
 	if (p < 0 || (p < spec->count && !(spec->flags[p] & TL_PROP))) {
-		luaL_error(L, "%s has no property '%s'", type, luaL_tolstring(L, 2, NULL));
+		const char *key = luaL_tolstring(L, 2, NULL);
+		/* a writable property or a method: what an assignment could have meant */
+		const char *hint = tl_suggest_member(L, spec, lua_type(L, 2) == LUA_TSTRING ? key : NULL, TL_WRITABLE, 0, NULL);
+		luaL_error(L, "%s has no property '%s'%s%s", type, key, *hint ? "; " : "", hint);
 	}
 	const char *key = lua_tostring(L, 2);
 	if (p >= spec->count) luaL_error(L, "cannot assign method '%s' of %s", key, type);

@@ -351,6 +351,16 @@ const char *tl_typename(lua_State *L, int idx);
 const char *tl_describe(lua_State *L, int idx);
 /* A table key as an error names it: 'name', [3], or "key of type boolean" (pushed). */
 const char *tl_describe_key(lua_State *L, int idx);
+/* "Did you mean": pushes and returns "did you mean a, b or c?" naming up to
+ * three of names closest to key (one contains the other, a typo, or a short
+ * name that starts as key does), entries from first_method on after the
+ * others; "" when none is close or key is NULL. */
+const char *tl_suggest(lua_State *L, const char *key, const char *const *names, int count, int first_method);
+#define TL_SUGGEST_NAMES 160
+/* tl_suggest over a type's entries whose flags include want (and, with
+ * kinds_of, whose kinds meet kind_mask), then its methods. */
+const char *tl_suggest_member(lua_State *L, const struct tl_spec *spec, const char *key, uint8_t want,
+                              uint32_t kind_mask, const uint32_t *kinds_of);
 double tl_number(lua_State *L, int idx, const tl_where *w);
 float tl_float(lua_State *L, int idx, const tl_where *w);   /* finite as a float */
 float tl_coord(lua_State *L, int idx, const tl_where *w);   /* |v| <= TL_MAX_COORD */

@@ -381,7 +381,9 @@ static int joint_newindex(lua_State *L)
 	 * value, then the world again: reading a vector may run a finalizer */
 	tb_joint_type kind = tb_joint_get_type(tl_joint_world(L, h), tl_joint_id(h));
 	if (!(prop_kinds[p] & (1u << kind))) {
-		return luaL_error(L, "Joint of kind '%s' has no property '%s'", tl_joint_kind_names[kind], key);
+		const char *hint = tl_suggest_member(L, &tl_joint_spec, key, TL_WRITABLE, 1u << kind, prop_kinds);
+		return luaL_error(L, "Joint of kind '%s' has no property '%s'%s%s", tl_joint_kind_names[kind], key,
+		                  *hint ? "; " : "", hint);
 	}
 	lua_settop(L, 3);
 	if (p == P_user) {

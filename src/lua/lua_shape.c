@@ -680,7 +680,9 @@ static int shape_index(lua_State *L)
 
 static _Noreturn void no_property(lua_State *L, tb_shape_type type, const char *key, const char *why)
 {
-	luaL_error(L, "Shape of kind '%s' has no property '%s'%s", tl_shape_kind_names[type], key, why);
+	const char *hint = tl_suggest_member(L, &tl_shape_spec, key, TL_WRITABLE, 0, NULL);
+	luaL_error(L, "Shape of kind '%s' has no property '%s'%s%s%s", tl_shape_kind_names[type], key, why, *hint ? "; " : "",
+	           hint);
 	abort();
 }
 

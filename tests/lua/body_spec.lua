@@ -50,9 +50,37 @@ describe("world:body", function()
     assert.is_false(k.enabled)
   end)
 
+  it("suggests the closest names for an unknown option or property", function()
+    local w = tumble.world()
+    local b = w:body{ type = "dynamic" }
+    assert.are.equal("Body has no property 'velocity'; did you mean vx, vy or set_velocity?",
+      error_of(function() b.velocity = { 1, 0 } end))
+    assert.are.equal("Body has no property 'gravityscale'; did you mean gravity_scale?",
+      error_of(function() b.gravityscale = 2 end))
+    assert.are.equal("Body has no property 'position'; did you mean x, y or set_position?",
+      error_of(function() b.position = { 1, 2 } end))
+    assert.are.equal("Body has no property 'angular_velocity'; did you mean spin?",
+      error_of(function() b.angular_velocity = 1 end))
+    -- nothing close: no suggestion; a very long key is not compared at all
+    assert.are.equal("Body has no property 'zzz'", error_of(function() b.zzz = 1 end))
+    local long = string.rep("velocity", 20)
+    assert.are.equal("Body has no property '" .. long .. "'", error_of(function() b[long] = 1 end))
+    assert.are.equal("bad argument #1 to 'circle' (unknown option 'radius' (did you mean r?); valid options: r, x, y, ",
+      error_of(function() b:circle{ radius = 1 } end):sub(1, 96))
+    local err = error_of(function() w:body{ damping = 1 } end)
+    assert.are.equal("bad argument #1 to 'body' (unknown option 'damping' (did you mean linear_damping or angular_damping?); ",
+      err:sub(1, 103))
+    local s = b:circle{ r = 1 }
+    assert.are.equal("Shape has no property 'frction'; did you mean friction?", error_of(function() s.frction = 1 end))
+    local b2 = w:body{ type = "dynamic", x = 3 }
+    local j = w:joint{ kind = "revolute", a = b, b = b2, x = 1, y = 0 }
+    assert.are.equal("Joint has no property 'motorspeed'; did you mean motor or motor_speed?",
+      error_of(function() j.motorspeed = 1 end))
+  end)
+
   it("rejects bad options", function()
     local w = tumble.world()
-    assert.are.equal("bad argument #1 to 'body' (unknown option 'typ'; valid options: " .. OPTIONS .. ")",
+    assert.are.equal("bad argument #1 to 'body' (unknown option 'typ' (did you mean type?); valid options: " .. OPTIONS .. ")",
       error_of(function() w:body{ typ = "dynamic" } end))
     assert.are.equal("bad argument #1 to 'body' (table expected, got string)", error_of(function() w:body("dynamic") end))
     assert.are.equal("bad argument #1 to 'body' (field 'type': one of 'static', 'kinematic', 'dynamic' expected, got 'dynamc')",

@@ -172,7 +172,7 @@ describe("world:joint errors", function()
     for _, k in ipairs{ "kind", "a", "b", "value", "anchor_a", "anchor_b", "force", "torque", "world", "valid", "id" } do
       assert.are.equal("cannot assign read-only property '" .. k .. "' of Joint", error_of(function() j[k] = 1 end))
     end
-    assert.are.equal("Joint has no property 'speed'", error_of(function() j.speed = 1 end))
+    assert.are.equal("Joint has no property 'speed'; did you mean motor_speed?", error_of(function() j.speed = 1 end))
     assert.are.equal("cannot assign method 'destroy' of Joint", error_of(function() j.destroy = 1 end))
     local d = w:joint{ kind = "distance", a = a, b = b }
     assert.are.equal("bad value for Joint.max_length (non-negative number expected, got -1)",

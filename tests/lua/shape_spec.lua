@@ -135,7 +135,7 @@ describe("b:box", function()
       error_of(function() b:box{ w = 1, h = 1, radius = -0.1 } end))
     assert.are.equal("bad argument #1 to 'box' (field 'angle': finite number expected, got nan)",
       error_of(function() b:box{ w = 1, h = 1, angle = 0 / 0 } end))
-    assert.are.equal("bad argument #1 to 'box' (unknown option 'width'; valid options: w, h, x, y, angle, radius, "
+    assert.are.equal("bad argument #1 to 'box' (unknown option 'width' (did you mean w?); valid options: w, h, x, y, angle, radius, "
       .. COMMON .. ")", error_of(function() b:box{ width = 1, h = 1 } end))
   end)
 end)
@@ -174,7 +174,7 @@ describe("b:polygon", function()
       error_of(function() b:polygon{ 0, 0, 0 / 0, 0, 1, 1 } end))
     assert.are.equal("bad argument #1 to 'polygon' (field [2]: number expected, got string)",
       error_of(function() b:polygon{ 0, "0", 1, 0, 1, 1 } end))
-    assert.are.equal("bad argument #1 to 'polygon' (unknown option 'radious'; valid options: radius, " .. COMMON .. ")",
+    assert.are.equal("bad argument #1 to 'polygon' (unknown option 'radious' (did you mean radius?); valid options: radius, " .. COMMON .. ")",
       error_of(function() b:polygon{ 0, 0, 1, 0, 1, 1, radious = 1 } end))
     assert.are.equal("bad argument #1 to 'polygon' (table expected, got no value)", error_of(function() b:polygon() end))
   end)
@@ -210,7 +210,7 @@ describe("b:capsule and b:segment", function()
       error_of(function() b:capsule{ 0, 0, 1, 0, -1 } end))
     assert.are.equal("bad argument #1 to 'capsule' (field 'r': positive number expected, got nil)",
       error_of(function() b:capsule{ x1 = 0, y1 = 0, x2 = 1, y2 = 0 } end))
-    assert.are.equal("bad argument #1 to 'capsule' (unknown option 'radius'; valid options: x1, y1, x2, y2, r, " .. COMMON .. ")",
+    assert.are.equal("bad argument #1 to 'capsule' (unknown option 'radius' (did you mean r?); valid options: x1, y1, x2, y2, r, " .. COMMON .. ")",
       error_of(function() b:capsule{ 0, 0, 1, 0, 1, radius = 1 } end))
     assert.are.equal("bad argument #1 to 'segment' (4 numbers expected in the list, got 2)",
       error_of(function() b:segment{ 0, 0 } end))
@@ -323,7 +323,7 @@ describe("Shape properties", function()
     for _, k in ipairs{ "kind", "body", "valid", "id", "chain" } do
       assert.are.equal("cannot assign read-only property '" .. k .. "' of Shape", error_of(function() s[k] = 1 end))
     end
-    assert.are.equal("Shape has no property 'radius'", error_of(function() s.radius = 1 end))
+    assert.are.equal("Shape has no property 'radius'; did you mean r?", error_of(function() s.radius = 1 end))
     assert.are.equal("cannot assign method 'destroy' of Shape", error_of(function() s.destroy = 1 end))
     assert.is_nil(s.radius)
     assert.are.equal(0.5, s.r)

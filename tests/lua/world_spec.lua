@@ -53,7 +53,7 @@ describe("tumble.world", function()
 
   it("rejects bad constructor arguments by name", function()
     assert.are.equal("bad argument #1 to 'world' (table expected, got number)", error_of(function() tumble.world(5) end))
-    assert.are.equal("bad argument #1 to 'world' (unknown option 'gravty'; valid options: " .. SETTINGS .. ")",
+    assert.are.equal("bad argument #1 to 'world' (unknown option 'gravty' (did you mean gravity?); valid options: " .. SETTINGS .. ")",
       error_of(function() tumble.world{ gravty = { 0, -1 } } end))
     assert.are.equal("bad argument #1 to 'world' (unknown option [1]; valid options: " .. SETTINGS .. ")",
       error_of(function() tumble.world{ 0, -10 } end))
