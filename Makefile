@@ -75,7 +75,9 @@ LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
 SEC_BIN := $(BUILD)/tests/security/test_pattern $(BUILD)/tests/security/test_oslock
 SEC_CFLAGS := $(filter-out -MMD -MP,$(CFLAGS_COMMON)) -Isrc/host
 
-.PHONY: all run test test-suites bench clean install uninstall rock install-rock deps format
+TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all run test test-build bench clean install uninstall rock install-rock deps format
 all: $(BIN) $(SO)
 
 # The rooms' doors: the engine sees its public headers (include/) and its own
@@ -152,16 +154,19 @@ run: deps
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then ./tumble; \
 	 else echo "no display: running the default level headless"; ./tumble --headless --frames 600; fi
 
-# One pass of every suite for the current BUILD; results appended to $(BUILD)/results.
-test-suites: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN)
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run_suites.sh
+# Everything the suites run, for the current BUILD.
+test-build: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN)
 
+# Both builds, then every suite of both in one pool of workers
+# (tests/run_suites.sh), then the one closing line. The browser build's suite
+# is `make web-test` (its cold build alone takes minutes; CI runs it).
 test: deps
 	@rm -f build/results build/asan/results
-	@$(MAKE) --no-print-directory test-suites
-	@$(MAKE) --no-print-directory test-suites BUILD=build/asan SANITIZE=1 OPT=-O1
-	@bash web/test/suite.sh
-	@bash tests/summarize.sh build/results build/asan/results $$(ls build/web/results 2>/dev/null)
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
+	@bash tests/run_suites.sh build build/asan
+	@echo "[web]   not part of make test: make web-test runs the browser build's suite (CI runs it)"
+	@bash tests/summarize.sh build/results build/asan/results
 
 bench: $(PHYS_LIB) $(SO) $(BIN)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)
