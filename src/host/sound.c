@@ -184,15 +184,19 @@ static uint32_t ogg_crc(const unsigned char *p, size_t n)
 
 /* The pages libogg's reader accepts, in order: at a capture pattern, a whole
  * page whose checksum holds; anything else is skipped up to the next "OggS".
- * Returns the page at *at (header and body sizes) or false at the end. */
-static bool ogg_next_page(const unsigned char *d, size_t n, size_t *at, size_t *head, size_t *body)
+ * Returns the page at *at (header and body sizes) or false at the end.
+ * *checked counts the bytes checksummed: a file of overlapping false pages
+ * would have every one of them checked, so the caller stops at a multiple of
+ * the file's size (an honest file has each byte checked once). */
+static bool ogg_next_page(const unsigned char *d, size_t n, size_t *at, size_t *head, size_t *body, double *checked)
 {
 	size_t i = *at;
-	while (i + 27 <= n) {
+	while (i + 27 <= n && *checked <= 2.0 * n + 65536.0) {
 		if (memcmp(d + i, "OggS", 4) == 0) {
 			size_t h = 27 + (size_t)d[i + 26], b = 0;
 			if (i + h <= n) {
 				for (size_t k = 27; k < h; ++k) b += d[i + k];
+				if (i + h + b <= n) *checked += (double)(h + b);
 				if (i + h + b <= n && ogg_crc(d + i, h + b) == le32(d + i + 22)) {
 					*at = i;
 					*head = h;
@@ -290,11 +294,11 @@ static const char *plan_wav(const unsigned char *d, size_t n, sound_plan *out)
 static const char *plan_ogg(const unsigned char *d, size_t n, sound_plan *out)
 {
 	size_t at = 0, head = 0, body = 0;
-	double packets = 0.0;
+	double packets = 0.0, checked = 0.0;
 	uint32_t min_rate = 0, first_rate = 0, max_block = 0;
 	uint64_t granule = 0;
 	bool first = true;
-	while (ogg_next_page(d, n, &at, &head, &body)) {
+	while (ogg_next_page(d, n, &at, &head, &body, &checked)) {
 		const unsigned char *p = d + at;
 		/* SDL_mixer picks its decoder from the file's first bytes */
 		if (first && (at != 0 || (p[5] & 2) == 0)) return "a damaged OGG file";
@@ -318,7 +322,7 @@ static const char *plan_ogg(const unsigned char *d, size_t n, sound_plan *out)
 		granule = (uint64_t)le32(p + 6) | (uint64_t)le32(p + 10) << 32;
 		at += head + body;
 	}
-	if (first) return "a damaged OGG file";
+	if (first || checked > 2.0 * n + 65536.0) return "a damaged OGG file";
 	out->seconds = granule == UINT64_MAX ? 0.0 : (double)granule / first_rate;
 	out->max_bytes = converted_bytes((packets + 1.0) * (max_block / 2.0), min_rate);
 	return NULL;

@@ -37,6 +37,13 @@ EOF2
   "$GEN" ogg "$(dirname "$L")/hour.ogg" 3600 1
   host_case "media: an OGG whose last page says 1 s but holds an hour is refused before decoding (--sandbox)" \
     error "cannot load sound 'hour.ogg': too long" 120 $CEIL --sandbox --time-limit 60 "$L"
+  L=$(level ogg_false <<'EOF2'
+tumble.sound("false.ogg")
+EOF2
+)
+  "$GEN" oggfalse "$(dirname "$L")/false.ogg" 60
+  host_case "media: an OGG of 60 MB of false page headers is refused without checking each one in full" \
+    error "cannot load sound 'false.ogg': a damaged OGG file" 120 $CEIL --sandbox --time-limit 60 "$L"
   L=$(raw_level ogg_ok <<'EOF2'
 local level = {}
 local s
@@ -59,7 +66,7 @@ EOF2
   host_case "media: the lying OGG is refused before decoding without --sandbox too (1 GB budget)" \
     error "cannot load sound 'hour.ogg': too long" 120 $CEIL --time-limit 60 "$L"
 else
-  for i in 1 2 3 4; do N=$((N + 1)); echo "ok $N - media: OGG case $i # SKIP no libvorbisenc to make OGG files"; done
+  for i in 1 2 3 4 5; do N=$((N + 1)); echo "ok $N - media: OGG case $i # SKIP no libvorbisenc to make OGG files"; done
 fi
 
 L=$(level wav_two_fmt <<'EOF2'

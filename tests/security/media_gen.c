@@ -4,6 +4,10 @@
  *       an Ogg Vorbis file holding SECONDS of silence whose last page says it
  *       is CLAIMED seconds long (one second of silence is encoded with
  *       libvorbisenc, and its steady packet repeated)
+ *   media_gen oggfalse OUT MB
+ *       an Ogg Vorbis file's header pages, then MB megabytes of false page
+ *       headers, each saying its page is 64 KB long (a reader that checks each
+ *       one's checksum in full does 64 KB of work every 282 bytes)
  *   media_gen wav OUT RATE BYTES
  *       a PCM WAV file: 8-bit mono at RATE Hz, BYTES of silence
  *   media_gen wav2 OUT RATE1 RATE2 BYTES
@@ -35,7 +39,7 @@ static void write_pages(ogg_stream_state *os, FILE *f, int flush)
 	}
 }
 
-static int make_ogg(const char *out, double seconds, double claimed, long rate)
+static int make_ogg(const char *out, double seconds, double claimed, long rate, double false_mb)
 {
 	vorbis_info vi;
 	vorbis_comment vc;
@@ -54,6 +58,16 @@ static int make_ogg(const char *out, double seconds, double claimed, long rate)
 	if (f == NULL) return fail("cannot write the file");
 	for (int i = 0; i < 3; ++i) ogg_stream_packetin(&os, &h[i]);
 	write_pages(&os, f, 1);
+	if (false_mb > 0) {
+		unsigned char page[27 + 255];
+		memset(page, 0xFF, sizeof(page));
+		memcpy(page, "OggS", 4);
+		page[4] = 0;
+		page[26] = 255;
+		for (double left = false_mb * 1048576.0; left > 0; left -= sizeof(page)) fwrite(page, 1, sizeof(page), f);
+		fclose(f);
+		return 0;
+	}
 	/* one second of silence: keep a copy of a packet from its middle */
 	unsigned char steady[4096];
 	long steady_len = 0, n = 0, blocksize = 0;
@@ -193,8 +207,9 @@ static int make_jpegsvg(const char *out, unsigned side)
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && strcmp(argv[1], "ogg") == 0) {
-		return make_ogg(argv[2], atof(argv[3]), atof(argv[4]), argc > 5 ? atol(argv[5]) : 44100);
+		return make_ogg(argv[2], atof(argv[3]), atof(argv[4]), argc > 5 ? atol(argv[5]) : 44100, 0);
 	}
+	if (argc == 4 && strcmp(argv[1], "oggfalse") == 0) return make_ogg(argv[2], 0, 0, 44100, atof(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "wav") == 0) {
 		return make_wav(argv[2], (uint32_t)strtoul(argv[3], NULL, 10), 0, (uint32_t)strtoul(argv[4], NULL, 10));
 	}
@@ -206,6 +221,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "png") == 0) {
 		return make_png(argv[2], (uint32_t)strtoul(argv[3], NULL, 10), (uint32_t)strtoul(argv[4], NULL, 10));
 	}
-	return fail("usage: media_gen ogg OUT SECONDS CLAIMED [RATE] | wav OUT RATE BYTES | wav2 OUT RATE1 RATE2 BYTES | "
+	return fail("usage: media_gen ogg OUT SECONDS CLAIMED [RATE] | oggfalse OUT MB | wav OUT RATE BYTES | wav2 OUT RATE1 RATE2 BYTES | "
 	            "png OUT W H | jpegsvg OUT SIDE");
 }
