@@ -183,7 +183,7 @@ end
 EOF
 )
 host_case "limit: coroutines that hit the memory limit, resumed in a loop" error "memory limit exceeded in load" \
-  10 120 --sandbox --mem-limit 32 "$L"
+  60 120 --sandbox --mem-limit 32 --time-limit 30 "$L"
 
 L=$(level mem_plain <<'EOF'
 while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = {} end end) end

@@ -76,7 +76,7 @@ end
 EOF
 )
 host_case "memory: 3,000 circles on one spot end in a clear error under --mem-limit 32 (no quadratic contact memory)" \
-  error "$ENGINE_ERR" 10 $((32 + BASE)) --sandbox --mem-limit 32 --frames 2 "$L"
+  error "$ENGINE_ERR" 60 $((32 + BASE)) --sandbox --mem-limit 32 --time-limit 30 --frames 2 "$L"
 host_case "memory: the same at the default 256 MB: the contact limit, under the limit" \
   error "too many contacts|$ENGINE_ERR" 10 $((256 + BASE)) --sandbox --time-limit 20 --frames 2 "$L"
 
