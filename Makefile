@@ -1,7 +1,7 @@
 # tumble: Lua-scriptable 2D rigid-body physics runtime.
 #   make          build ./tumble (host) and ./tumble.so (Lua module)
 #   make run      install missing packages, build, run the default level
-#   make test     every suite: C unit tests, busted specs, playtests, and the
+#   make test     every suite: C unit tests, busted specs, playtests, security cases, and the
 #                 same again under AddressSanitizer + UBSan; ends "N passed, N failed"
 #   make bench    benchmarks (not part of test), against Box2D/Chipmunk if installed
 #   make install  tumble, tumble.so and levelkit under PREFIX (default /usr/local),
