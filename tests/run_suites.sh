@@ -24,12 +24,22 @@ jobs_of() {
 	echo "$b busted tests/lua"
 	for t in tests/security/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
+		is_alone "$t" && continue
 		echo "$b security $t"
 	done
 	for t in tests/playtest/*.sh; do echo "$b playtest $t"; done
 	for t in "$b"/tests/test_* "$b"/tests/security/test_*; do
 		[ -x "$t" ] && [ -f "$t" ] && echo "$b ctest $t"
 	done
+}
+
+# Suites that measure the watchdog's wall-clock limits run after the pool,
+# one at a time, with nothing of the tests' own beside them.
+ALONE="tests/security/watchdog.sh"
+is_alone() {
+	local a
+	for a in $ALONE; do [ "$a" = "$1" ] && return 0; done
+	return 1
 }
 
 list=$(mktemp)
@@ -50,6 +60,9 @@ while read -r b kind target; do
 	running=$((running + 1))
 done < "$list"
 wait
+for b in "$@"; do
+	for t in $ALONE; do bash tests/run_job.sh "$b" security "$t"; done
+done
 
 for b in "$@"; do
 	cat "$b"/results.d/* > "$b/results" 2> /dev/null || : > "$b/results"
