@@ -159,13 +159,13 @@ test-build: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN)
 
 # Both builds, then every suite of both in one pool of workers
 # (tests/run_suites.sh), then the one closing line. The browser build's suite
-# is `make web-test` (its cold build alone takes minutes; CI runs it).
+# is `make web-test` (its cold build alone takes minutes).
 test: deps
 	@rm -f build/results build/asan/results
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
 	@bash tests/run_suites.sh build build/asan
-	@echo "[web]   not part of make test: make web-test runs the browser build's suite (CI runs it)"
+	@echo "[web]   skipped: the browser build's suite is make web-test (its cold build takes minutes)"
 	@bash tests/summarize.sh build/results build/asan/results
 
 bench: $(PHYS_LIB) $(SO) $(BIN)
