@@ -205,16 +205,7 @@ static int load_named_file(lua_State *L)
 	const char *path = luaL_checkstring(L, 1);
 	const char *mode = luaL_optstring(L, 2, NULL);
 	int env = !lua_isnone(L, 3) ? 3 : 0;
-	if (th_sandbox_load_file(L, path, mode) != LUA_OK) {
-		luaL_pushfail(L);
-		lua_insert(L, -2);
-		return 2;
-	}
-	if (env != 0) {
-		lua_pushvalue(L, env);
-		if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
-	}
-	return 1;
+	return th_sandbox_load_result(L, th_sandbox_load_file(L, path, mode), env);
 }
 
 static int loader_loadfile(lua_State *L)

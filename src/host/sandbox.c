@@ -465,6 +465,11 @@ static int sandbox_load(lua_State *L)
 		piece_reader r = {NULL, 0, 1, 5};
 		status = lua_load(L, read_piece, &r, chunkname, mode);
 	}
+	return th_sandbox_load_result(L, status, env);
+}
+
+int th_sandbox_load_result(lua_State *L, int status, int env)
+{
 	if (status != LUA_OK) {
 		luaL_pushfail(L);
 		lua_insert(L, -2);

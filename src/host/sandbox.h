@@ -83,6 +83,9 @@ int th_sandbox_load_buffer(lua_State *L, const char *text, size_t size, const ch
 /* The same for a file (luaL_loadfilex's rules for a first '#' line), read
  * as a regular file only, without blocking: "cannot open PATH: why". */
 int th_sandbox_load_file(lua_State *L, const char *path, const char *mode);
+/* What load and loadfile return after one of the two above: the chunk (with
+ * the value at env, if not 0, as its first upvalue), or fail and the message. */
+int th_sandbox_load_result(lua_State *L, int status, int env);
 
 /* Brackets one call into level code: resets the instruction budget, arms the
  * watchdog, names the phase and turns the caps on; end turns them off again. */

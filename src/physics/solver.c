@@ -282,6 +282,8 @@ typedef struct continuous_ctx {
 	tb_sweep sweep;
 	tb_shape_proxy proxy;  /* of `shape`, made when the first candidate needs it */
 	bool have_proxy;
+	tb_shape_proxy core;   /* its core (continuous_core), made when a touching pair first needs it */
+	bool have_core;
 	float fraction;
 	bool bullet;
 } continuous_ctx;
@@ -347,8 +349,11 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	 * long one spinning onto thin ground). Sweep the shape's core instead: the
 	 * body stops when its inner part would enter the other shape, never while
 	 * it slides or rests. */
-	tb_shape_proxy core = continuous_core(fast, &cc->proxy);
-	tb_toi_output out = tb_time_of_impact(&core, &cc->sweep, &op, &osw, cc->fraction);
+	if (!cc->have_core) {
+		cc->core = continuous_core(fast, &cc->proxy);
+		cc->have_core = true;
+	}
+	tb_toi_output out = tb_time_of_impact(&cc->core, &cc->sweep, &op, &osw, cc->fraction);
 	if (out.fraction <= 0.0f) {
 		/* the core is in already (the shape was pushed deep): the centre, as
 		 * a disc of a quarter of the smallest extent (Box2D v3's fallback),
@@ -389,6 +394,7 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
 		cc.shape = k;
 		cc.have_proxy = false;
+		cc.have_core = false;
 		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), tb_compute_aabb(&sh->geom, xf2));
 		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
 		if (cc.bullet)

@@ -26,6 +26,11 @@ done
 signal_case() {
   local label=$1 sig=$2 status=$3 pattern=$4 lvl=$5; shift 5
   local pid i t0 t1 bad=""
+  # emptied here, not by the child's redirection: a "ready" left by the last
+  # case would otherwise send the signal before the child has even started
+  # (a background job of this shell ignores SIGINT until the host installs
+  # its handler)
+  : > "$TMP/out"; : > "$TMP/err"
   "$BIN" "$@" "$lvl" > "$TMP/out" 2> "$TMP/err" < /dev/null &
   pid=$!
   for i in $(seq 1 $((600 * SLOW))); do grep -q ready "$TMP/err" && break; sleep 0.1; done
@@ -91,6 +96,7 @@ if command -v xvfb-run > /dev/null; then
   window_signal() {
     local label=$1 sig=$2 status=$3 pattern=$4 lvl=$5
     cat > "$TMP/window_signal.sh" <<EOF
+: > "$TMP/werr"
 "$BIN" --size 320x240 --no-watch --time-limit 0 "$lvl" 2> "$TMP/werr" &
 pid=\$!
 for i in \$(seq 1 $((600 * SLOW))); do grep -q ready "$TMP/werr" && break; sleep 0.1; done
