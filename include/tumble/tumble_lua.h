@@ -54,6 +54,10 @@ int tumble_lua_world_restore(lua_State *L);
  * slots of the handles and values it keeps; 0 if it is not an open Snapshot. */
 size_t tumble_lua_snapshot_bytes(lua_State *L, int idx);
 
+/* tumble._introspect() for the host (edit mode's inspector lists the
+ * properties of each type from it), as a lua_CFunction: call it protected. */
+int tumble_lua_introspect(lua_State *L);
+
 /* Time spent dispatching events to Lua handlers in the last world:step, in ms
  * (for the host's overlay); the step itself is in tb_world_get_profile. */
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);

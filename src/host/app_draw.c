@@ -62,6 +62,7 @@ void th_app_compose(th_app *app, th_target *t, float alpha)
 	th_overlay_view v;
 	th_app_overlay_view(app, &v);
 	th_overlay_draw(&app->overlay, &v, t);
+	th_app_edit_draw(app, t);
 	th_overlay_draw_error(&app->overlay, &v, t);
 }
 

@@ -77,6 +77,7 @@ void th_app_handle_event(th_app *app, const th_event *ev)
 	/* the input as it is now, for a resume from an earlier moment */
 	th_input_apply(&app->live, ev);
 	th_input_end_step(&app->live);
+	if (th_app_edit_event(app, ev)) return;
 	th_event e = *ev;
 	switch (ev->type) {
 	case TH_EV_KEY_DOWN:
@@ -134,7 +135,8 @@ void th_app_handle_event(th_app *app, const th_event *ev)
 		}
 		break;
 	case TH_EV_QUIT: app->quit = true; return;
-	case TH_EV_SETTING: return; /* never from outside */
+	case TH_EV_SETTING:
+	case TH_EV_EDIT: return; /* never from outside */
 	default: break;
 	}
 	if (app->reviewing) return;

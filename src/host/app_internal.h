@@ -8,6 +8,9 @@
  *   app_draw.c      a frame's picture, in the window or a screenshot
  *   app_timeline.c  the history and the kept moments: catch up, seek, resume
  *   app_record.c    --record follows the timeline (cut back on a resume)
+ *   app_edit.c      edit mode (F12): selection, handles, the inspector
+ *   app_edit_source.c  edit mode's write-back into the level's source
+ *   edit_draw.c     edit mode's picture
  *   app_paths.c     the root folder, the level's file, the screenshot's folder
  *   app_report.c    lines for people: notices, the summary, --rewind-stats
  *
@@ -18,6 +21,7 @@
 #include "app.h"
 #include "action.h"
 #include "clock.h"
+#include "edit_mode.h"
 #include "history.h"
 #include "level.h"
 #include "overlay.h"
@@ -78,6 +82,7 @@ struct th_app {
 	long long marks_first;
 	char cut_up[4][sizeof(((th_event *)0)->name)]; /* host keys whose press was cut: their release is not recorded */
 	int cut_ups;
+	th_edit edit;            /* edit mode (F12) */
 	th_level level;
 	th_recorder recorder;
 	th_replay replay;        /* --replay: the input of each frame */
@@ -135,6 +140,24 @@ void th_app_mark_frame(th_app *app);
 void th_app_marks_reset(th_app *app);
 void th_app_truncate_timeline(th_app *app);
 bool th_app_cut_release(th_app *app, const th_event *ev);
+
+/* ---- app_edit.c ---- */
+/* True if edit mode took the event (F12 always does). */
+bool th_app_edit_event(th_app *app, const th_event *ev);
+void th_app_edit_refresh(th_app *app);
+void th_app_edit_layout(const th_app *app, th_edit_layout *l);
+int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap);
+double th_app_edit_scrub_value(const th_app *app);
+
+/* ---- app_edit_source.c ---- */
+th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size);
+/* Where the value of a property comes from ("literal, level.lua:42"), or "". */
+void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size);
+void th_app_edit_undo(th_app *app, bool undo);
+void th_app_edit_structure(th_app *app, th_edit_structure_op op);
+
+/* ---- edit_draw.c ---- */
+void th_app_edit_draw(th_app *app, th_target *t);
 
 /* ---- app_paths.c ---- */
 char *th_app_find_root(void);

@@ -24,6 +24,7 @@ typedef enum th_event_type {
 	 * written to a recording (the clicks that caused them are); the history
 	 * logs them so that a rebuild applies them at the same moment. */
 	TH_EV_SETTING,     /* button: the th_action that changes a world setting */
+	TH_EV_EDIT,        /* edit mode set a property in the running world (edit_mode.h) */
 } th_event_type;
 
 /* th_event.flags */

@@ -4,6 +4,7 @@
  * events and steps, and hot reload: functions swapped in while the world
  * stays, or a rebuild asked of the loop when what load builds has changed. */
 #include "level.h"
+#include "edit_mode.h"
 #include "clock.h"
 #include "fingerprint.h"
 #include "tumble/tumble_lua.h"
@@ -1078,6 +1079,7 @@ void th_level_apply(th_level *lv, const th_event *ev)
 		}
 		break;
 	case TH_EV_SETTING: th_level_setting(lv, (th_action)ev->button); break;
+	case TH_EV_EDIT: th_edit_apply(lv, ev, NULL, 0); break;
 	case TH_EV_QUIT: break;
 	}
 }

@@ -65,7 +65,8 @@ void th_recorder_event(th_recorder *r, const th_event *ev)
 		for (const unsigned char *p = (const unsigned char *)ev->name; *p != '\0'; ++p) fprintf(f, "%02x", *p);
 		fprintf(f, "\n");
 		break;
-	case TH_EV_SETTING: break; /* the click that caused it is recorded */
+	case TH_EV_SETTING: /* the click that caused it is recorded */
+	case TH_EV_EDIT: break;
 	}
 }
 

@@ -20,6 +20,11 @@ const char *tumble_lua_typename(lua_State *L, int idx)
 	return NULL;
 }
 
+int tumble_lua_introspect(lua_State *L)
+{
+	return tl_introspect(L);
+}
+
 int tumble_lua_world_snapshot(lua_State *L)
 {
 	return tl_world_snapshot(L);

@@ -1,0 +1,28 @@
+-- Fixture for host_edit.sh: edit mode drives this level with recorded input.
+-- The camera is at (0, 5), 40 px/m, in a 1280x720 view: world (x, y) is
+-- pixel (640 + 40 x, 560 - 40 y).
+local level = {}
+local platform
+
+function level.load(world)
+  tumble.camera.x, tumble.camera.y, tumble.camera.scale = 0, 5, 40
+  local ground = world:body{ type = "static", x = 0, y = -0.5 }
+  ground:box{ w = 30, h = 1 }
+  platform = world:body{ type = "static", x = 2, y = 3 }
+  platform:box{ w = 3, h = 0.5, friction = 0.5 }
+  for i = 1, 3 do
+    local ball = world:body{ type = "static", x = -8 + i * 1.5, y = 4 }
+    ball:circle{ r = 0.4 }
+  end
+  level.state = { platform = platform }
+end
+
+function level.update(dt, world)
+  if tumble.frame % 20 == 0 then
+    local s = platform:shapes()[1]
+    print(("frame %d platform %.3f %.3f angle %.3f w %.3f h %.3f"):format(tumble.frame, platform.x, platform.y,
+      platform.angle, s.w, s.h))
+  end
+end
+
+return level
