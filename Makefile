@@ -74,6 +74,8 @@ LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
 # host file it tests (the pattern matcher against the stock one, the OS lock)
 SEC_BIN := $(BUILD)/tests/security/test_pattern $(BUILD)/tests/security/test_oslock
 SEC_CFLAGS := $(filter-out -MMD -MP,$(CFLAGS_COMMON)) -Isrc/host
+# tests/host: C tests of host pieces that need no SDL (the source rewriter)
+HTEST_BIN := $(BUILD)/tests/test_rewrite
 
 TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -146,6 +148,12 @@ $(BUILD)/tests/security/test_oslock: tests/security/test_oslock.c src/host/osloc
 	@mkdir -p $(dir $@)
 	$(CC) $(SEC_CFLAGS) tests/security/test_oslock.c src/host/oslock.c -o $@ $(LDFLAGS_SAN) -lpthread
 
+# The host's source rewriter (src/host/rewrite.c) on its own: no SDL, no Lua state.
+$(BUILD)/tests/test_rewrite: tests/host/test_rewrite.c src/host/rewrite.c src/host/rewrite.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SEC_CFLAGS) $(shell pkg-config --cflags cmocka) \
+	  tests/host/test_rewrite.c src/host/rewrite.c -o $@ $(LDFLAGS_SAN) $(shell pkg-config --libs cmocka) -lm
+
 deps:
 	@bash .ci/install-deps
 
@@ -155,7 +163,7 @@ run: deps
 	 else echo "no display: running the default level headless"; ./tumble --headless --frames 600; fi
 
 # Everything the suites run, for the current BUILD.
-test-build: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN)
+test-build: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN) $(HTEST_BIN)
 
 # Both builds, then every suite of both in one pool of workers
 # (tests/run_suites.sh), then the one closing line. The browser build's suite

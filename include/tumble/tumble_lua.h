@@ -62,4 +62,27 @@ int tumble_lua_introspect(lua_State *L);
  * (for the host's overlay); the step itself is in tb_world_get_profile. */
 double tumble_lua_last_dispatch_ms(lua_State *L, int world_idx);
 
+/* Creation sites, for the host's editor. tumble_lua_record_sites(L, level)
+ * turns recording on for worlds created afterwards in this state and forgets
+ * what was recorded; level is the chunk name of the level's own file
+ * ("@examples/forcefield.lua"); NULL turns it off. Off by default: the module
+ * on its own records nothing and pays one test per creation. When on, each
+ * body, shape and joint made by world:body, body:box/circle/capsule/polygon/
+ * segment/chain or world:joint remembers the Lua frame that called it. */
+void tumble_lua_record_sites(lua_State *L, const char *level);
+
+typedef struct tumble_lua_site {
+	char chunk[256];    /* chunk name of the calling Lua function ("@path", "=name") */
+	int line;           /* its line at the call: as th_source_find_call wants it */
+	char method[16];    /* "body", "box", "circle", "capsule", "polygon", "segment", "chain", "joint" */
+	bool in_level;      /* chunk is the level's own: the call can be rewritten */
+	int level_line;     /* !in_level (made by a helper): the line of the nearest frame in
+	                       the level's chunk that led to it; 0 if none */
+	int count;          /* objects recorded at this chunk and line (a loop makes several) */
+} tumble_lua_site;
+
+/* The site of the Body, Shape or Joint userdata at idx: true and *out, or
+ * false (not one, destroyed, or made while recording was off). Never raises. */
+bool tumble_lua_site_of(lua_State *L, int idx, tumble_lua_site *out);
+
 #endif

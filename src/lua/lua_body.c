@@ -158,6 +158,7 @@ int tl_world_body(lua_State *L)
 		lua_setiuservalue(L, -2, TL_UV_USER);
 		tl_anchor(L, -1, TL_BODY);
 	}
+	if (rec->record_sites) tl_record_site(L, rec, TL_BODY, id.index1, id.generation);
 	return 1;
 }
 

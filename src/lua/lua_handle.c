@@ -294,6 +294,7 @@ tl_world_record *tl_world_new(lua_State *L, const tb_world_def *def)
 	lua_rawsetp(L, -2, c);
 	lua_pop(L, 1);
 	rec->limits = def->limits;
+	rec->record_sites = tl_sites_on(L);
 	c->world = tb_create_world(def);
 	if (c->world == NULL) luaL_error(L, "out of memory creating the world");
 	lua_settop(L, world);

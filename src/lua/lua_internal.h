@@ -253,6 +253,7 @@ typedef struct tl_world_record {
 	uint32_t handlers_version;
 	double last_dispatch_ms;
 	tb_world_limits limits; /* the host's, as the world was created with them */
+	bool record_sites; /* created while the host records creation sites (lua_sites.c) */
 } tl_world_record;
 
 /* Raises unless the world may change now (not inside a presolve handler). */
@@ -466,6 +467,12 @@ static inline tb_joint_id tl_joint_id(const tl_handle *h) { return (tb_joint_id)
 /* Pushes the cached userdata for an id (creating and caching it if needed).
  * stale_ok pushes an uncached handle for a destroyed id instead of nil. rec must
  * be pinned by the caller (a World userdata or handle of it on the stack). */
+/* Creation sites (lua_sites.c): whether the host records them now, and the
+ * record of a new object made by the running C function (call it only when
+ * rec->record_sites; the stack is left as it was). */
+bool tl_sites_on(lua_State *L);
+void tl_record_site(lua_State *L, tl_world_record *rec, tl_type kind, int32_t index1, uint32_t generation);
+
 void tl_push_handle(lua_State *L, tl_world_record *rec, tl_type type, int32_t index1, uint32_t generation,
                     bool stale_ok);
 /* __eq of Body, Shape and Joint. */

@@ -289,6 +289,7 @@ int tl_world_joint(lua_State *L)
 		lua_setiuservalue(L, -2, TL_UV_USER);
 		tl_anchor(L, -1, TL_JOINT);
 	}
+	if (rec->record_sites) tl_record_site(L, rec, TL_JOINT, id.index1, id.generation);
 	return 1;
 }
 

@@ -321,6 +321,7 @@ static int finish_shape(lua_State *L, tl_handle *bh, shape_args *o, const tb_geo
 	/* from here Lua may run (the new handle is allocated): the values come from
 	 * the option slots, pinned since they were read */
 	tl_push_handle(L, rec, TL_SHAPE, id.index1, id.generation, false);
+	if (rec->record_sites) tl_record_site(L, rec, TL_SHAPE, id.index1, id.generation);
 	if (o->base == 0 || lua_isnil(L, -1)) return 1;
 	int s = lua_gettop(L);
 	bool anchor = false;
@@ -572,6 +573,7 @@ int tl_body_chain(lua_State *L)
 	lua_createtable(L, made, 0);
 	for (int i = 0; i < made; ++i) {
 		tl_push_handle(L, bh->rec, TL_SHAPE, links[i].index1, links[i].generation, false);
+		if (bh->rec->record_sites) tl_record_site(L, bh->rec, TL_SHAPE, links[i].index1, links[i].generation);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;
