@@ -388,6 +388,7 @@ int th_app_close(th_app *app)
 	free(app->seek_stats.ms);
 	free(app->marks);
 
+	th_app_edit_close(app);
 	th_recorder_close(&app->recorder);
 	th_replay_close(&app->replay);
 	if (app->shot_file != NULL) SDL_RWclose(app->shot_file);

@@ -426,12 +426,12 @@ static bool key_down(th_app *app, const th_event *ev)
 		return true;
 	}
 	if (ctrl && strcmp(k, "d") == 0) {
-		th_app_edit_structure(app, TH_EDIT_DUPLICATE);
+		th_app_edit_structure(app, TH_STRUCT_DUPLICATE);
 		th_app_edit_refresh(app);
 		return true;
 	}
 	if (strcmp(k, "delete") == 0) {
-		th_app_edit_structure(app, TH_EDIT_DELETE);
+		th_app_edit_structure(app, TH_STRUCT_DELETE);
 		th_app_edit_refresh(app);
 		return true;
 	}
@@ -460,8 +460,8 @@ static bool key_down(th_app *app, const th_event *ev)
 	}
 	if (!ctrl) {
 		static const struct { const char *key; th_edit_structure_op op; } palette[] = {
-			{"b", TH_EDIT_ADD_BOX}, {"c", TH_EDIT_ADD_CIRCLE}, {"k", TH_EDIT_ADD_CAPSULE},
-			{"p", TH_EDIT_ADD_PLATFORM}, {"j", TH_EDIT_ADD_JOINT},
+			{"b", TH_STRUCT_ADD_BOX}, {"c", TH_STRUCT_ADD_CIRCLE}, {"k", TH_STRUCT_ADD_CAPSULE},
+			{"p", TH_STRUCT_ADD_PLATFORM}, {"j", TH_STRUCT_ADD_JOINT},
 		};
 		for (size_t i = 0; i < sizeof(palette) / sizeof(palette[0]); ++i) {
 			if (strcmp(k, palette[i].key) == 0) {

@@ -1,36 +1,274 @@
-/* tumble host: edit mode's write-back into the level's source. An edit of a
- * property changes the literal in the call that made the object (or adds the
- * field to its table), the file is written atomically, and the level is
- * rebuilt from it with its input replayed; undo and redo take this run's
- * edits back as text. */
+/* tumble host: edit mode's write-back into the level's source. The binding
+ * says which call made an object (tumble_lua_site_of); source_edit.h reads
+ * that call and changes its literal (or adds the field), writes the file
+ * atomically, and keeps this run's edits for undo and redo; then the level is
+ * rebuilt from the file with its input replayed (th_app_reload), so the world
+ * is always what the source builds. What the source cannot take (a value
+ * computed by an expression, an object a helper made) goes to the running
+ * world only, and the message says why. */
 #include "app_internal.h"
+#include "source_edit.h"
+#include "tumble/tumble_lua.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size)
+static const char *base_name(const char *path)
 {
-	(void)app;
-	(void)c;
-	snprintf(why, size, "the source rewriter is not available");
-	return TH_WB_WORLD_ONLY;
+	const char *slash = path != NULL ? strrchr(path, '/') : NULL;
+	return slash != NULL ? slash + 1 : path != NULL ? path : "?";
+}
+
+/* The session on the level's file, opened the first time it is needed. */
+static th_source_session *session(th_app *app, char *why, size_t size)
+{
+	th_edit *e = &app->edit;
+	if (e->source != NULL) return e->source;
+	if (app->level_path == NULL) {
+		snprintf(why, size, "the built-in demo has no file");
+		return NULL;
+	}
+	char err[256];
+	e->source = th_source_open(app->level_path, err, sizeof(err));
+	if (e->source == NULL) snprintf(why, size, "%s", err);
+	return e->source;
+}
+
+void th_app_edit_close(th_app *app)
+{
+	if (app->edit.source != NULL) th_source_close(app->edit.source);
+	app->edit.source = NULL;
+}
+
+/* The constructor's field that a property is written as. */
+static void field_of(th_app *app, th_sel obj, const char *prop, char *out, size_t size)
+{
+	snprintf(out, size, "%s", prop);
+	/* a polygon's rounding is `radius` in box{} and polygon{}; r elsewhere */
+	if (obj.kind == TH_SEL_SHAPE && strcmp(prop, "r") == 0 && app->level.world != NULL) {
+		tb_shape_id id = {obj.index1, obj.generation};
+		if (tb_shape_is_valid(app->level.world, id) && tb_shape_get_type(app->level.world, id) == TB_SHAPE_POLYGON) {
+			snprintf(out, size, "radius");
+		}
+	}
+}
+
+typedef struct origin {
+	bool known;            /* the site and its call were found */
+	tumble_lua_site site;
+	th_call call;
+	const th_field *field; /* NULL: absent from the constructor */
+	char why[200];         /* !known: why not */
+} origin;
+
+/* Where the object was made, and the field of its call for prop. */
+static void find_origin(th_app *app, th_sel obj, const char *prop, origin *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!th_edit_site(&app->level, obj, &o->site)) {
+		snprintf(o->why, sizeof(o->why), "the binding does not know where it was made");
+		return;
+	}
+	if (!o->site.in_level) {
+		const char *chunk = o->site.chunk[0] == '@' ? o->site.chunk + 1 : o->site.chunk;
+		if (o->site.level_line > 0) {
+			snprintf(o->why, sizeof(o->why), "made by a helper (%s:%d), called at %s:%d", base_name(chunk), o->site.line,
+			         base_name(app->level_path), o->site.level_line);
+		} else {
+			snprintf(o->why, sizeof(o->why), "made in %s:%d, not in the level's file", base_name(chunk), o->site.line);
+		}
+		return;
+	}
+	th_source_session *s = session(app, o->why, sizeof(o->why));
+	if (s == NULL) return;
+	size_t len;
+	const char *text = th_source_text(s, &len);
+	char err[200];
+	if (!th_source_find_call(text, len, o->site.line, o->site.method, &o->call, err, sizeof(err))) {
+		snprintf(o->why, sizeof(o->why), "%s", err);
+		return;
+	}
+	o->known = true;
+	char field[32];
+	field_of(app, obj, prop, field, sizeof(field));
+	for (int i = 0; i < o->call.field_count; ++i) {
+		if (strcmp(o->call.fields[i].name, field) == 0) o->field = &o->call.fields[i];
+	}
 }
 
 void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size)
 {
-	(void)app;
-	(void)obj;
-	(void)name;
-	if (size > 0) buf[0] = '\0';
+	origin o;
+	find_origin(app, obj, name, &o);
+	const char *file = base_name(app->level_path);
+	char shared[32] = "";
+	if (o.known && o.site.count > 1) snprintf(shared, sizeof(shared), " (%d objects)", o.site.count);
+	if (!o.known) {
+		snprintf(buf, size, "%s", o.site.line > 0 && !o.site.in_level ? o.why : "");
+	} else if (o.field == NULL) {
+		snprintf(buf, size, "default, %s:%d%s", file, o.call.line, shared);
+	} else if (o.field->kind == TH_VALUE_COMPUTED) {
+		snprintf(buf, size, "computed, %s:%d: %s", file, o.field->line, o.field->text);
+	} else {
+		snprintf(buf, size, "literal, %s:%d%s", file, o.field->line, shared);
+	}
+}
+
+/* The level's file changed (this run wrote it): rebuild from it now. */
+static void reload(th_app *app)
+{
+	th_watch_seen(&app->watch, app->level_path);
+	th_app_reload(app);
+}
+
+th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size)
+{
+	th_edit *e = &app->edit;
+	if (c->kind == TH_EDIT_BOOLEAN) {
+		snprintf(why, size, "true and false are not written back");
+		return TH_WB_WORLD_ONLY;
+	}
+	origin o;
+	find_origin(app, c->obj, c->name, &o);
+	if (!o.known) {
+		snprintf(why, size, "%s", o.why);
+		return TH_WB_WORLD_ONLY;
+	}
+	const char *file = base_name(app->level_path);
+	if (o.field != NULL && o.field->kind != TH_VALUE_NUMBER) {
+		snprintf(why, size, "computed at %s:%d: %s", file, o.field->line, o.field->text);
+		return TH_WB_WORLD_ONLY;
+	}
+	char field[32];
+	field_of(app, c->obj, c->name, field, sizeof(field));
+	double value = c->kind == TH_EDIT_INTEGER ? (double)c->integer : c->value;
+	bool shared = o.site.count > 1 || o.call.in_loop || o.call.in_helper;
+	if (shared && !(e->confirm_line == o.call.line && strcmp(e->confirm_field, field) == 0 && e->confirm_value == value)) {
+		/* said before it is done: the same edit again goes ahead */
+		e->confirm_line = o.call.line;
+		snprintf(e->confirm_field, sizeof(e->confirm_field), "%s", field);
+		e->confirm_value = value;
+		snprintf(why, size, "%d objects come from %s:%d%s: the same edit again changes all of them",
+		         o.site.count, file, o.call.line, o.call.in_loop ? " (a loop)" : "");
+		return TH_WB_REFUSED;
+	}
+	e->confirm_line = 0;
+	th_source_edit ed;
+	memset(&ed, 0, sizeof(ed));
+	ed.op = TH_EDIT_SET_NUMBER;
+	ed.line = o.site.line;
+	ed.method = o.site.method;
+	ed.field = field;
+	ed.value = value;
+	ed.refuse_shared = false;
+	char err[256];
+	if (!th_source_apply(e->source, &ed, err, sizeof(err))) {
+		snprintf(why, size, "%s", err);
+		return TH_WB_REFUSED;
+	}
+	snprintf(why, size, "%s %s:%d", o.field != NULL ? "written to" : "added to", file, o.call.line);
+	reload(app);
+	return TH_WB_WRITTEN;
 }
 
 void th_app_edit_undo(th_app *app, bool undo)
 {
-	th_app_say(app, "edit: nothing to %s", undo ? "undo" : "redo");
+	char why[256];
+	th_source_session *s = session(app, why, sizeof(why));
+	if (s == NULL) {
+		th_app_say(app, "edit: nothing to %s: %s", undo ? "undo" : "redo", why);
+		return;
+	}
+	if (!(undo ? th_source_undo(s, why, sizeof(why)) : th_source_redo(s, why, sizeof(why)))) {
+		th_app_say(app, "edit: %s refused: %s", undo ? "undo" : "redo", why);
+		return;
+	}
+	th_app_say(app, "edit: %s (%d more to undo, %d to redo)", undo ? "undone" : "redone", th_source_undo_count(s),
+	           th_source_redo_count(s));
+	reload(app);
+}
+
+static bool body_site(th_app *app, th_sel s, tumble_lua_site *site, char *why, size_t size)
+{
+	if (!th_edit_site(&app->level, s, site)) {
+		snprintf(why, size, "the binding does not know where it was made");
+		return false;
+	}
+	if (!site->in_level) {
+		snprintf(why, size, "it was made by a helper, outside the level's file");
+		return false;
+	}
+	return true;
 }
 
 void th_app_edit_structure(th_app *app, th_edit_structure_op op)
 {
-	(void)op;
-	th_app_say(app, "edit: adding and removing objects needs the source rewriter");
+	th_edit *e = &app->edit;
+	static const char *const names[] = {"duplicate", "delete", "add a box", "add a circle", "add a capsule",
+	                                    "add a platform", "add a joint"};
+	char why[256], err[256];
+	th_source_session *s = session(app, why, sizeof(why));
+	if (s == NULL) {
+		th_app_say(app, "edit: cannot %s: %s", names[op], why);
+		return;
+	}
+	th_source_edit ed;
+	memset(&ed, 0, sizeof(ed));
+	tumble_lua_site site, site_b;
+	if (op == TH_STRUCT_DUPLICATE || op == TH_STRUCT_DELETE) {
+		if (e->sel_count == 0) {
+			th_app_say(app, "edit: select something to %s", names[op]);
+			return;
+		}
+		if (!body_site(app, e->sel[0], &site, why, sizeof(why))) {
+			th_app_say(app, "edit: cannot %s: %s", names[op], why);
+			return;
+		}
+		ed.op = op == TH_STRUCT_DUPLICATE ? TH_EDIT_DUPLICATE : TH_EDIT_DELETE;
+		ed.line = site.line;
+		ed.method = site.method;
+		ed.value = e->grid > 0.0 ? e->grid : 0.1;
+	} else {
+		tb_vec2 p = th_camera_to_world(&app->level.camera, app->live.mouse_x, app->live.mouse_y);
+		ed.op = TH_EDIT_INSERT;
+		ed.item.x = th_edit_snap(p.x, e->grid > 0.0 ? e->grid : 0.1);
+		ed.item.y = th_edit_snap(p.y, e->grid > 0.0 ? e->grid : 0.1);
+		switch (op) {
+		case TH_STRUCT_ADD_BOX: ed.item.kind = TH_PALETTE_BOX; ed.item.w = ed.item.h = 1.0; break;
+		case TH_STRUCT_ADD_CIRCLE: ed.item.kind = TH_PALETTE_CIRCLE; ed.item.r = 0.5; break;
+		case TH_STRUCT_ADD_CAPSULE: ed.item.kind = TH_PALETTE_CAPSULE; ed.item.w = 1.0; ed.item.r = 0.25; break;
+		case TH_STRUCT_ADD_PLATFORM: ed.item.kind = TH_PALETTE_PLATFORM; ed.item.w = 4.0; ed.item.h = 0.5; break;
+		default: {
+			ed.item.kind = TH_PALETTE_JOINT;
+			if (e->sel_count != 2 || e->sel[0].kind != TH_SEL_BODY || e->sel[1].kind != TH_SEL_BODY) {
+				th_app_say(app, "edit: a joint joins two selected bodies (shift-click the second)");
+				return;
+			}
+			if (!body_site(app, e->sel[0], &site, why, sizeof(why)) || !body_site(app, e->sel[1], &site_b, why, sizeof(why))) {
+				th_app_say(app, "edit: cannot add a joint: %s", why);
+				return;
+			}
+			ed.item.line_a = site.line;
+			ed.item.line_b = site_b.line;
+			/* at the second body's origin: where a hinge usually goes */
+			tb_vec2 at = tb_body_get_position(app->level.world, th_sel_body_id(e->sel[1]));
+			ed.item.x = th_edit_snap(at.x, e->grid > 0.0 ? e->grid : 0.1);
+			ed.item.y = th_edit_snap(at.y, e->grid > 0.0 ? e->grid : 0.1);
+			break;
+		}
+		}
+	}
+	if (!th_source_apply(s, &ed, err, sizeof(err))) {
+		th_app_say(app, "edit: cannot %s: %s", names[op], err);
+		return;
+	}
+	if (ed.op == TH_EDIT_INSERT) {
+		th_app_say(app, "edit: %s: written to %s:%d", names[op], base_name(app->level_path), ed.new_line);
+	} else {
+		th_app_say(app, "edit: %s: written to %s:%d", names[op], base_name(app->level_path), ed.line);
+	}
+	/* the objects after the change are made in a new order: start afresh */
+	e->sel_count = 0;
+	reload(app);
 }

@@ -242,3 +242,29 @@ bool th_edit_apply(th_level *lv, const th_event *ev, char *message, int size)
 	lua_settop(L, top);
 	return ok;
 }
+
+static int site_lua(lua_State *L)
+{
+	th_level *lv = lua_touserdata(L, 1);
+	const th_sel *s = lua_touserdata(L, 2);
+	tumble_lua_site *out = lua_touserdata(L, 3);
+	lua_settop(L, 0);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->world_ref);
+	push_handle(L, 1, *s);
+	lua_pushboolean(L, tumble_lua_site_of(L, 2, out));
+	return 1;
+}
+
+bool th_edit_site(th_level *lv, th_sel s, tumble_lua_site *out)
+{
+	if (lv->L == NULL || lv->world_ref == LUA_NOREF) return false;
+	lua_State *L = lv->L;
+	int top = lua_gettop(L);
+	lua_pushcfunction(L, site_lua);
+	lua_pushlightuserdata(L, lv);
+	lua_pushlightuserdata(L, &s);
+	lua_pushlightuserdata(L, out);
+	bool ok = lua_pcall(L, 3, 1, 0) == LUA_OK && lua_toboolean(L, -1);
+	lua_settop(L, top);
+	return ok;
+}

@@ -23,6 +23,8 @@
 #include "event.h"
 
 struct th_level;
+struct th_source_session;
+struct tumble_lua_site;
 
 #define TH_EDIT_MAX_SEL 64
 #define TH_EDIT_MAX_PROPS 160
@@ -69,6 +71,12 @@ typedef struct th_edit {
 	int prop_count;
 	int scroll;
 	char status[256];          /* the last edit's message, shown under the panel */
+	/* write-back: the level's file as this run edits it, and an edit of a
+	 * call that makes several objects, said once and done when repeated */
+	struct th_source_session *source;
+	int confirm_line;
+	char confirm_field[32];
+	double confirm_value;
 } th_edit;
 
 /* A change an edit makes: a property of an object set to a value. */
@@ -88,13 +96,13 @@ typedef enum th_edit_writeback {
 } th_edit_writeback;
 
 typedef enum th_edit_structure_op {
-	TH_EDIT_DUPLICATE,
-	TH_EDIT_DELETE,
-	TH_EDIT_ADD_BOX,
-	TH_EDIT_ADD_CIRCLE,
-	TH_EDIT_ADD_CAPSULE,
-	TH_EDIT_ADD_PLATFORM,
-	TH_EDIT_ADD_JOINT,
+	TH_STRUCT_DUPLICATE,
+	TH_STRUCT_DELETE,
+	TH_STRUCT_ADD_BOX,
+	TH_STRUCT_ADD_CIRCLE,
+	TH_STRUCT_ADD_CAPSULE,
+	TH_STRUCT_ADD_PLATFORM,
+	TH_STRUCT_ADD_JOINT,
 } th_edit_structure_op;
 
 /* The inspector's place in the view: it depends on the view's size only. */
@@ -117,5 +125,7 @@ int th_edit_read(struct th_level *lv, const th_sel *sel, int sel_count, th_edit_
 /* Sets the property an edit event names; false (and a message) if the
  * binding refused it. */
 bool th_edit_apply(struct th_level *lv, const th_event *ev, char *message, int size);
+/* Where the binding says the object was made; false if it does not know. */
+bool th_edit_site(struct th_level *lv, th_sel s, struct tumble_lua_site *out);
 
 #endif

@@ -496,6 +496,8 @@ static int init_protected(lua_State *L)
 
 	collect_host_tables(lv, L, tumble);
 
+	/* where each object of the level's world was made, for edit mode */
+	if (lv->level_path != NULL) tumble_lua_record_sites(L, lua_pushfstring(L, "@%s", lv->level_path));
 	th_sandbox_world_limits(L, &lv->sandbox);
 	lua_getfield(L, tumble, "world");
 	lua_newtable(L);

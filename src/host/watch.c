@@ -130,3 +130,16 @@ bool th_watch_poll(th_watch *w)
 	}
 	return changed;
 }
+
+void th_watch_seen(th_watch *w, const char *path)
+{
+	char resolved[PATH_MAX];
+	if (path == NULL || realpath(path, resolved) == NULL) return;
+	for (int i = 0; i < w->count; ++i) {
+		th_watch_file *f = &w->files[i];
+		if (strcmp(f->path, resolved) != 0) continue;
+		watch_stat(f);
+		f->settling = false;
+		f->content = content_hash(f->path);
+	}
+}

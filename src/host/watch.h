@@ -33,5 +33,8 @@ void th_watch_add(th_watch *w, const char *path);
 /* True if the content of any watched file changed since it was added or last
  * reported, and has settled. */
 bool th_watch_poll(th_watch *w);
+/* The host itself wrote path (edit mode's write-back, which reloads at
+ * once): its present content counts as reported. */
+void th_watch_seen(th_watch *w, const char *path);
 
 #endif
