@@ -320,6 +320,9 @@ static void toggle(th_app *app)
 			e->snap = true;
 		}
 		e->on = true;
+		/* the file as it is now: an edit refuses to overwrite what another
+		 * editor saves after this */
+		th_app_edit_open_source(app);
 		e->was_paused = app->paused;
 		app->paused = true;
 		e->drag = TH_EDRAG_NONE;

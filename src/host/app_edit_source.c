@@ -35,6 +35,12 @@ static th_source_session *session(th_app *app, char *why, size_t size)
 	return e->source;
 }
 
+void th_app_edit_open_source(th_app *app)
+{
+	char why[256];
+	if (app->level_path != NULL && session(app, why, sizeof(why)) == NULL) th_app_say(app, "edit: %s", why);
+}
+
 void th_app_edit_close(th_app *app)
 {
 	if (app->edit.source != NULL) th_source_close(app->edit.source);

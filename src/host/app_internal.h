@@ -155,6 +155,7 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size);
 void th_app_edit_undo(th_app *app, bool undo);
 void th_app_edit_structure(th_app *app, th_edit_structure_op op);
+void th_app_edit_open_source(th_app *app);
 void th_app_edit_close(th_app *app);
 
 /* ---- edit_draw.c ---- */

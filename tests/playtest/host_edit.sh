@@ -1,0 +1,342 @@
+#!/usr/bin/env bash
+# Host playtest: edit mode (F12) driven by recorded input, headless. Each case
+# replays a hand-written recording of mouse and keys into a fresh copy of the
+# fixture level and asserts the exact source text that results: a move of a
+# literal-made body writes one number, a move of a loop-made one writes
+# nothing and says why, undo gives the original bytes back, a file changed on
+# disk is not overwritten, duplicate, delete and the palette write the
+# expected statements, typed and scrubbed numbers in the inspector, Escape
+# with a selection does not quit, and a session recorded with --record
+# replays to the same file byte for byte.
+#
+# The fixture's camera: world (x, y) is pixel (640 + 40 x, 560 - 40 y). The
+# inspector's lines (1280x720 view) start at y = 36, 12 pixels each, from
+# x = 852: line 0 is the first object's header, line 1 its x, line 2 its y.
+set -u
+ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${TUMBLE_BIN:-$ROOT/tumble}
+FIXTURE="$ROOT/tests/playtest/levels/edit_level.lua"
+TMP=${KEEP_TMP:-$(mktemp -d)}; [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# run NAME FRAMES: replays $TMP/NAME.rec into $TMP/NAME/level.lua (a fresh
+# copy of the fixture); stdout in NAME.out, stderr in NAME.err.
+run() {
+	mkdir -p "$TMP/$1"
+	cp "$FIXTURE" "$TMP/$1/level.lua"
+	"$BIN" --headless --frames "$2" --replay "$TMP/$1.rec" ${3:-} "$TMP/$1/level.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+	echo $? > "$TMP/$1.rc"
+}
+rc() { cat "$TMP/$1.rc"; }
+# The file's difference from the fixture, as "-old" / "+new" lines.
+changes() { diff "$FIXTURE" "$TMP/$1/level.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/'; }
+show() { sed 's/^/# /' "$TMP/$1.err" | head -20; }
+
+header='tumble-input 1
+view 1280 720'
+f12='kd f12
+F 0
+ku f12
+F 0'
+
+# ---- a move of a literal-made body writes exactly one number ----
+cat > "$TMP/move.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mm 760 441 40 1
+F 0
+mu 1 760 441
+F 0
+$f12
+F 1 20
+REC
+run move 40
+check "move: the run exits 0" "[ $(rc move) -eq 0 ]"
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 3 }'
+got=$(changes move)
+check "move: one number changed in the source (x = 2 -> x = 3)" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show move; }
+check "move: says where it wrote" "grep -q 'x = 3: written to level.lua:11' '$TMP/move.err'"
+check "move: the level was rebuilt from the file" "grep -q 'load() changed: rebuilt' '$TMP/move.err'"
+check "move: the world is what the source builds (platform at x = 3)" "grep -q '^frame 20 platform 3.000 3.000 ' '$TMP/move.out'"
+
+# ---- a move of a loop-made object (x computed) writes nothing, says why ----
+# the first ball: x = -8 + 1 * 1.5 = -6.5, y = 4: pixel (380, 400)
+cat > "$TMP/loop.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 380 400
+F 0
+mm 420 400 40 0
+F 0
+mu 1 420 400
+F 0
+$f12
+F 1 20
+REC
+run loop 40
+check "loop: the file is unchanged" "cmp -s '$FIXTURE' '$TMP/loop/level.lua'"
+check "loop: says the value is computed, where, and that it is not saved" \
+	"grep -q 'x = -5.5 in the running world only, not saved (computed at level.lua:14: -8 + i \* 1.5)' '$TMP/loop.err'"
+
+# ---- a literal shared by a loop: said first, done when repeated ----
+# the first ball moved up by 1 m: y = 4 is a literal of the loop's call
+cat > "$TMP/shared.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 380 400
+F 0
+mm 380 360 0 -40
+F 0
+mu 1 380 360
+F 0
+md 1 380 400
+F 0
+mm 380 360 0 -40
+F 0
+mu 1 380 360
+F 0
+F 1 20
+REC
+run shared 40
+check "shared: the first try says 3 objects come from the call and changes nothing" \
+	"grep -q 'refused: 3 objects come from level.lua:14 (a loop): the same edit again changes all of them' '$TMP/shared.err'"
+expected='-    local ball = world:body{ type = "static", x = -8 + i * 1.5, y = 4 }
++    local ball = world:body{ type = "static", x = -8 + i * 1.5, y = 5 }'
+got=$(changes shared)
+check "shared: the same edit again writes the loop's literal" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show shared; }
+
+# ---- undo gives back the original bytes; redo the edit ----
+cat > "$TMP/undo.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mm 760 441 40 1
+F 0
+mu 1 760 441
+F 0
+kd left ctrl
+F 0
+kd z
+F 0
+ku z
+ku left ctrl
+F 1 20
+REC
+run undo 40
+check "undo: the file is the original, byte for byte" "cmp -s '$FIXTURE' '$TMP/undo/level.lua'"
+check "undo: says so, and the world is the original's again (platform at x = 2)" \
+	"grep -q 'edit: undone' '$TMP/undo.err' && grep -q '^frame 20 platform 2.000 3.000 ' '$TMP/undo.out'"
+sed 's/^ku left ctrl$/kd left shift\nF 0\nkd left ctrl\nkd z\nF 0\nku z\nku left ctrl\nku left shift/' "$TMP/undo.rec" > "$TMP/redo.rec"
+run redo 40
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 3 }'
+got=$(changes redo)
+check "redo (Ctrl+Shift+Z): the edit is back" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show redo; }
+
+# ---- an edit while the file changed on disk is refused ----
+# edit mode opens the file, "x" makes the level rewrite its own line 11 (as
+# an editor saving it would), then a move of the platform is refused
+cat > "$TMP/ondisk.rec" <<REC
+$header
+F 1 10
+$f12
+$f12
+kd x
+F 1
+ku x
+F 1
+$f12
+md 1 720 440
+F 0
+mm 760 441 40 1
+F 0
+mu 1 760 441
+F 0
+F 1 20
+REC
+run ondisk 40
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 2.5, y = 3 }'
+got=$(changes ondisk)
+check "changed on disk: the file keeps the outside change only" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ondisk; }
+check "changed on disk: the edit is refused with a message" "grep -q 'x = 3 refused: ' '$TMP/ondisk.err'"
+
+# ---- duplicate and delete ----
+# the crate (local crate = world:body{...}; crate:box{...}) at (-3, 1): pixel (520, 520)
+cat > "$TMP/dup.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 520 520
+F 0
+mu 1 520 520
+F 0
+kd left ctrl
+kd d
+F 0
+ku d
+ku left ctrl
+F 1 20
+REC
+run dup 40
+got=$(changes dup)
+expected='+  local crate1 = world:body{ type = "static", x = -2.9, y = 1 }
++  crate1:box{ w = 1, h = 1 }'
+check "duplicate: the body and its box copied after it, offset by a grid step" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show dup; }
+check "duplicate: the copy is in the world" "grep -q ' bodies=7 ' '$TMP/dup.out'"
+sed 's/^kd d$/kd delete/; s/^ku d$/ku delete/; /left ctrl/d' "$TMP/dup.rec" > "$TMP/del.rec"
+run del 40
+got=$(changes del)
+expected='-  local crate = world:body{ type = "static", x = -3, y = 1 }
+-  crate:box{ w = 1, h = 1 }'
+check "delete: the body's statements are gone" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show del; }
+check "delete: and so is the body" "grep -q ' bodies=5 ' '$TMP/del.out'"
+# a loop-made object is neither duplicated nor deleted
+cat > "$TMP/loopdel.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 380 400
+F 0
+mu 1 380 400
+F 0
+kd delete
+F 0
+ku delete
+F 1 20
+REC
+run loopdel 40
+check "delete of a loop-made body: nothing changes, and it says so" \
+	"cmp -s '$FIXTURE' '$TMP/loopdel/level.lua' && grep -q 'cannot delete: ' '$TMP/loopdel.err'"
+
+# ---- the palette: a box where the pointer is ----
+cat > "$TMP/palette.rec" <<REC
+$header
+F 1 10
+$f12
+mm 800 360 0 0
+F 0
+kd b
+F 0
+ku b
+F 1 20
+REC
+run palette 40
+got=$(changes palette)
+check "palette: a box is added as new statements in load (at x = 4, y = 5)" \
+	'echo "$got" | grep -q "^+  local box1 = world:body{" && echo "$got" | grep -q "x = 4, y = 5" && echo "$got" | grep -q "^+  box1:box{" && ! echo "$got" | grep -q "^-"'
+echo "$got" | sed 's/^/# /'
+check "palette: the box is in the world" "grep -q ' bodies=7 ' '$TMP/palette.out'"
+
+# ---- the inspector: a typed number, a scrubbed one ----
+cat > "$TMP/typed.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+md 1 900 54
+F 0
+mu 1 900 54
+F 0
+tx 2d312e3235
+kd return
+F 0
+ku return
+F 1 20
+REC
+run typed 40
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = -1.25, y = 3 }'
+got=$(changes typed)
+check "inspector: a number typed into x is written" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show typed; }
+# line 2 (y) dragged 15 pixels right: 15 grid steps of 0.1
+cat > "$TMP/scrub.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+md 1 900 66
+F 0
+mm 915 66 15 0
+F 0
+mu 1 915 66
+F 1 20
+REC
+run scrub 40
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 2, y = 4.5 }'
+got=$(changes scrub)
+check "inspector: a number scrubbed sideways is written" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show scrub; }
+
+# ---- Escape clears a selection and does not quit; with none, it quits ----
+cat > "$TMP/escape.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+kd escape
+F 0
+ku escape
+F 1 20
+REC
+run escape 40
+check "escape with a selection: the run goes on to its last frame" "[ $(rc escape) -eq 0 ] && grep -q '^frames=40 ' '$TMP/escape.out'"
+cat > "$TMP/escape2.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+kd escape
+F 0
+ku escape
+F 1 5
+kd escape
+F 0
+ku escape
+F 1 20
+REC
+run escape2 60
+check "escape with nothing selected: quits as always (at frame 21 of 60)" "grep -q '^frames=21 ' '$TMP/escape2.out'"
+
+# ---- --record holds an editing session; its replay writes the same bytes ----
+# (37 frames: the recording's own, so nothing is recorded after it ends)
+cp "$TMP/move.rec" "$TMP/record.rec"
+run record 37 "--record $TMP/again.rec"
+check "re-recording an editing session reproduces the recording" "cmp -s '$TMP/move.rec' '$TMP/again.rec'"
+diff "$TMP/move.rec" "$TMP/again.rec" | sed 's/^/# /' | head
+cp "$TMP/again.rec" "$TMP/replayed.rec"
+run replayed 40
+check "the recorded session replays to the same file, byte for byte" "cmp -s '$TMP/move/level.lua' '$TMP/replayed/level.lua'"
+
+echo "1..$n"
