@@ -75,7 +75,7 @@ LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
 SEC_BIN := $(BUILD)/tests/security/test_pattern $(BUILD)/tests/security/test_oslock
 SEC_CFLAGS := $(filter-out -MMD -MP,$(CFLAGS_COMMON)) -Isrc/host
 # tests/host: C tests of host pieces that need no SDL (the source rewriter)
-HTEST_BIN := $(BUILD)/tests/test_rewrite
+HTEST_BIN := $(BUILD)/tests/test_rewrite $(BUILD)/tests/test_edit
 
 TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -153,6 +153,12 @@ $(BUILD)/tests/test_rewrite: tests/host/test_rewrite.c src/host/rewrite.c src/ho
 	@mkdir -p $(dir $@)
 	$(CC) $(SEC_CFLAGS) $(shell pkg-config --cflags cmocka) \
 	  tests/host/test_rewrite.c src/host/rewrite.c -o $@ $(LDFLAGS_SAN) $(shell pkg-config --libs cmocka) -lm
+
+# Edit mode's geometry (src/host/edit.c) on the engine alone: no SDL, no Lua.
+$(BUILD)/tests/test_edit: tests/host/test_edit.c src/host/edit.c src/host/edit.h $(PHYS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SEC_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) \
+	  tests/host/test_edit.c src/host/edit.c -o $@ $(LDFLAGS_SAN) $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
 deps:
 	@bash .ci/install-deps

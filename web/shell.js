@@ -3,7 +3,8 @@
 // host's errors on the page, and offers restart, a level from disk and
 // replays. The host itself (src/web/main.c) draws into #canvas through SDL;
 // its hot keys (F1 overlay, F2 pause, F3 step, F4 slow motion, F5 restart,
-// F6-F10 layers) and mouse drag work as in the native window.
+// F6-F10 layers) and mouse drag work as in the native window; edit mode is `
+// (backquote) here, as F12 opens the browser's developer tools.
 'use strict';
 
 var Module = (function () {
@@ -110,7 +111,7 @@ var Module = (function () {
       return;
     }
     status(run.replay ? 'replaying ' + escapeHtml(run.replayName) + ' (' + run.frames + ' frames)&hellip;'
-                      : escapeHtml(run.level) + ' &mdash; F1 overlay, F2 pause, F5 restart');
+                      : escapeHtml(run.level) + ' &mdash; F1 overlay, F2 pause, F5 restart, ` edit');
     $('canvas').focus();
   }
 

@@ -640,7 +640,9 @@ static void release(th_app *app)
 bool th_app_edit_event(th_app *app, const th_event *ev)
 {
 	th_edit *e = &app->edit;
-	bool f12 = (ev->type == TH_EV_KEY_DOWN || ev->type == TH_EV_KEY_UP) && strcmp(ev->name, "f12") == 0;
+	/* F12, or ` where F12 is taken (a browser opens its developer tools) */
+	bool f12 = (ev->type == TH_EV_KEY_DOWN || ev->type == TH_EV_KEY_UP) &&
+	           (strcmp(ev->name, "f12") == 0 || strcmp(ev->name, "`") == 0);
 	if (f12) {
 		if (ev->type == TH_EV_KEY_DOWN) toggle(app);
 		return true;

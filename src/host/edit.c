@@ -209,7 +209,7 @@ int th_edit_handles(const tb_world *w, th_sel s, double px_per_m, th_handle *out
 	n = push(out, n, cap, (th_handle){TH_H_MOVE, xf.p, {0, 0}, 0});
 	/* the rotate handle stands above the body's bounds, 24 pixels clear */
 	tb_aabb bounds = tb_body_compute_aabb(w, b);
-	float reach = tb_maxf(tb_distance(xf.p, bounds.lower), tb_distance(xf.p, bounds.upper));
+	float reach = tb_maxf(bounds.upper.y - xf.p.y, xf.p.y - bounds.lower.y);
 	float standoff = px_per_m > 0.0 ? (float)(24.0 / px_per_m) : 0.5f;
 	n = push(out, n, cap,
 	         (th_handle){TH_H_ROTATE, tb_transform_point(xf, tb_v2(0.0f, reach + standoff)), {0, 0}, 0});

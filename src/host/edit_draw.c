@@ -248,7 +248,8 @@ static void draw_panel(th_app *app, th_target *t)
 		fit(cut, sizeof(cut), value, 11);
 		th_render_text(t, (float)value_x, y + 1, 1, cut, active ? ghost_color : p->number ? text_color : dim_color);
 		char from[128];
-		th_app_edit_origin(app, p->obj, p->name, from, sizeof(from));
+		from[0] = '\0';
+		if (p->writable) th_app_edit_origin(app, p->obj, p->name, from, sizeof(from));
 		if (from[0] != '\0' && from_cols > 4) {
 			fit(cut, sizeof(cut), from, from_cols);
 			th_render_text(t, (float)from_x, y + 1, 1, cut, strncmp(from, "literal", 7) == 0 ? (SDL_Color){120, 230, 130, 255} : dim_color);
