@@ -162,6 +162,10 @@ static bool commit(th_app *app, const th_edit_change *c)
 		say(app, "%s.%s = %s refused: %s", who, c->name, num, why);
 		return false;
 	}
+	if (c->source_only) {
+		say(app, "%s.%s = %s refused: only the source can change it, and %s", who, c->name, num, why);
+		return false;
+	}
 	if (th_app_behind(app) || lv->faulted) {
 		say(app, "%s.%s: the level is halted; nothing changed", who, c->name);
 		return false;
@@ -193,7 +197,10 @@ static bool commit(th_app *app, const th_edit_change *c)
 
 static void commit_all(th_app *app, const th_edit_change *c, int n)
 {
-	for (int i = 0; i < n; ++i) commit(app, &c[i]);
+	for (int i = 0; i < n; ++i) {
+		/* a point's two numbers go together or not at all */
+		if (!commit(app, &c[i]) && c[i].source_only) break;
+	}
 	th_app_edit_refresh(app);
 }
 
@@ -255,10 +262,9 @@ int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap)
 		}
 		return n;
 	}
-	if (e->drag == TH_EDRAG_HANDLE && e->sel_count > 0 && th_sel_valid(w, e->sel[0])) {
+	if (e->drag == TH_EDRAG_HANDLE && e->sel_count > 0 && e->sel[0].kind == TH_SEL_BODY && th_sel_valid(w, e->sel[0])) {
 		th_sel s = e->sel[0];
 		const th_handle *h = &e->handle;
-		if (s.kind != TH_SEL_BODY) return 0;
 		tb_transform xf = tb_body_get_transform(w, th_sel_body_id(s));
 		tb_vec2 local = tb_inv_transform_point(xf, b);
 		th_sel shape = {TH_SEL_SHAPE, h->shape.index1, h->shape.generation};
@@ -303,7 +309,51 @@ int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap)
 			if (cap > 0) out[n++] = number_change(shape, "r", r);
 			break;
 		}
+		case TH_H_END1:
+		case TH_H_END2: {
+			/* a capsule's or segment's end, in the body's frame: its x1, y1
+			 * (or x2, y2); the source alone takes these */
+			double x = local.x, y = local.y;
+			if (e->snap) {
+				x = th_edit_snap(x, e->grid);
+				y = th_edit_snap(y, e->grid);
+			}
+			bool first = h->kind == TH_H_END1;
+			if (n + 2 <= cap) {
+				out[n] = number_change(shape, first ? "x1" : "x2", x);
+				out[n++].source_only = true;
+				out[n] = number_change(shape, first ? "y1" : "y2", y);
+				out[n++].source_only = true;
+			}
+			break;
+		}
 		default: break;
+		}
+	}
+	if (e->drag == TH_EDRAG_HANDLE && e->sel_count > 0 && e->sel[0].kind == TH_SEL_JOINT && th_sel_valid(w, e->sel[0])) {
+		/* a joint's anchor, in the world: x, y for the kinds with one
+		 * anchor point, x1, y1 (x2, y2) for a distance joint */
+		th_sel s = e->sel[0];
+		tb_joint_type type = tb_joint_get_type(w, th_sel_joint_id(s));
+		double x = b.x, y = b.y;
+		if (e->snap) {
+			x = th_edit_snap(x, e->grid);
+			y = th_edit_snap(y, e->grid);
+		}
+		bool a_end = e->handle.kind == TH_H_ANCHOR_A;
+		const char *nx = NULL, *ny = NULL;
+		if (type == TB_JOINT_DISTANCE) {
+			nx = a_end ? "x1" : "x2";
+			ny = a_end ? "y1" : "y2";
+		} else if (type == TB_JOINT_REVOLUTE || type == TB_JOINT_WELD || type == TB_JOINT_PRISMATIC || type == TB_JOINT_WHEEL) {
+			nx = "x";
+			ny = "y";
+		}
+		if (nx != NULL && n + 2 <= cap) {
+			out[n] = number_change(s, nx, x);
+			out[n++].source_only = true;
+			out[n] = number_change(s, ny, y);
+			out[n++].source_only = true;
 		}
 	}
 	return n;
@@ -520,12 +570,6 @@ static void press(th_app *app, const th_event *ev)
 		int n = th_edit_handles(w, e->sel[0], ppm, hs, TH_EDIT_MAX_HANDLES);
 		int hi = th_edit_handle_at(hs, n, p, (float)(HANDLE_PX / ppm));
 		if (hi >= 0 && hs[hi].kind != TH_H_MOVE) {
-			if (hs[hi].kind == TH_H_END1 || hs[hi].kind == TH_H_END2 || hs[hi].kind == TH_H_VERTEX ||
-			    hs[hi].kind == TH_H_ANCHOR_A || hs[hi].kind == TH_H_ANCHOR_B) {
-				e->drag = TH_EDRAG_HANDLE;
-				e->handle = hs[hi];
-				return;
-			}
 			e->drag = TH_EDRAG_HANDLE;
 			e->handle = hs[hi];
 			return;
@@ -554,6 +598,17 @@ static void press(th_app *app, const th_event *ev)
 		}
 		th_app_edit_refresh(app);
 		e->drag = TH_EDRAG_PRESS;
+		/* a press on a handle of what it just selected (a joint's anchor)
+		 * drags that handle */
+		if (e->sel_count > 0 && th_sel_same(e->sel[0], s)) {
+			th_handle hs[TH_EDIT_MAX_HANDLES];
+			int n = th_edit_handles(w, s, ppm, hs, TH_EDIT_MAX_HANDLES);
+			int hi = th_edit_handle_at(hs, n, p, (float)(HANDLE_PX / ppm));
+			if (hi >= 0 && hs[hi].kind != TH_H_MOVE) {
+				e->drag = TH_EDRAG_HANDLE;
+				e->handle = hs[hi];
+			}
+		}
 		return;
 	}
 	if (!e->press_shift) e->sel_count = 0;
@@ -591,9 +646,8 @@ static void release(th_app *app)
 	switch (drag) {
 	case TH_EDRAG_MOVE:
 	case TH_EDRAG_HANDLE: {
-		if (drag == TH_EDRAG_HANDLE && e->handle.kind != TH_H_ROTATE && e->handle.kind != TH_H_WIDTH &&
-		    e->handle.kind != TH_H_HEIGHT && e->handle.kind != TH_H_RADIUS) {
-			if (moved(e)) say(app, "this handle changes the source only, and the source cannot take it here");
+		if (drag == TH_EDRAG_HANDLE && e->handle.kind == TH_H_VERTEX) {
+			if (moved(e)) say(app, "a polygon's vertices are not edited here: change its points in the source");
 			break;
 		}
 		if (!moved(e)) break;

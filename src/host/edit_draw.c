@@ -78,6 +78,14 @@ static void change_geometry(tb_geometry *g, const th_edit_change *c)
 	float v = (float)c->value;
 	if (g->type == TB_SHAPE_CIRCLE && strcmp(c->name, "r") == 0) g->circle.radius = v;
 	if (g->type == TB_SHAPE_CAPSULE && strcmp(c->name, "r") == 0) g->capsule.radius = v;
+	if (g->type == TB_SHAPE_CAPSULE || g->type == TB_SHAPE_SEGMENT) {
+		tb_vec2 *p1 = g->type == TB_SHAPE_CAPSULE ? &g->capsule.center1 : &g->segment.point1;
+		tb_vec2 *p2 = g->type == TB_SHAPE_CAPSULE ? &g->capsule.center2 : &g->segment.point2;
+		if (strcmp(c->name, "x1") == 0) p1->x = v;
+		if (strcmp(c->name, "y1") == 0) p1->y = v;
+		if (strcmp(c->name, "x2") == 0) p2->x = v;
+		if (strcmp(c->name, "y2") == 0) p2->y = v;
+	}
 	if (g->type == TB_SHAPE_POLYGON && (strcmp(c->name, "w") == 0 || strcmp(c->name, "h") == 0)) {
 		tb_vec2 ctr, ax;
 		float w, h;
@@ -139,6 +147,14 @@ static void draw_world_part(th_app *app, th_target *t)
 			tb_joint_id j = th_sel_joint_id(s);
 			SDL_FPoint pts[2] = {screen(app, t, tb_joint_get_world_anchor_a(w, j)), screen(app, t, tb_joint_get_world_anchor_b(w, j))};
 			th_render_stroke(t->renderer, pts, 2, false, sel_color);
+			/* an anchor being dragged: where it would go */
+			if (nch >= 2 && th_sel_same(ch[0].obj, s)) {
+				SDL_FPoint to = screen(app, t, tb_v2((float)ch[0].value, (float)ch[1].value));
+				SDL_FPoint from = e->handle.kind == TH_H_ANCHOR_A ? pts[0] : pts[1];
+				SDL_FPoint line[2] = {from, to};
+				th_render_stroke(t->renderer, line, 2, false, ghost_color);
+				square(t, to, 4, ghost_color);
+			}
 		}
 	}
 	/* the handles of the first selected object */

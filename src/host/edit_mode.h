@@ -86,6 +86,7 @@ typedef struct th_edit_change {
 	int kind;          /* TH_EDIT_NUMBER, _INTEGER, _BOOLEAN */
 	double value;
 	long long integer; /* an integer, or a boolean's 0 or 1 */
+	bool source_only;  /* a constructor option with no property (a segment's ends, a joint's anchor) */
 } th_edit_change;
 
 /* What the source made of an edit. */

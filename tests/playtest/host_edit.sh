@@ -199,7 +199,7 @@ expected='+  local crate1 = world:body{ type = "static", x = -2.9, y = 1 }
 +  crate1:box{ w = 1, h = 1 }'
 check "duplicate: the body and its box copied after it, offset by a grid step" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show dup; }
-check "duplicate: the copy is in the world" "grep -q ' bodies=7 ' '$TMP/dup.out'"
+check "duplicate: the copy is in the world" "grep -q ' bodies=9 ' '$TMP/dup.out'"
 sed 's/^kd d$/kd delete/; s/^ku d$/ku delete/; /left ctrl/d' "$TMP/dup.rec" > "$TMP/del.rec"
 run del 40
 got=$(changes del)
@@ -207,7 +207,7 @@ expected='-  local crate = world:body{ type = "static", x = -3, y = 1 }
 -  crate:box{ w = 1, h = 1 }'
 check "delete: the body's statements are gone" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show del; }
-check "delete: and so is the body" "grep -q ' bodies=5 ' '$TMP/del.out'"
+check "delete: and so is the body" "grep -q ' bodies=7 ' '$TMP/del.out'"
 # a loop-made object is neither duplicated nor deleted
 cat > "$TMP/loopdel.rec" <<REC
 $header
@@ -243,7 +243,101 @@ got=$(changes palette)
 check "palette: a box is added as new statements in load (at x = 4, y = 5)" \
 	'echo "$got" | grep -q "^+  local box1 = world:body{" && echo "$got" | grep -q "x = 4, y = 5" && echo "$got" | grep -q "^+  box1:box{" && ! echo "$got" | grep -q "^-"'
 echo "$got" | sed 's/^/# /'
-check "palette: the box is in the world" "grep -q ' bodies=7 ' '$TMP/palette.out'"
+check "palette: the box is in the world" "grep -q ' bodies=9 ' '$TMP/palette.out'"
+
+# ---- the width and rotate handles ----
+# the platform's width handle (its right side, 3.5, 3) is pixel (780, 440),
+# dragged 20 pixels right: w = 4
+cat > "$TMP/width.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+md 1 780 440
+F 0
+mm 800 440 20 0
+F 0
+mu 1 800 440
+F 1 20
+REC
+run width 40
+expected='-  platform:box{ w = 3, h = 0.5, friction = 0.5 }
++  platform:box{ w = 4, h = 0.5, friction = 0.5 }'
+got=$(changes width)
+check "the width handle writes w" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show width; }
+# the rotate handle stands 24 pixels above the top (3.25): pixel (720, 406);
+# dragged to 45 degrees right of up, it turns the body by -45 degrees, and
+# the absent angle is added to the constructor
+cat > "$TMP/rotate.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+md 1 720 406
+F 0
+mm 757 402 37 -4
+F 0
+mu 1 757 402
+F 1 20
+REC
+run rotate 40
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 2, y = 3, angle = -0.7853982 }'
+got=$(changes rotate)
+check "the rotate handle adds angle, snapped to 15 degrees" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show rotate; }
+
+# ---- handles with no property: a segment's end, a joint's anchor ----
+# the wire's line at (-12, 1): pixel (160, 520); its second end (-11, 1) is
+# pixel (200, 520), dragged to (240, 480): (2, 1) in the body's frame
+cat > "$TMP/ends.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 160 520
+F 0
+mu 1 160 520
+F 0
+md 1 200 520
+F 0
+mm 240 480 40 -40
+F 0
+mu 1 240 480
+F 1 20
+REC
+run ends 40
+expected='-  wire:segment{ x1 = -1, y1 = 0, x2 = 1, y2 = 0 }
++  wire:segment{ x1 = -1, y1 = 0, x2 = 2, y2 = 1 }'
+got=$(changes ends)
+check "a segment's end handle writes its x2 and y2" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ends; }
+# the joint's anchor at (6, 1): pixel (880, 520) is under the inspector once
+# something is selected, so the camera's view of it is the first click only:
+# the click selects the joint, the drag starts on its anchor handle
+cat > "$TMP/anchor.rec" <<REC
+$header
+F 0
+$f12
+md 1 880 520
+F 0
+mm 800 480 -80 -40
+F 0
+mu 1 800 480
+F 1 20
+REC
+run anchor 40
+expected='-  world:joint{ kind = "revolute", a = platform, b = bob, x = 6, y = 1 }
++  world:joint{ kind = "revolute", a = platform, b = bob, x = 4, y = 2 }'
+got=$(changes anchor)
+check "a joint's anchor handle writes its x and y" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show anchor; }
 
 # ---- the inspector: a typed number, a scrubbed one ----
 cat > "$TMP/typed.rec" <<REC

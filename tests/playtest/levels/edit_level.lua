@@ -16,6 +16,11 @@ function level.load(world)
   end
   local crate = world:body{ type = "static", x = -3, y = 1 }
   crate:box{ w = 1, h = 1 }
+  local wire = world:body{ type = "static", x = -12, y = 1 }
+  wire:segment{ x1 = -1, y1 = 0, x2 = 1, y2 = 0 }
+  local bob = world:body{ type = "dynamic", x = 6, y = 1 }
+  bob:circle{ r = 0.25 }
+  world:joint{ kind = "revolute", a = platform, b = bob, x = 6, y = 1 }
 end
 
 function level.update(dt, world)
