@@ -387,6 +387,36 @@ got=$(changes scrub)
 check "inspector: a number scrubbed sideways is written" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show scrub; }
 
+# ---- the timeline in edit mode: back half a second, move, go on ----
+# 60 frames, edit mode, Page Up shows frame 30, the move rebuilds the level
+# up to that moment, and leaving edit mode goes on from it (the 30 steps
+# after it dropped): 30 steps and 20 more (89 frames: the recording's own)
+cat > "$TMP/rewind.rec" <<REC
+$header
+F 1 60
+$f12
+kd pageup
+F 0
+ku pageup
+F 0
+md 1 720 440
+F 0
+mm 760 441 40 1
+F 0
+mu 1 760 441
+F 0
+$f12
+F 1 20
+REC
+run rewind 89
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 3 }'
+got=$(changes rewind)
+check "timeline: a move while looking back writes the source" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show rewind; }
+check "timeline: leaving edit mode goes on from the moment shown" \
+	"grep -q 'rewound to frame 30: going on from there (the 30 steps after it dropped)' '$TMP/rewind.err' && grep -q '^frames=89 steps=50 ' '$TMP/rewind.out' && grep -q '^frame 40 platform 3.000 3.000 ' '$TMP/rewind.out'"
+
 # ---- Escape clears a selection and does not quit; with none, it quits ----
 cat > "$TMP/escape.rec" <<REC
 $header
