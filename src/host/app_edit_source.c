@@ -60,13 +60,16 @@ static void field_of(th_app *app, th_sel obj, const char *prop, char *out, size_
 	}
 }
 
-typedef struct origin {
+typedef struct origin origin;
+static void match_field(origin *o, char *field);
+
+struct origin {
 	bool known;            /* the site and its call were found */
 	tumble_lua_site site;
 	th_call call;
 	const th_field *field; /* NULL: absent from the constructor */
 	char why[200];         /* !known: why not */
-} origin;
+};
 
 /* Where the object was made, and the field of its call for prop. */
 static void find_origin(th_app *app, th_sel obj, const char *prop, origin *o)
@@ -98,15 +101,59 @@ static void find_origin(th_app *app, th_sel obj, const char *prop, origin *o)
 	o->known = true;
 	char field[32];
 	field_of(app, obj, prop, field, sizeof(field));
+	match_field(o, field);
+}
+
+/* The call's field for a constructor option, or the computed table it is a
+ * key of; NULL if absent. */
+static void match_field(origin *o, char *field)
+{
+	o->field = NULL;
 	for (int i = 0; i < o->call.field_count; ++i) {
 		if (strcmp(o->call.fields[i].name, field) == 0) o->field = &o->call.fields[i];
 	}
+	/* a key of a table value (field.fy): the table's field, when that is
+	 * computed as a whole (field = field_def()) */
+	char *dot = strchr(field, '.');
+	if (o->field == NULL && dot != NULL) {
+		*dot = '\0';
+		for (int i = 0; i < o->call.field_count; ++i) {
+			if (strcmp(o->call.fields[i].name, field) == 0 && o->call.fields[i].kind == TH_VALUE_COMPUTED) {
+				o->field = &o->call.fields[i];
+			}
+		}
+	}
 }
+
+/* The inspector asks for every line of an object each frame drawn: the
+ * object's call is read once while the text and the level's run stay. */
+static struct {
+	bool valid;
+	th_sel obj;
+	unsigned run;
+	const char *text;
+	size_t len;
+	origin o;
+} cache;
 
 void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size)
 {
-	origin o;
-	find_origin(app, obj, name, &o);
+	size_t len = 0;
+	const char *text = app->edit.source != NULL ? th_source_text(app->edit.source, &len) : NULL;
+	if (!(cache.valid && th_sel_same(cache.obj, obj) && cache.run == app->level.run && cache.text == text && cache.len == len)) {
+		find_origin(app, obj, "", &cache.o);
+		cache.valid = true;
+		cache.obj = obj;
+		cache.run = app->level.run;
+		cache.text = app->edit.source != NULL ? th_source_text(app->edit.source, &cache.len) : NULL;
+	}
+	origin o = cache.o;
+	o.field = NULL;
+	if (o.known) {
+		char field[32];
+		field_of(app, obj, name, field, sizeof(field));
+		match_field(&o, field);
+	}
 	const char *file = base_name(app->level_path);
 	char shared[32] = "";
 	if (o.known && o.site.count > 1) snprintf(shared, sizeof(shared), " (%d objects)", o.site.count);
