@@ -75,7 +75,7 @@ LTEST_BIN := $(LTEST_SRC:tests/lua/test_%.c=$(BUILD)/tests/test_lua_%)
 SEC_BIN := $(BUILD)/tests/security/test_pattern $(BUILD)/tests/security/test_oslock
 SEC_CFLAGS := $(filter-out -MMD -MP,$(CFLAGS_COMMON)) -Isrc/host
 # tests/host: C tests of host pieces that need no SDL (the source rewriter)
-HTEST_BIN := $(BUILD)/tests/test_rewrite $(BUILD)/tests/test_edit
+HTEST_BIN := $(BUILD)/tests/test_rewrite $(BUILD)/tests/test_source_edit $(BUILD)/tests/test_edit
 
 TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -159,6 +159,21 @@ $(BUILD)/tests/test_edit: tests/host/test_edit.c src/host/edit.c src/host/edit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SEC_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) \
 	  tests/host/test_edit.c src/host/edit.c -o $@ $(LDFLAGS_SAN) $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
+
+# The edits of a level's source (src/host/source_edit.c), with Lua's own
+# parser (luaL_loadbuffer) as the judge of every result of the fuzz.
+$(BUILD)/tests/test_source_edit: tests/host/test_source_edit.c src/host/source_edit.c src/host/source_edit.h \
+  src/host/rewrite.c src/host/rewrite.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SEC_CFLAGS) $(LUA_CFLAGS) $(shell pkg-config --cflags cmocka) tests/host/test_source_edit.c \
+	  src/host/source_edit.c src/host/rewrite.c -o $@ $(LDFLAGS_SAN) $(shell pkg-config --libs lua5.4 cmocka) -lm
+
+# The rewriter's fuzz, longer than make test's few seconds (FUZZ_REWRITE_ROUNDS
+# random programs, and every rewrite of every .lua file of the repository).
+FUZZ_REWRITE_ROUNDS ?= 20000
+.PHONY: fuzz-rewrite
+fuzz-rewrite: $(BUILD)/tests/test_source_edit
+	TUMBLE_FUZZ_REWRITE_ROUNDS=$(FUZZ_REWRITE_ROUNDS) $(BUILD)/tests/test_source_edit
 
 deps:
 	@bash .ci/install-deps

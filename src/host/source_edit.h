@@ -55,14 +55,24 @@ typedef struct th_call {
 	char function[64];   /* the function it is in: "level.load", "sensor_box",
 	                        "(anonymous)", or "" for the main chunk */
 	bool in_helper;      /* that function is neither the main chunk nor a load
-	                        function (its name is or ends with "load"): it may
-	                        run many times */
+	                        function (named "load", or ending ".load" or
+	                        ":load"): it may run many times */
 } th_call;
 
 /* Reads the call of method at line. False with a message if there is none,
  * more than one, or the text does not parse. */
 bool th_source_find_call(const char *src, size_t len, int line, const char *method, th_call *out, char *err,
                          size_t errlen);
+
+typedef struct th_call_ref {
+	int line;
+	char method[16];
+} th_call_ref;
+
+/* Every method call taking a table constructor, in source order: their
+ * count (only the first max are written), or -1 with a message if the text
+ * does not parse. */
+int th_source_list_calls(const char *src, size_t len, th_call_ref *out, int max, char *err, size_t errlen);
 
 /* The shortest text that reads back as the same double (%.17g at most);
  * false for infinities and NaN. */

@@ -86,6 +86,8 @@ void tl_record_site(lua_State *L, tl_world_record *rec, tl_type kind, int32_t in
 		lua_settop(L, top);
 		return;
 	}
+	/* (`return b:box{...}` keeps its caller's frame: Lua 5.4 runs a C
+	 * function called in tail position in a frame of its own) */
 	lua_pushstring(L, ar.source);
 	int chunk = lua_gettop(L);
 	int line = ar.currentline, level_line = 0;

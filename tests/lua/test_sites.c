@@ -48,7 +48,9 @@ static const char level[] = "local kit = ...\n"                                 
                             "j = world:joint{ kind = 'revolute', a = a, b = many[1] }\n" /* 10 */
                             "hb = kit.ball(world, 3)\n"                                /* 11 */
                             "local s = a:capsule{ x1 = 0, y1 = 0, x2 = 1, y2 = 0, r = 0.1 }\n" /* 12 */
-                            "cap = s\n";                                               /* 13 */
+                            "cap = s\n"                                                /* 13 */
+                            "local function mk() return a:circle{ r = 0.2 } end\n"     /* 14 */
+                            "tc = mk()\n";                                             /* 15 */
 
 static void run_level(lua_State *L)
 {
@@ -94,6 +96,8 @@ static void test_records_when_on(void **state)
 	expect_site(L, "hb", "@lua/kit.lua", 3, "body", false, 11, 1);
 	expect_site(L, "hb:shapes()[1]", "@lua/kit.lua", 4, "circle", false, 11, 1);
 	expect_site(L, "cap", "@levels/x.lua", 12, "capsule", true, 12, 1);
+	/* a C function called in tail position leaves its caller's frame */
+	expect_site(L, "tc", "@levels/x.lua", 14, "circle", true, 14, 1);
 	/* the count is of live objects: one destroyed leaves two */
 	assert_int_equal(luaL_dostring(L, "many[3]:destroy()"), LUA_OK);
 	expect_site(L, "many[1]", "@levels/x.lua", 8, "body", true, 8, 2);
