@@ -116,7 +116,10 @@ got=$(changes shared)
 check "shared: the same edit again writes the loop's literal" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show shared; }
 
-# ---- undo gives back the original bytes; redo the edit ----
+# ---- undo gives back the original bytes; redo the last edit undone ----
+# a move (x = 3), then the moved platform's width handle (4.5, 3: pixel
+# (820, 440)) dragged 20 pixels right (w = 4), then Ctrl+Z twice; redo:
+# Ctrl+Shift+Z once more brings back the move
 cat > "$TMP/undo.rec" <<REC
 $header
 F 1 10
@@ -127,7 +130,17 @@ mm 760 441 40 1
 F 0
 mu 1 760 441
 F 0
+md 1 820 440
+F 0
+mm 840 440 20 0
+F 0
+mu 1 840 440
+F 0
 kd left ctrl
+F 0
+kd z
+F 0
+ku z
 F 0
 kd z
 F 0
@@ -136,6 +149,7 @@ ku left ctrl
 F 1 20
 REC
 run undo 40
+check "undo: both edits were written before" "grep -q 'x = 3: written' '$TMP/undo.err' && grep -q 'w = 4: written' '$TMP/undo.err'"
 check "undo: the file is the original, byte for byte" "cmp -s '$FIXTURE' '$TMP/undo/level.lua'"
 check "undo: says so, and the world is the original's again (platform at x = 2)" \
 	"grep -q 'edit: undone' '$TMP/undo.err' && grep -q '^frame 20 platform 2.000 3.000 ' '$TMP/undo.out'"
@@ -240,10 +254,38 @@ F 1 20
 REC
 run palette 40
 got=$(changes palette)
-check "palette: a box is added as new statements in load (at x = 4, y = 5)" \
-	'echo "$got" | grep -q "^+  local box1 = world:body{" && echo "$got" | grep -q "x = 4, y = 5" && echo "$got" | grep -q "^+  box1:box{" && ! echo "$got" | grep -q "^-"'
-echo "$got" | sed 's/^/# /'
+expected='+  local box1 = world:body{ type = "dynamic", x = 4, y = 5 }
++  box1:box{ w = 1, h = 1 }'
+check "palette: a box is added as new statements at the end of load (at the pointer, x = 4, y = 5)" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show palette; }
 check "palette: the box is in the world" "grep -q ' bodies=9 ' '$TMP/palette.out'"
+# a joint between two selected bodies: the crate, then (shift) the wire
+cat > "$TMP/joint.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 520 520
+F 0
+mu 1 520 520
+F 0
+kd left shift
+F 0
+md 1 160 520
+F 0
+mu 1 160 520
+F 0
+ku left shift
+F 0
+kd j
+F 0
+ku j
+F 1 20
+REC
+run joint 40
+got=$(changes joint)
+expected='+  world:joint{ kind = "revolute", a = crate, b = wire, x = -12, y = 1 }'
+check "palette: a joint between the two selected bodies, at the second's origin" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show joint; }
 
 # ---- the width and rotate handles ----
 # the platform's width handle (its right side, 3.5, 3) is pixel (780, 440),
