@@ -14,6 +14,7 @@ static const th_action_info actions[TH_ACT_COUNT] = {
 	[TH_ACT_SLOWMO] = {"f4", "slow motion"},
 	[TH_ACT_RESTART] = {"f5", "restart"},
 	[TH_ACT_FULLSCREEN] = {"f11", "fullscreen"},
+	[TH_ACT_EDIT] = {"f12", "edit mode"},
 	[TH_ACT_BACK] = {"pageup", "back 0.5 s"},
 	[TH_ACT_FORWARD] = {"pagedown", "forward 0.5 s"},
 	[TH_ACT_OLDEST] = {"home", "oldest moment"},
@@ -44,6 +45,8 @@ const th_action_info *th_action_info_of(th_action a)
 
 th_action th_action_for_key(const char *key, bool reviewing)
 {
+	/* where a browser takes F12 for its developer tools */
+	if (strcmp(key, "`") == 0) return TH_ACT_EDIT;
 	if (reviewing && strcmp(key, "left") == 0) return TH_ACT_STEP_BACK;
 	if (reviewing && strcmp(key, "right") == 0) return TH_ACT_STEP;
 	for (int a = TH_ACT_NONE + 1; a < TH_ACT_COUNT; ++a) {

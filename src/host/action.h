@@ -17,6 +17,7 @@ typedef enum th_action {
 	TH_ACT_SLOWMO,
 	TH_ACT_RESTART,
 	TH_ACT_FULLSCREEN,
+	TH_ACT_EDIT,          /* edit mode (F12, or `): app_edit.c takes the key first */
 	/* the timeline (rewind): each pauses, and shows an earlier moment */
 	TH_ACT_BACK,          /* half a second back */
 	TH_ACT_FORWARD,       /* half a second forward, towards the present */

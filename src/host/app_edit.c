@@ -153,6 +153,7 @@ static bool commit(th_app *app, const th_edit_change *c)
 		th_edit_format_number(c->value, num, sizeof(num));
 	}
 	char why[200];
+	if (app->reviewing) app->edit.edited_while_reviewing = true;
 	th_edit_writeback wb = th_app_edit_write_back(app, c, why, sizeof(why));
 	if (wb == TH_WB_WRITTEN) {
 		say(app, "%s.%s = %s: %s", who, c->name, num, why);
@@ -696,7 +697,7 @@ bool th_app_edit_event(th_app *app, const th_event *ev)
 	th_edit *e = &app->edit;
 	/* F12, or ` where F12 is taken (a browser opens its developer tools) */
 	bool f12 = (ev->type == TH_EV_KEY_DOWN || ev->type == TH_EV_KEY_UP) &&
-	           (strcmp(ev->name, "f12") == 0 || strcmp(ev->name, "`") == 0);
+	           th_action_for_key(ev->name, false) == TH_ACT_EDIT;
 	if (f12) {
 		if (ev->type == TH_EV_KEY_DOWN) toggle(app);
 		return true;

@@ -233,6 +233,7 @@ void th_app_edit_undo(th_app *app, bool undo)
 		th_app_say(app, "edit: nothing to %s: %s", undo ? "undo" : "redo", why);
 		return;
 	}
+	if (app->reviewing) app->edit.edited_while_reviewing = true;
 	if (!(undo ? th_source_undo(s, why, sizeof(why)) : th_source_redo(s, why, sizeof(why)))) {
 		th_app_say(app, "edit: %s refused: %s", undo ? "undo" : "redo", why);
 		return;
@@ -269,6 +270,7 @@ void th_app_edit_structure(th_app *app, th_edit_structure_op op)
 	th_source_edit ed;
 	memset(&ed, 0, sizeof(ed));
 	tumble_lua_site site, site_b;
+	if (app->reviewing) e->edited_while_reviewing = true;
 	if (op == TH_STRUCT_DUPLICATE || op == TH_STRUCT_DELETE) {
 		if (e->sel_count == 0) {
 			th_app_say(app, "edit: select something to %s", names[op]);

@@ -52,6 +52,14 @@ void th_app_truncate_timeline(th_app *app)
 {
 	th_history_truncate(&app->history, &app->lived);
 	if (!recording(app)) return;
+	if (app->edit.edited_while_reviewing) {
+		/* edit mode changed the level while looking back: the clicks that
+		 * did it stay in the file (a replay looks back and edits the same),
+		 * and later cuts reach back to here only */
+		app->edit.edited_while_reviewing = false;
+		th_app_marks_reset(app);
+		return;
+	}
 	long long i = app->lived.frames - app->marks_first;
 	if (i < 0 || i >= app->mark_count || !th_recorder_cut(&app->recorder, &app->marks[i].rec)) {
 		th_app_say(app, "--record: cannot cut the recording back to frame %lld: it keeps the frames after it", app->lived.frames);

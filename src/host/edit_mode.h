@@ -74,6 +74,9 @@ typedef struct th_edit {
 	/* write-back: the level's file as this run edits it, and an edit of a
 	 * call that makes several objects, said once and done when repeated */
 	struct th_source_session *source;
+	/* an edit was made while an earlier moment was shown: going on from it
+	 * keeps the recording whole (app_record.c) */
+	bool edited_while_reviewing;
 	int confirm_line;
 	char confirm_field[32];
 	double confirm_value;

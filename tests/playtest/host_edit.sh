@@ -459,6 +459,19 @@ check "timeline: a move while looking back writes the source" '[ "$got" = "$expe
 check "timeline: leaving edit mode goes on from the moment shown" \
 	"grep -q 'rewound to frame 30: going on from there (the 30 steps after it dropped)' '$TMP/rewind.err' && grep -q '^frames=89 steps=50 ' '$TMP/rewind.out' && grep -q '^frame 40 platform 3.000 3.000 ' '$TMP/rewind.out'"
 
+# the same session recorded: the recording keeps the looking back and the
+# edit made there, and its replay writes the same file and ends in the same world
+cp "$TMP/rewind.rec" "$TMP/rewrec.rec"
+run rewrec 89 "--record $TMP/rewind_again.rec"
+cp "$TMP/rewind_again.rec" "$TMP/rewrep.rec"
+run rewrep 89
+check "timeline: a recorded session that edited while looking back replays to the same file" \
+	"cmp -s '$TMP/rewind/level.lua' '$TMP/rewrep/level.lua' && grep -q 'x = 3: written' '$TMP/rewrep.err'"
+h1=$(grep '^frames=' "$TMP/rewrec.out" | sed 's/ time=[^ ]*//'); h2=$(grep '^frames=' "$TMP/rewrep.out" | sed 's/ time=[^ ]*//')
+check "timeline: ... and to the same world ($h1)" '[ -n "$h1" ] && [ "$h1" = "$h2" ]'
+check "timeline: ... entering and leaving edit mode once, as the session did" \
+	"[ \$(grep -c 'edit mode: click' '$TMP/rewrep.err') -eq 1 ] && [ \$(grep -c 'left edit mode' '$TMP/rewrep.err') -eq 1 ]"
+
 # ---- Escape clears a selection and does not quit; with none, it quits ----
 cat > "$TMP/escape.rec" <<REC
 $header
