@@ -192,8 +192,27 @@ static bool commit(th_app *app, const th_edit_change *c)
 		return false;
 	}
 	th_history_event(&app->history, &ev);
+	th_edit *e = &app->edit;
+	if (!th_app_edit_unsaved(app, c->obj, c->name)) {
+		if (e->unsaved_count == 32) {
+			memmove(&e->unsaved[0], &e->unsaved[1], 31 * sizeof(e->unsaved[0]));
+			e->unsaved_count -= 1;
+		}
+		e->unsaved[e->unsaved_count].obj = c->obj;
+		snprintf(e->unsaved[e->unsaved_count].name, sizeof(e->unsaved[0].name), "%s", c->name);
+		e->unsaved_count += 1;
+	}
 	say(app, "%s.%s = %s in the running world only, not saved (%s)", who, c->name, num, why);
 	return true;
+}
+
+bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name)
+{
+	const th_edit *e = &app->edit;
+	for (int i = 0; i < e->unsaved_count; ++i) {
+		if (th_sel_same(e->unsaved[i].obj, obj) && strcmp(e->unsaved[i].name, name) == 0) return true;
+	}
+	return false;
 }
 
 static void commit_all(th_app *app, const th_edit_change *c, int n)

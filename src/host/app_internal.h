@@ -148,6 +148,8 @@ void th_app_edit_refresh(th_app *app);
 void th_app_edit_layout(const th_app *app, th_edit_layout *l);
 int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap);
 double th_app_edit_scrub_value(const th_app *app);
+/* The property was set in the running world only (not saved). */
+bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name);
 
 /* ---- app_edit_source.c ---- */
 th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size);

@@ -265,10 +265,17 @@ static void draw_panel(th_app *app, th_target *t)
 		th_render_text(t, (float)value_x, y + 1, 1, cut, active ? ghost_color : p->number ? text_color : dim_color);
 		char from[128];
 		from[0] = '\0';
-		if (p->writable) th_app_edit_origin(app, p->obj, p->name, from, sizeof(from));
+		bool unsaved = th_app_edit_unsaved(app, p->obj, p->name);
+		if (unsaved) {
+			snprintf(from, sizeof(from), "not saved; ");
+			th_app_edit_origin(app, p->obj, p->name, from + strlen(from), sizeof(from) - strlen(from));
+		} else if (p->writable) {
+			th_app_edit_origin(app, p->obj, p->name, from, sizeof(from));
+		}
 		if (from[0] != '\0' && from_cols > 4) {
 			fit(cut, sizeof(cut), from, from_cols);
-			th_render_text(t, (float)from_x, y + 1, 1, cut, strncmp(from, "literal", 7) == 0 ? (SDL_Color){120, 230, 130, 255} : dim_color);
+			th_render_text(t, (float)from_x, y + 1, 1, cut,
+			               unsaved ? warn_color : strncmp(from, "literal", 7) == 0 ? (SDL_Color){120, 230, 130, 255} : dim_color);
 		}
 	}
 	if (count > l.rows) {

@@ -77,6 +77,10 @@ typedef struct th_edit {
 	/* an edit was made while an earlier moment was shown: going on from it
 	 * keeps the recording whole (app_record.c) */
 	bool edited_while_reviewing;
+	/* the properties set in the running world only, for the inspector's
+	 * "not saved" (the oldest forgotten past the limit) */
+	struct { th_sel obj; char name[32]; } unsaved[32];
+	int unsaved_count;
 	int confirm_line;
 	char confirm_field[32];
 	double confirm_value;
