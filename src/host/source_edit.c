@@ -782,7 +782,16 @@ bool th_source_format_number(double v, char *buf, size_t size)
 	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v) return true;
+		if (strtod(buf, NULL) != v) continue;
+		/* %g writes 30 as 3e+01: below 1e16, the same digits without an exponent */
+		const char *e = strchr(buf, 'e');
+		if (e != NULL && fabs(v) < 1e16 && fabs(v) >= 1e-5) {
+			int exponent = atoi(e + 1), decimals = prec - 1 - exponent;
+			char fixed[64];
+			snprintf(fixed, sizeof fixed, "%.*f", decimals > 0 ? decimals : 0, v);
+			if (strtod(fixed, NULL) == v && strlen(fixed) < size) memcpy(buf, fixed, strlen(fixed) + 1);
+		}
+		return true;
 	}
 	return true;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,11 @@ static void test_set_number(void **state)
 	expect_set(level, 4, "body", "y", 3, true, "y = -2", "y = 3");
 	expect_set(level, 4, "body", "x", 0.1 + 0.2, true, "x = 1.5", "x = 0.30000000000000004");
 	expect_set(level, 4, "body", "x", 1e21, true, "x = 1.5", "x = 1e+21");
+	expect_set(level, 4, "body", "x", 30, true, "x = 1.5", "x = 30");
+	expect_set(level, 4, "body", "x", -1500, true, "x = 1.5", "x = -1500");
+	expect_set(level, 4, "body", "x", 1.5e10, true, "x = 1.5", "x = 15000000000");
+	expect_set(level, 4, "body", "x", 0.0001, true, "x = 1.5", "x = 0.0001");
+	expect_set(level, 4, "body", "x", 1e-7, true, "x = 1.5", "x = 1e-07");
 	expect_set(level, 5, "box", "w", 2, true, "w = 1,", "w = 2,");
 	/* a hex literal in a loop: written when the editor allows shared edits */
 	expect_set(level, 7, "body", "y", 4, false, "y = 0x10", "y = 4");
@@ -163,6 +169,27 @@ static void test_set_number(void **state)
 	expect_set(bom, 2, "body", "x", 2, true, "x = 1", "x = 2");
 	const char *list = "b:polygon{ 0, 0, 1, 0, 0.5, 1 }\n";
 	expect_set(list, 1, "polygon", "5", 0.25, true, "0.5", "0.25");
+}
+
+/* Every finite double reads back the same; integers below 1e16 have no exponent. */
+static void test_format_number(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+	char buf[64];
+	for (int k = 0; k < 200000; k++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double v;
+		if (k % 3 == 0) v = (double)(int64_t)(x % 20000000000000000ull) - 1e16; /* integers */
+		else if (k % 3 == 1) v = (double)(x >> 11) / 9007199254740992.0 * 1000.0 - 500.0;
+		else memcpy(&v, &x, sizeof v);
+		if (!isfinite(v)) {
+			assert_false(th_source_format_number(v, buf, sizeof buf));
+			continue;
+		}
+		assert_true(th_source_format_number(v, buf, sizeof buf));
+		if (strtod(buf, NULL) != v || signbit(strtod(buf, NULL)) != signbit(v)) fail_msg("%.17g written %s", v, buf);
+		if (v == floor(v) && fabs(v) < 1e16 && strchr(buf, 'e') != NULL) fail_msg("%.17g written %s", v, buf);
+	}
 }
 
 static void test_set_refused(void **state)
@@ -838,6 +865,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_call),
 		cmocka_unit_test(test_set_number),
+		cmocka_unit_test(test_format_number),
 		cmocka_unit_test(test_set_refused),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_delete),
