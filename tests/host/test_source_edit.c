@@ -274,6 +274,12 @@ static void test_duplicate(void **state)
 	const char *helper = "local function post(world)\n  world:body{ x = 1 }\nend\n";
 	assert_false(th_source_duplicate(helper, strlen(helper), 2, "body", 1, &out, &n, err, sizeof err));
 	assert_non_null(strstr(err, "made in function post, a helper"));
+	/* a polygon's x coordinates move, its y stay */
+	const char *poly = "function load(w)\n  b:polygon{ 0, 0, 1, 0, k, 1, radius = 0.1 }\nend\n";
+	edit_ok(th_source_duplicate(poly, strlen(poly), 2, "polygon", 1, &out, &n, err, sizeof err));
+	assert_string_equal(out, "function load(w)\n  b:polygon{ 0, 0, 1, 0, k, 1, radius = 0.1 }\n"
+	                         "  b:polygon{ 1, 0, 2, 0, (k) + 1, 1, radius = 0.1 }\nend\n");
+	free(out);
 	/* not on lines of its own: the copy follows on the same line */
 	const char *inline_ = "function load(world) world:body{ x = 1 } end\n";
 	edit_ok(th_source_duplicate(inline_, strlen(inline_), 1, "body", 1, &out, &n, err, sizeof err));
