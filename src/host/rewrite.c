@@ -237,7 +237,8 @@ bool th_lex(const char *src, size_t len, bool keep_comments, th_token **toks, in
 			t.kind = TH_T_NAME;
 			size_t k = lx.i - t.start;
 			for (int j = 0; keywords[j] != NULL; j++) {
-				if (strlen(keywords[j]) == k && memcmp(keywords[j], src + t.start, k) == 0) {
+				if (keywords[j][0] == src[t.start] && strlen(keywords[j]) == k &&
+				    memcmp(keywords[j], src + t.start, k) == 0) {
 					t.kind = TH_T_KEYWORD;
 					memcpy(t.sym, keywords[j], k + 1);
 				}

@@ -120,7 +120,7 @@ static void grow(parser *p, void **a, int *cap, int need, size_t size)
 static const th_token *tok(parser *p) { return &p->t[p->i]; }
 static bool is_sym(const th_token *t, const char *s)
 {
-	return (t->kind == TH_T_OP || t->kind == TH_T_KEYWORD) && strcmp(t->sym, s) == 0;
+	return t->sym[0] == s[0] && (t->kind == TH_T_OP || t->kind == TH_T_KEYWORD) && strcmp(t->sym, s) == 0;
 }
 static bool at(parser *p, const char *s) { return is_sym(tok(p), s); }
 static bool at_name(parser *p) { return tok(p)->kind == TH_T_NAME; }
@@ -326,7 +326,7 @@ static bool is_binop(const th_token *t)
 	                                  "and", "or", "&", "|", "~", "<<", ">>", NULL};
 	if (t->kind != TH_T_OP && t->kind != TH_T_KEYWORD) return false;
 	for (int k = 0; ops[k] != NULL; k++)
-		if (strcmp(t->sym, ops[k]) == 0) return true;
+		if (t->sym[0] == ops[k][0] && strcmp(t->sym, ops[k]) == 0) return true;
 	return false;
 }
 
@@ -589,7 +589,11 @@ static bool parse(parser *p, const char *src, size_t len, char *err, size_t errl
 	p->len = len;
 	p->err = err;
 	p->errlen = errlen;
-	if (!th_lex(src, len, false, &p->t, &p->n, err, errlen)) return false;
+	/* as the host's loader: a UTF-8 byte order mark is skipped (and the lexer
+	 * skips a first line starting with '#') */
+	size_t skip = len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	if (!th_lex(src + skip, len - skip, false, &p->t, &p->n, err, errlen)) return false;
+	for (int k = 0; k < p->n && skip > 0; k++) p->t[k].start += skip, p->t[k].end += skip;
 	if (setjmp(p->fail)) {
 		parser_free(p);
 		return false;
@@ -778,7 +782,16 @@ bool th_source_format_number(double v, char *buf, size_t size)
 	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v) return true;
+		if (strtod(buf, NULL) != v) continue;
+		/* %g writes 30 as 3e+01: below 1e16, the same digits without an exponent */
+		const char *e = strchr(buf, 'e');
+		if (e != NULL && fabs(v) < 1e16 && fabs(v) >= 1e-5) {
+			int exponent = atoi(e + 1), decimals = prec - 1 - exponent;
+			char fixed[64];
+			snprintf(fixed, sizeof fixed, "%.*f", decimals > 0 ? decimals : 0, v);
+			if (strtod(fixed, NULL) == v && strlen(fixed) < size) memcpy(buf, fixed, strlen(fixed) + 1);
+		}
+		return true;
 	}
 	return true;
 }
@@ -1559,7 +1572,10 @@ static bool write_atomic(const char *path, const char *s, size_t n, char *err, s
 th_source_session *th_source_open(const char *path, char *err, size_t errlen)
 {
 	th_source_session *s = calloc(1, sizeof *s);
-	if (s == NULL || (s->path = strdup(path)) == NULL) {
+	/* the file itself, not a symbolic link to it, is what gets replaced */
+	char *real = realpath(path, NULL);
+	if (s != NULL) s->path = real != NULL ? real : strdup(path);
+	if (s == NULL || s->path == NULL) {
 		free(s);
 		fail_msg(err, errlen, "out of memory");
 		return NULL;

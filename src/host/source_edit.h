@@ -100,9 +100,10 @@ bool th_source_set_number(const char *src, size_t len, int line, const char *met
  *  - anything else (`s.b = world:body{...}`, a call inside an expression) is
  *    refused.
  * The copy's x is offset by dx: a body's x, a circle's or box's x (its local
- * offset), a capsule's or segment's x1 and x2; a literal is rewritten, an
- * absent x is added as dx, a computed one becomes (expr) + dx. A joint's copy
- * is not moved. Refused in a loop or a helper. */
+ * offset), a capsule's or segment's x1 and x2 (or [1] and [3] of a list), a
+ * polygon's or chain's odd list entries; a literal is rewritten, an absent x
+ * is added as dx, a computed one becomes (expr) + dx. A joint's copy is not
+ * moved. Refused in a loop or a helper. */
 bool th_source_duplicate(const char *src, size_t len, int line, const char *method, double dx, char **out,
                          size_t *out_len, char *err, size_t errlen);
 
