@@ -472,6 +472,26 @@ check "timeline: ... and to the same world ($h1)" '[ -n "$h1" ] && [ "$h1" = "$h
 check "timeline: ... entering and leaving edit mode once, as the session did" \
 	"[ \$(grep -c 'edit mode: click' '$TMP/rewrep.err') -eq 1 ] && [ \$(grep -c 'left edit mode' '$TMP/rewrep.err') -eq 1 ]"
 
+# ---- a flag in the inspector: flipped in the running world, not written ----
+# line 10 of the platform's lines is bullet (header, x, y, angle, vx, vy,
+# spin, type, awake, enabled, bullet): y = 36 + 10 * 12
+cat > "$TMP/flag.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mu 1 720 440
+F 0
+md 1 900 162
+F 0
+mu 1 900 162
+F 1 20
+REC
+run flag 40
+check "inspector: a click on false flips it in the running world only, and says why" \
+	"cmp -s '$FIXTURE' '$TMP/flag/level.lua' && grep -q 'body 2.bullet = true in the running world only, not saved (true and false are not written back)' '$TMP/flag.err'"
+
 # ---- Escape clears a selection and does not quit; with none, it quits ----
 cat > "$TMP/escape.rec" <<REC
 $header
