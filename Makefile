@@ -16,7 +16,7 @@ ifdef SANITIZE
 BUILD   ?= build/asan
 endif
 BUILD   ?= build
-PKGS    := lua5.4 sdl2 SDL2_image SDL2_mixer
+PKGS    := lua5.4 sdl2 SDL2_image SDL2_mixer SDL2_ttf
 PREFIX  ?= /usr/local
 # Where lua5.4 looks by default (Debian's package.path/cpath list PREFIX/lib/lua/5.4
 # and PREFIX/share/lua/5.4 for /usr/local and /usr), and the host's own files.
