@@ -302,17 +302,23 @@ static th_xform camera_xform(const th_render *r, const th_target *t)
 	                  0.5 * t->height + r->cam_y * r->scale};
 }
 
+/* The camera's transform now: the frame's view inside draw, else the
+ * level's camera as it stands. */
+static th_xform camera_now(th_level *lv)
+{
+	th_render *r = lv->render;
+	if (r->target != NULL) return camera_xform(r, r->target);
+	const th_camera *c = &lv->camera;
+	return (th_xform){c->scale, 0.0, 0.0, -c->scale, 0.5 * c->view_w - c->x * c->scale, 0.5 * c->view_h + c->y * c->scale};
+}
+
 /* The current transform as a matrix (materialising the camera's). */
 static th_xform *current(lua_State *L)
 {
-	th_render *r = host_up(L)->render;
+	th_level *lv = host_up(L);
+	th_render *r = lv->render;
 	if (r->gfx.cur.camera) {
-		th_target *t = r->target != NULL ? r->target : NULL;
-		if (t != NULL) {
-			r->gfx.cur.xf = camera_xform(r, t);
-		} else {
-			r->gfx.cur.xf = (th_xform){r->scale, 0, 0, -r->scale, 0, 0};
-		}
+		r->gfx.cur.xf = camera_now(lv);
 		r->gfx.cur.camera = false;
 	}
 	return &r->gfx.cur.xf;
@@ -406,16 +412,7 @@ static int gfx_transform_point(lua_State *L)
 	th_level *lv = host_up(L);
 	double x = check_finite(L, 1), y = check_finite(L, 2);
 	th_render *r = lv->render;
-	th_xform m = r->gfx.cur.xf;
-	if (r->gfx.cur.camera) {
-		th_target fake = {.width = lv->camera.view_w, .height = lv->camera.view_h};
-		m = camera_xform(r, r->target != NULL ? r->target : &fake);
-		if (r->target == NULL) {
-			/* outside draw the render's view is the camera's */
-			m = (th_xform){lv->camera.scale, 0, 0, -lv->camera.scale, 0.5 * fake.width - lv->camera.x * lv->camera.scale,
-			               0.5 * fake.height + lv->camera.y * lv->camera.scale};
-		}
-	}
+	th_xform m = r->gfx.cur.camera ? camera_now(lv) : r->gfx.cur.xf;
 	lua_pushnumber(L, m.a * x + m.c * y + m.e);
 	lua_pushnumber(L, m.b * x + m.d * y + m.f);
 	return 2;

@@ -170,6 +170,28 @@ static char *line_copy(char **buf, size_t *cap, const char *s, size_t n)
 	return *buf;
 }
 
+/* A line's width in pixels, measured CHUNK_MAX bytes at a time (so shaping
+ * never holds more than a chunk's glyphs), up to MEASURE_CAP: past that the
+ * text is far outside any view, and the walk stops. */
+#define MEASURE_CAP (1 << 24)
+
+#ifndef TH_NO_TTF
+static int line_width(TTF_Font *ttf, const char *line, size_t n, char **buf, size_t *cap)
+{
+	long long width = 0;
+	while (n > 0 && width < MEASURE_CAP) {
+		size_t take = n < CHUNK_MAX ? n : CHUNK_MAX;
+		/* cut at a character's first byte */
+		while (take < n && take > 1 && ((unsigned char)line[take] & 0xC0) == 0x80) take -= 1;
+		int lw = 0, lh = 0;
+		if (line_copy(buf, cap, line, take) != NULL && TTF_SizeUTF8(ttf, *buf, &lw, &lh) == 0) width += lw;
+		line += take;
+		n -= take;
+	}
+	return width < MEASURE_CAP ? (int)width : MEASURE_CAP;
+}
+#endif
+
 void th_text_measure(const th_text_font *font, int px, const char *text, size_t len, int *w, int *h)
 {
 	int width = 0, lines = 1;
@@ -181,20 +203,22 @@ void th_text_measure(const th_text_font *font, int px, const char *text, size_t 
 		size_t start = 0;
 		for (size_t i = 0; i <= len; ++i) {
 			if (i < len && text[i] != '\n') continue;
-			if (i > start && line_copy(&buf, &cap, text + start, i - start) != NULL) {
-				int lw = 0, lh = 0;
-				if (TTF_SizeUTF8(ttf, buf, &lw, &lh) == 0 && lw > width) width = lw;
+			if (i > start) {
+				int lw = line_width(ttf, text + start, i - start, &buf, &cap);
+				if (lw > width) width = lw;
 			}
 			if (i < len) lines += 1;
 			start = i + 1;
 		}
 		free(buf);
 		*w = width;
-		*h = (lines - 1) * TTF_FontLineSkip(ttf) + TTF_FontHeight(ttf);
+		long long height = (long long)(lines - 1) * TTF_FontLineSkip(ttf) + TTF_FontHeight(ttf);
+		*h = height < MEASURE_CAP ? (int)height : MEASURE_CAP;
 		return;
 	}
 #endif
 	(void)font;
+	(void)lines;
 	char *copy = malloc(len + 1);
 	if (copy == NULL) {
 		*w = *h = 0;
@@ -202,7 +226,8 @@ void th_text_measure(const th_text_font *font, int px, const char *text, size_t 
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	th_font_measure(copy, bitmap_scale(px), w, h);
+	th_font_measure(copy, bitmap_scale(px), &width, h);
+	*w = width;
 	free(copy);
 }
 
@@ -235,9 +260,10 @@ static void draw_line(const th_text_font *font, TTF_Font *ttf, th_target *t, int
 	if (n == 0 || x >= (float)t->width || x < -1e9f) return;
 	if (x < 0.0f) {
 		/* skip the characters left of the target */
-		size_t probe = n < (size_t)CHUNK_MAX * 64 ? n : (size_t)CHUNK_MAX * 64;
+		size_t probe = CHUNK_MAX * 4;
 		while (x < 0.0f && n > 0) {
 			size_t take = n < probe ? n : probe;
+			while (take < n && take > 1 && ((unsigned char)line[take] & 0xC0) == 0x80) take -= 1;
 			if (line_copy(buf, cap, line, take) == NULL) return;
 			int extent = 0, count = 0;
 			if (TTF_MeasureUTF8(ttf, *buf, (int)-x, &extent, &count) != 0 || count <= 0) break;
