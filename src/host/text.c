@@ -156,6 +156,7 @@ static int bitmap_scale(int px)
 	return s < 1 ? 1 : s;
 }
 
+#ifndef TH_NO_TTF
 /* Copies a line (at most cap bytes) into a NUL-terminated buffer. */
 static char *line_copy(char **buf, size_t *cap, const char *s, size_t n)
 {
@@ -169,6 +170,7 @@ static char *line_copy(char **buf, size_t *cap, const char *s, size_t n)
 	(*buf)[n] = '\0';
 	return *buf;
 }
+#endif
 
 /* A line's width in pixels, measured CHUNK_MAX bytes at a time (so shaping
  * never holds more than a chunk's glyphs), up to MEASURE_CAP: past that the
