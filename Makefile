@@ -179,20 +179,22 @@ bench: $(PHYS_LIB) $(SO) $(BIN)
 # ../share/tumble from the binary; plain lua5.4 finds tumble.so and levelkit on
 # its default paths.
 INSTALL_FILES := $(BINDIR)/tumble $(LUA_CMOD_DIR)/tumble.so $(LUA_LMOD_DIR)/levelkit.lua \
-                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md
+                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md \
+                 $(DATADIR)/lua/fonts/DejaVuSans.ttf $(DATADIR)/lua/fonts/LICENSE
 install: $(BIN) $(SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR) \
-	  $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR)/examples
+	  $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR)/lua/fonts $(DESTDIR)$(DATADIR)/examples
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tumble
 	install -m 644 $(SO) $(DESTDIR)$(LUA_CMOD_DIR)/tumble.so
 	install -m 644 lua/levelkit.lua $(DESTDIR)$(LUA_LMOD_DIR)/levelkit.lua
 	install -m 644 lua/levelkit.lua lua/tumble.d.lua lua/REFERENCE.md $(DESTDIR)$(DATADIR)/lua/
+	install -m 644 lua/fonts/DejaVuSans.ttf lua/fonts/LICENSE $(DESTDIR)$(DATADIR)/lua/fonts/
 	cp -R examples/. $(DESTDIR)$(DATADIR)/examples/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(DATADIR)/examples
-	-rmdir $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/lua/fonts $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR) 2>/dev/null
 
 # For `luarocks make` (tumble-*.rockspec): the module alone, no SDL; LuaRocks
 # passes LUA_INCDIR, and LIBDIR/LUADIR to install into its tree.
