@@ -143,6 +143,14 @@ static TTF_Font *face_at(const th_text_font *font, int px)
 	if (rw == NULL) return NULL;
 	TTF_Font *ttf = TTF_OpenFontRW(rw, 1, px);
 	if (ttf == NULL) return NULL;
+	/* a line's picture is as tall as the font says its lines are: a file
+	 * that claims lines of thousands of pixels at 14 px is refused */
+	int height = TTF_FontHeight(ttf);
+	if (height < 0 || height > 4 * px + 16) {
+		TTF_CloseFont(ttf);
+		TTF_SetError("its lines are %d pixels tall at %d pixels (at most 4 times the size)", height, px);
+		return NULL;
+	}
 	f->open[f->count++] = (open_face){font->face, px, f->tick, ttf};
 	return ttf;
 }
@@ -186,7 +194,8 @@ static int line_width(TTF_Font *ttf, const char *line, size_t n, char **buf, siz
 		/* cut at a character's first byte */
 		while (take < n && take > 1 && ((unsigned char)line[take] & 0xC0) == 0x80) take -= 1;
 		int lw = 0, lh = 0;
-		if (line_copy(buf, cap, line, take) != NULL && TTF_SizeUTF8(ttf, *buf, &lw, &lh) == 0) width += lw;
+		/* a font's own metrics may be anything: a negative advance counts as none */
+		if (line_copy(buf, cap, line, take) != NULL && TTF_SizeUTF8(ttf, *buf, &lw, &lh) == 0 && lw > 0) width += lw;
 		line += take;
 		n -= take;
 	}
@@ -214,7 +223,8 @@ void th_text_measure(const th_text_font *font, int px, const char *text, size_t 
 		}
 		free(buf);
 		*w = width;
-		long long height = (long long)(lines - 1) * TTF_FontLineSkip(ttf) + TTF_FontHeight(ttf);
+		int skip = TTF_FontLineSkip(ttf), one = TTF_FontHeight(ttf);
+		long long height = (long long)(lines - 1) * (skip > 0 ? skip : 0) + (one > 0 ? one : 0);
 		*h = height < MEASURE_CAP ? (int)height : MEASURE_CAP;
 		return;
 	}
@@ -293,6 +303,11 @@ static void draw_line(const th_text_font *font, TTF_Font *ttf, th_target *t, int
 	if (tex == NULL) {
 		SDL_Surface *s = TTF_RenderUTF8_Blended(ttf, *buf, (SDL_Color){255, 255, 255, 255});
 		if (s == NULL) return;
+		if ((long long)s->w * s->h > (long long)TH_TEXT_MAX_DRAW_SIZE * 4 * (t->width + 2 * TH_TEXT_MAX_DRAW_SIZE)) {
+			/* more than the target's width of the tallest line: not kept */
+			SDL_FreeSurface(s);
+			return;
+		}
 		tex = th_target_texture(t, key, s, false);
 		SDL_FreeSurface(s);
 		if (tex == NULL) return;
@@ -314,6 +329,9 @@ void th_text_draw(const th_text_font *font, th_target *t, int px, float x, float
 	TTF_Font *ttf = face_at(font, px);
 	if (ttf != NULL) {
 		int skip = TTF_FontLineSkip(ttf), height = TTF_FontHeight(ttf);
+		/* lines go down at least a pixel each, whatever the font says, so
+		 * no more of them than the target is tall are ever drawn */
+		if (skip < 1) skip = 1;
 		char *buf = NULL;
 		size_t cap = 0;
 		size_t start = 0;

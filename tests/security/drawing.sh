@@ -160,6 +160,19 @@ EOF
 )
 host_case "drawing: a file that is not a font is a clear error" error "cannot load font 'level.lua'" 30 $CEIL \
   "${LONG[@]}" "$L"
+L=$(raw_level font_tall <<'EOF'
+local level = {}
+function level.load(world)
+  tumble.gfx.font("tall.ttf", 14)
+end
+return level
+EOF
+)
+# a valid font whose lines claim 26,000 pixels at 14: each line's picture
+# would be that tall
+python3 "$ROOT/tests/fuzz/make_font_seed.py" "$(dirname "$L")/tall.ttf" 30000 16
+host_case "drawing: a font whose lines are out of all proportion to its size is refused" \
+  error "cannot load font 'tall.ttf': its lines are [0-9]+ pixels tall at 14 pixels" 30 $CEIL "${LONG[@]}" "$L"
 L=$(raw_level text_flood <<'EOF'
 local level = {}
 local line = string.rep("W", 10 * 1024 * 1024)
