@@ -80,4 +80,13 @@ holds "set_font(font) makes text_size measure in it, at scale 1" said "size with
 holds "UTF-8: 'é' is one glyph as wide as 'e', three are three times as wide" said "utf8 6 6 18"
 holds "text in a 40 px font: the H's left stem starts 4 px right of x" \
   [ "$(px 1105 45 1105 55 1101 45)" = "255,255,255 255,255,255 $BG" ]
+# a rewind keeps drawing objects in level.state as they are: 30 steps are
+# dropped (n counts the steps lived), and the objects are still there
+printf '%s\n' 'tumble-input 1' 'view 640 480' 'F 1 120' 'kd pageup' 'ku pageup' 'F 1' 'kd f2' 'ku f2' 'F 1 200' \
+  > "$TAP_TMP/rewind.rec"
+rw=$(timeout 120 "$TUMBLE_BIN" --headless --frames 600 --replay "$TAP_TMP/rewind.rec" \
+  tests/playtest/levels/draw_rewind_level.lua 2>&1)
+echo "$rw" | sed 's/^/# /'
+holds "a Canvas, Font, SpriteBatch and Particles in level.state do not stop a rewind, and come back as they were" \
+  grep -q "after the rewind: n=170 Canvas(8x8) Font(DejaVu Sans 12 px) SpriteBatch(0 of 4) Particles(0 of 10)" <<< "$rw"
 tap_done
