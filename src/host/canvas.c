@@ -84,6 +84,8 @@ th_image *th_canvas_image(lua_State *L, int arg)
 	th_canvas *c = test_canvas(L, arg);
 	if (c == NULL || c->image.surface == NULL) return NULL;
 	canvas_flush(c);
+	/* the canvas drawn into may have changed since its texture was made */
+	if (c->lv->render->gfx.in_canvas && c->lv->render->gfx.canvas == c) c->image.version += 1;
 	return &c->image;
 }
 

@@ -512,6 +512,8 @@ static int gfx_height(lua_State *L)
 void th_gfx_begin(th_level *lv, th_target *t)
 {
 	th_gfx_state *g = &lv->render->gfx;
+	/* a canvas update or load left set: its drawing is done */
+	if (g->in_canvas) th_canvas_leave(lv);
 	lv->render->target = t;
 	g->cur = (th_gfx_frame){{0}, true, lv->render->scale};
 	g->depth = 0;
