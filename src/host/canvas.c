@@ -157,20 +157,36 @@ static int canvas_pixel(lua_State *L)
 	return 4;
 }
 
+/* What each type has, in the order its __index dispatches on (and
+ * tumble._host_introspect reports). */
+static const char *const canvas_props[] = {"width", "height", NULL};
+static const char *const canvas_methods[] = {"pixel", NULL};
+static const char *const batch_props[] = {"count", "max", "image", NULL};
+static const char *const batch_methods[] = {"add", "set", "clear", NULL};
+static const char *const particles_props[] = {"count", "max", NULL};
+static const char *const particles_methods[] = {"emit", "update", "move_to", "set", "reset", NULL};
+
+static int name_index(const char *const names[], const char *k)
+{
+	int i = 0;
+	while (names[i] != NULL && strcmp(names[i], k) != 0) i += 1;
+	return names[i] != NULL ? i : -1;
+}
+
 static int canvas_index(lua_State *L)
 {
 	th_canvas *c = check_canvas(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, "width") == 0) {
-		lua_pushinteger(L, c->image.surface->w);
-	} else if (strcmp(k, "height") == 0) {
-		lua_pushinteger(L, c->image.surface->h);
-	} else if (strcmp(k, "pixel") == 0) {
-		lua_pushcfunction(L, canvas_pixel);
-	} else {
-		return luaL_error(L, "Canvas has no property '%s' (width, height, pixel)", k);
+	switch (name_index(canvas_props, k)) {
+	case 0: lua_pushinteger(L, c->image.surface->w); return 1;
+	case 1: lua_pushinteger(L, c->image.surface->h); return 1;
+	default: break;
 	}
-	return 1;
+	if (name_index(canvas_methods, k) == 0) {
+		lua_pushcfunction(L, canvas_pixel);
+		return 1;
+	}
+	return luaL_error(L, "Canvas has no property '%s' (width, height, pixel)", k);
 }
 
 static int read_only(lua_State *L)
@@ -354,22 +370,19 @@ static int batch_index(lua_State *L)
 {
 	th_batch *b = check_batch(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, "count") == 0) {
-		lua_pushinteger(L, b->count);
-	} else if (strcmp(k, "max") == 0) {
-		lua_pushinteger(L, b->max);
-	} else if (strcmp(k, "image") == 0) {
-		lua_getiuservalue(L, 1, 1);
-	} else if (strcmp(k, "add") == 0) {
-		lua_pushcfunction(L, batch_add);
-	} else if (strcmp(k, "set") == 0) {
-		lua_pushcfunction(L, batch_set);
-	} else if (strcmp(k, "clear") == 0) {
-		lua_pushcfunction(L, batch_clear);
-	} else {
-		return luaL_error(L, "SpriteBatch has no property '%s' (count, max, image, add, set, clear)", k);
+	static const lua_CFunction methods[] = {batch_add, batch_set, batch_clear};
+	switch (name_index(batch_props, k)) {
+	case 0: lua_pushinteger(L, b->count); return 1;
+	case 1: lua_pushinteger(L, b->max); return 1;
+	case 2: lua_getiuservalue(L, 1, 1); return 1;
+	default: break;
 	}
-	return 1;
+	int m = name_index(batch_methods, k);
+	if (m >= 0) {
+		lua_pushcfunction(L, methods[m]);
+		return 1;
+	}
+	return luaL_error(L, "SpriteBatch has no property '%s' (count, max, image, add, set, clear)", k);
 }
 
 static int batch_tostring(lua_State *L)
@@ -642,23 +655,17 @@ static int particles_index(lua_State *L)
 {
 	th_particles *ps = check_particles(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	static const luaL_Reg methods[] = {
-		{"emit", particles_emit},   {"update", particles_update}, {"move_to", particles_move_to},
-		{"set", particles_set},     {"reset", particles_reset},   {NULL, NULL},
-	};
-	if (strcmp(k, "count") == 0) {
-		lua_pushinteger(L, ps->count);
-		return 1;
+	static const lua_CFunction methods[] = {particles_emit, particles_update, particles_move_to, particles_set,
+	                                        particles_reset};
+	switch (name_index(particles_props, k)) {
+	case 0: lua_pushinteger(L, ps->count); return 1;
+	case 1: lua_pushinteger(L, ps->max); return 1;
+	default: break;
 	}
-	if (strcmp(k, "max") == 0) {
-		lua_pushinteger(L, ps->max);
+	int m = name_index(particles_methods, k);
+	if (m >= 0) {
+		lua_pushcfunction(L, methods[m]);
 		return 1;
-	}
-	for (int i = 0; methods[i].name != NULL; ++i) {
-		if (strcmp(k, methods[i].name) == 0) {
-			lua_pushcfunction(L, methods[i].func);
-			return 1;
-		}
 	}
 	return luaL_error(L, "Particles has no property '%s' (count, max, emit, update, move_to, set, reset)", k);
 }
@@ -841,6 +848,27 @@ static void new_type(lua_State *L, const char *mt, const char *name, lua_CFuncti
 		lua_setfield(L, -2, "__metatable");
 	}
 	lua_pop(L, 1);
+}
+
+static void describe_type(lua_State *L, const char *field, const char *const props[], const char *const methods[])
+{
+	lua_newtable(L);
+	th_api_push_names(L, props);
+	lua_setfield(L, -2, "properties");
+	th_api_push_names(L, methods);
+	lua_setfield(L, -2, "methods");
+	lua_setfield(L, -2, field);
+}
+
+void th_canvas_describe(lua_State *L)
+{
+	describe_type(L, "canvas", canvas_props, canvas_methods);
+	describe_type(L, "batch", batch_props, batch_methods);
+	describe_type(L, "particles", particles_props, particles_methods);
+	th_api_push_names(L, canvas_names);
+	lua_setfield(L, -2, "canvas_options");
+	th_api_push_names(L, particle_names);
+	lua_setfield(L, -2, "particle_settings");
 }
 
 void th_canvas_open_lua(th_level *lv, lua_State *L)

@@ -21,6 +21,9 @@ struct th_level;
 /* gfx.canvas, gfx.set_canvas, gfx.batch, gfx.particles (and gfx.draw for
  * batches and particles) into the gfx table on top of the stack. */
 void th_canvas_open_lua(struct th_level *lv, lua_State *L);
+/* tumble._host_introspect's canvas, batch and particles = {properties,
+ * methods}, canvas_options and particle_settings into the table on top. */
+void th_canvas_describe(lua_State *L);
 /* Stops drawing into a canvas: gfx draws where it drew before. */
 void th_canvas_leave(struct th_level *lv);
 

@@ -427,28 +427,53 @@ static int font_text_size(lua_State *L)
 	return 2;
 }
 
+/* What a Font has, in the order font_index dispatches on (and
+ * tumble._host_introspect reports). */
+static const char *const font_props[] = {"size", "name", "height", NULL};
+static const char *const font_methods[] = {"text_size", NULL};
+
+static int name_index(const char *const names[], const char *k)
+{
+	int i = 0;
+	while (names[i] != NULL && strcmp(names[i], k) != 0) i += 1;
+	return names[i] != NULL ? i : -1;
+}
+
 static int font_index(lua_State *L)
 {
 	th_font_ud *u = check_font(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, "size") == 0) {
-		lua_pushinteger(L, u->px);
-	} else if (strcmp(k, "name") == 0) {
+	th_text_font f;
+	int w = 0, h = 0;
+	switch (name_index(font_props, k)) {
+	case 0: lua_pushinteger(L, u->px); return 1;
+	case 1:
 		if (u->name != NULL) lua_pushstring(L, u->name);
 		else lua_pushnil(L);
-	} else if (strcmp(k, "height") == 0) {
-		th_text_font f;
+		return 1;
+	case 2:
 		font_of(lua_touserdata(L, lua_upvalueindex(1)), u, &f);
-		int w = 0, h = 0;
 		th_text_measure(&f, u->px, "", 0, &w, &h);
 		lua_pushinteger(L, h);
-	} else if (strcmp(k, "text_size") == 0) {
+		return 1;
+	default: break;
+	}
+	if (name_index(font_methods, k) == 0) {
 		lua_pushvalue(L, lua_upvalueindex(1));
 		lua_pushcclosure(L, font_text_size, 1);
-	} else {
-		return luaL_error(L, "Font has no property '%s' (size, name, height, text_size)", k);
+		return 1;
 	}
-	return 1;
+	return luaL_error(L, "Font has no property '%s' (size, name, height, text_size)", k);
+}
+
+void th_text_describe(lua_State *L)
+{
+	lua_newtable(L);
+	th_api_push_names(L, font_props);
+	lua_setfield(L, -2, "properties");
+	th_api_push_names(L, font_methods);
+	lua_setfield(L, -2, "methods");
+	lua_setfield(L, -2, "font");
 }
 
 static int font_newindex(lua_State *L)

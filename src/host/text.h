@@ -41,6 +41,9 @@ void th_text_close(th_fonts *f);
  * on top of the stack; the current font goes back to the default. */
 void th_text_open_lua(struct th_level *lv, lua_State *L);
 
+/* tumble._host_introspect's font = {properties, methods} into the table on top. */
+void th_text_describe(lua_State *L);
+
 /* The current font of the level (the default when none was set). */
 typedef struct th_text_font {
 	th_fonts *fonts;
