@@ -71,6 +71,8 @@ holds "particles: emit stops at max, update keeps the living" \
 holds "particles past their life are gone; rate 100/s emits 50 in 0.5 s, then stops at max" \
   bash -c "grep -qx 'short-lived 0' '$out' && grep -qx 'rate 50 80' '$out'"
 holds "particles drawn: a 20 px cyan square at world (12, -7)" [ "$(px 1125 645 1112 632 1135 645)" = "0,255,255 0,255,255 $BG" ]
+holds "particles of an image: the orange picture, 40 px, at world (12, -4)" \
+  [ "$(px 1105 505 1135 535 1145 525)" = "255,128,0 255,128,0 $BG" ]
 # sizes of the bundled DejaVu Sans 2.37 as SDL2_ttf measures them
 holds "text_size: default scale 2 (20 px) of 'Hello' is 51 x 24" said "size default 51 24"
 holds "text_size at scale 1 (10 px) of 'Newton's cradle' is 79 x 12" said "size scale 1 79 12"

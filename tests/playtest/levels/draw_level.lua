@@ -4,7 +4,7 @@
 -- 1280x720 view: world (x, y) is pixel (640 + 40 x, 360 - 40 y).
 local level = {}
 local gfx = tumble.gfx
-local c, c2, tile, batch, parts
+local c, c2, tile, batch, parts, tiled
 
 local function say(...)
   print(table.concat({...}, " "))
@@ -38,6 +38,9 @@ function level.load(world)
   say("emitted", parts:emit(1000), parts.count)
   parts:update(0.1)
   say("after update", parts.count)
+  -- and one of the orange picture, 1 m wide, at (12, -4)
+  tiled = gfx.particles(tile, {max = 1, life = 10, speed = 0, size = 1, x = 12, y = -4})
+  tiled:emit(1)
   local short = gfx.particles({max = 10, life = 0.5})
   short:emit(10)
   short:update(1)
@@ -114,6 +117,7 @@ function level.draw(gfx)
 
   gfx.draw(batch)                           -- 20 px squares centred on (80 + 40 i, 640)
   gfx.draw(parts)                           -- a 20 px square centred on (1120, 640)
+  gfx.draw(tiled)                           -- a 40 px orange square centred on (1120, 520)
 
   -- text in a font of 40 px: an "H" whose left stem starts 4 px right of x
   gfx.set_font(gfx.font(40))
