@@ -16,7 +16,7 @@ ifdef SANITIZE
 BUILD   ?= build/asan
 endif
 BUILD   ?= build
-PKGS    := lua5.4 sdl2 SDL2_image SDL2_mixer
+PKGS    := lua5.4 sdl2 SDL2_image SDL2_mixer SDL2_ttf
 PREFIX  ?= /usr/local
 # Where lua5.4 looks by default (Debian's package.path/cpath list PREFIX/lib/lua/5.4
 # and PREFIX/share/lua/5.4 for /usr/local and /usr), and the host's own files.
@@ -208,20 +208,22 @@ bench: $(PHYS_LIB) $(SO) $(BIN)
 # ../share/tumble from the binary; plain lua5.4 finds tumble.so and levelkit on
 # its default paths.
 INSTALL_FILES := $(BINDIR)/tumble $(LUA_CMOD_DIR)/tumble.so $(LUA_LMOD_DIR)/levelkit.lua \
-                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md
+                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md \
+                 $(DATADIR)/lua/fonts/DejaVuSans.ttf $(DATADIR)/lua/fonts/LICENSE
 install: $(BIN) $(SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR) \
-	  $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR)/examples
+	  $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR)/lua/fonts $(DESTDIR)$(DATADIR)/examples
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tumble
 	install -m 644 $(SO) $(DESTDIR)$(LUA_CMOD_DIR)/tumble.so
 	install -m 644 lua/levelkit.lua $(DESTDIR)$(LUA_LMOD_DIR)/levelkit.lua
 	install -m 644 lua/levelkit.lua lua/tumble.d.lua lua/REFERENCE.md $(DESTDIR)$(DATADIR)/lua/
+	install -m 644 lua/fonts/DejaVuSans.ttf lua/fonts/LICENSE $(DESTDIR)$(DATADIR)/lua/fonts/
 	cp -R examples/. $(DESTDIR)$(DATADIR)/examples/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(DATADIR)/examples
-	-rmdir $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/lua/fonts $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(DATADIR) 2>/dev/null
 
 # For `luarocks make` (tumble-*.rockspec): the module alone, no SDL; LuaRocks
 # passes LUA_INCDIR, and LIBDIR/LUADIR to install into its tree.
@@ -255,7 +257,7 @@ FUZZ_CC       ?= clang
 FUZZ_BUILD    := build/fuzz
 FUZZ_SECONDS  ?= 300
 FUZZ_SMOKE_SECONDS ?= 10
-FUZZ_TARGETS  ?= snapshot replay conf searcher image sound
+FUZZ_TARGETS  ?= snapshot replay conf searcher image sound font
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-bins fuzz-merge
 ifdef FUZZ

@@ -28,6 +28,18 @@ local ROW_COLORS = {
   {0.45, 0.85, 0.45}, {0.35, 0.70, 0.98}, {0.70, 0.50, 0.98},
 }
 
+-- sparks where a brick breaks: one emitter per row, in the row's colour,
+-- fading out; drawn with additive blending. They are only pictures: the
+-- world never sees them.
+local sparks = {}
+for row, c in ipairs(ROW_COLORS) do
+  sparks[row] = tumble.gfx.particles({
+    max = 300, seed = row, life = {0.4, 0.9}, speed = {1.5, 6}, size = {0.4, 0.05},
+    gravity = {0, -14}, spin = {-8, 8}, area = {0.8, 0.2},
+    colors = {{1, 1, 1, 1}, {c[1], c[2], c[3], 0.9}, {c[1], c[2], c[3], 0}},
+  })
+end
+
 local function hit_brick(brick, ball)
   local s = level.state
   if ball.body ~= s.ball then return end
@@ -35,6 +47,9 @@ local function hit_brick(brick, ball)
   s.score = s.score + tag.points
   s.bricks_left = s.bricks_left - 1
   s.last_hit = tag.row
+  local sp = sparks[tag.row]
+  sp:move_to(brick.body.x, brick.body.y)
+  sp:emit(40)
   brick.body:destroy()
   if s.bricks_left == 0 then s.won = true end
 end
@@ -155,6 +170,7 @@ function level.update(dt, world)
   local s = level.state
   local cfg = level.config
   s.time = s.time + dt
+  for _, sp in ipairs(sparks) do sp:update(dt) end
 
   -- the paddle: keys move it at full speed, the mouse pulls it to the pointer
   local p = s.paddle
@@ -219,6 +235,10 @@ function level.draw(gfx)
       gfx.line(b.x - BRICK_W / 2 + 0.05, b.y + BRICK_H / 2 - 0.06, b.x + BRICK_W / 2 - 0.05, b.y + BRICK_H / 2 - 0.06)
     end
   end
+
+  gfx.blend_mode("add")
+  for _, sp in ipairs(sparks) do gfx.draw(sp) end
+  gfx.blend_mode("alpha")
 
   local p = s.paddle
   gfx.color(0.85, 0.88, 0.95, 1)

@@ -57,7 +57,13 @@ function levelkit.color(gfx, c, alpha)
   gfx.color(c[1], c[2], c[3], alpha or c[4] or 1)
 end
 
-local FONT_W, FONT_H = 6, 10 -- the host's bitmap font cell at scale 1
+local FONT_W, FONT_H = 6, 10 -- a line's height at scale 1 (and a character's width, without gfx.text_size)
+
+-- The pixels a line of text takes at scale in the current font.
+local function text_w(gfx, s, scale)
+  if gfx.text_size then return (gfx.text_size(s, scale)) end
+  return #s * FONT_W * scale
+end
 
 -- A panel in the top-left corner: a title, then one line per control.
 function levelkit.controls(gfx, title, lines, opts)
@@ -65,9 +71,9 @@ function levelkit.controls(gfx, title, lines, opts)
   local scale = opts.scale or 2
   local x0, y0 = opts.x or 10, opts.y or 28 -- below the host's F1 hint
   local line_h = FONT_H * scale + 4
-  local widest = #title
-  for _, l in ipairs(lines) do widest = math.max(widest, #l) end
-  local w = widest * FONT_W * scale + 20
+  local widest = text_w(gfx, title, scale)
+  for _, l in ipairs(lines) do widest = math.max(widest, text_w(gfx, l, scale)) end
+  local w = widest + 20
   local h = (#lines + 1) * line_h + 14
   local width = gfx.width and gfx.width() or 1280
   if opts.align == "right" then x0 = width - w - 10 end
@@ -97,8 +103,8 @@ function levelkit.status(gfx, lines, opts)
   local scale = opts.scale or 2
   local line_h = FONT_H * scale + 4
   local widest = 0
-  for _, l in ipairs(lines) do widest = math.max(widest, #l[1]) end
-  local w = widest * FONT_W * scale + 20
+  for _, l in ipairs(lines) do widest = math.max(widest, text_w(gfx, l[1], scale)) end
+  local w = widest + 20
   local h = #lines * line_h + 12
   local width = gfx.width and gfx.width() or 1280
   local x0, y0 = width - w - 10, opts.y or 10
@@ -114,7 +120,7 @@ function levelkit.banner(gfx, text, sub, color)
   local width = gfx.width and gfx.width() or 1280
   local height = gfx.height and gfx.height() or 720
   local scale = 4
-  local w = math.max(#text * FONT_W * scale, sub and #sub * FONT_W * 2 or 0) + 60
+  local w = math.max(text_w(gfx, text, scale), sub and text_w(gfx, sub, 2) or 0) + 60
   local h = sub and 110 or 80
   local x0, y0 = (width - w) / 2, height * 0.4
   levelkit.screen_panel(gfx, x0, y0, w, h, {0.03, 0.04, 0.06, 0.85})

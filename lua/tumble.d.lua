@@ -787,17 +787,118 @@ function tumble.gfx.circle(mode, x, y, radius) end
 ---@param mode? "fill"|"line"
 function tumble.gfx.rect(mode, x, y, w, h, angle) end
 ---Text with its top-left at a world point.
----@param scale? integer 1..16, default 2
+---@param scale? number (0, 16]: times the font's size; default 2 with the built-in font (10 px), 1 with a gfx.font
 ---@param align? "left"|"center"|"right"
 function tumble.gfx.text(x, y, text, scale, align) end
 ---Text with its top-left at a pixel (from the top-left of the view).
----@param scale? integer
+---@param scale? number
 ---@param align? "left"|"center"|"right"
 function tumble.gfx.screen_text(px, py, text, scale, align) end
----@return integer pixels
+---The pixels text takes in the current font (at gfx.text's default scale).
+---@param text any
+---@param scale? number
+---@return integer w, integer h
+function tumble.gfx.text_size(text, scale) end
+---The built-in font (DejaVu Sans) at size pixels, or a TrueType/OpenType file
+---in the level's folder: gfx.font(size) or gfx.font(path, size).
+---@param path string|number|nil
+---@param size? number 1..256 pixels
+---@return tumble.Font
+function tumble.gfx.font(path, size) end
+---The font text draws in from now on; none: the built-in one.
+---@param font? tumble.Font
+function tumble.gfx.set_font(font) end
+---@return tumble.Font|nil font the font set, nil for the built-in one
+function tumble.gfx.get_font() end
+---@return integer pixels (a canvas's width while drawing into one)
 function tumble.gfx.width() end
 ---@return integer pixels
 function tumble.gfx.height() end
+
+---Saves the transform (at most 64 saved).
+function tumble.gfx.push() end
+---Restores the transform gfx.push saved.
+function tumble.gfx.pop() end
+---Moves what is drawn after.
+---@param dx number
+---@param dy number
+function tumble.gfx.translate(dx, dy) end
+---Turns what is drawn after (radians, counter-clockwise in the world).
+---@param angle number
+function tumble.gfx.rotate(angle) end
+---Scales what is drawn after.
+---@param sx number
+---@param sy? number default sx
+function tumble.gfx.scale(sx, sy) end
+---Coordinates become the target's pixels from its top-left, y down.
+function tumble.gfx.origin() end
+---Where a point of the current space lands, in pixels.
+---@return number px, number py
+function tumble.gfx.transform_point(x, y) end
+---Sets the width of lines and outlines, in pixels (default 1).
+---@param w? number (0, 256]
+---@return number before
+function tumble.gfx.line_width(w) end
+---@alias tumble.BlendMode "alpha"|"add"|"multiply"|"replace"
+---Sets how what is drawn mixes with what is there.
+---@param mode? tumble.BlendMode
+---@return tumble.BlendMode before
+function tumble.gfx.blend_mode(mode) end
+---The colour each frame is cleared to (from the next frame).
+---@param r number|number[] 0..1, or {r, g, b [, a]}
+---@param g? number
+---@param b? number
+---@param a? number
+function tumble.gfx.background(r, g, b, a) end
+---Fills the whole target (default: the background, or transparent in a canvas).
+---@param r? number|number[]
+---@param g? number
+---@param b? number
+---@param a? number
+function tumble.gfx.clear(r, g, b, a) end
+
+---@class tumble.CanvasOptions
+---@field ppm? number        pixels per metre when drawn, default 32
+---@field filter? "linear"|"nearest"
+
+---A transparent offscreen picture of w x h pixels (at most 8192 a side, 4096 x 4096 in all).
+---@param w integer
+---@param h integer
+---@param options? tumble.CanvasOptions
+---@return tumble.Canvas
+function tumble.gfx.canvas(w, h, options) end
+---gfx draws into canvas (its pixels, y down) until gfx.set_canvas() or the end of draw.
+---@param canvas? tumble.Canvas
+function tumble.gfx.set_canvas(canvas) end
+---@return tumble.Canvas|nil
+function tumble.gfx.get_canvas() end
+---Many sprites of one image (or canvas), drawn at once by gfx.draw(batch).
+---@param image tumble.Image|tumble.Canvas
+---@param max? integer 1..100000, default 1000
+---@return tumble.SpriteBatch
+function tumble.gfx.batch(image, max) end
+
+---@class tumble.ParticleSettings
+---@field max? integer            the most particles alive, 1..100000 (only when made), default 1000
+---@field x? number               where new particles start
+---@field y? number
+---@field area? number|number[]   half extents {w, h} of the box they start in
+---@field rate? number            particles a second update emits, default 0
+---@field life? number|number[]   seconds, or {min, max}; default 1
+---@field speed? number|number[]  metres a second at birth; default 1
+---@field direction? number       radians, counter-clockwise from +x; default pi/2
+---@field spread? number          radians the direction spreads over; default 2 pi
+---@field gravity? number[]       {x, y} metres a second squared
+---@field size? number|number[]   side in metres, or {at birth, at death}; default 0.1
+---@field spin? number|number[]   radians a second
+---@field colors? number[][]      1 to 8 colours {r, g, b [, a]} over a particle's life
+---@field seed? integer           the same seed gives the same particles
+
+---A particle emitter: squares, or the image; drawn by gfx.draw(ps).
+---@param image? tumble.Image|tumble.Canvas|tumble.ParticleSettings
+---@param settings? tumble.ParticleSettings
+---@return tumble.Particles
+function tumble.gfx.particles(image, settings) end
 
 ---@class tumble.ImageOptions
 ---@field frame_w? integer  sprite sheet: frame width in pixels
@@ -824,8 +925,11 @@ function tumble.gfx.image(path, options) end
 ---@field rect? integer[]    {x, y, w, h}: a sub-rectangle in pixels
 ---@field tint? number[]     {r, g, b [, a]} multiplies the pixels
 
----Draws an image with its origin at world (x, y).
----@param image tumble.Image
+---Draws an image or canvas with its origin at world (x, y); a batch or
+---particles moved by (x, y) (default 0, 0).
+---@param image tumble.Image|tumble.Canvas|tumble.SpriteBatch|tumble.Particles
+---@param x? number
+---@param y? number
 ---@param options? tumble.DrawOptions
 function tumble.gfx.draw(image, x, y, options) end
 
@@ -857,6 +961,52 @@ local Image = {}
 ---A pixel's colour, x and y from the top-left, from 0.
 ---@return number r, number g, number b, number a
 function Image:pixel(x, y) end
+
+---@class tumble.Font
+---@field size integer         (read-only) pixels
+---@field name string|nil      (read-only) the file as given; nil for the built-in font
+---@field height integer       (read-only) the height of a line, pixels
+local Font = {}
+---@return integer w, integer h pixels at the font's size
+function Font:text_size(text) end
+
+---@class tumble.Canvas
+---@field width integer        (read-only) pixels
+---@field height integer       (read-only)
+local Canvas = {}
+---A pixel's colour, x and y from the top-left, from 0.
+---@return number r, number g, number b, number a
+function Canvas:pixel(x, y) end
+
+---@class tumble.SpriteBatch
+---@field count integer        (read-only) sprites in it
+---@field max integer          (read-only)
+---@field image tumble.Image|tumble.Canvas (read-only)
+local SpriteBatch = {}
+---Adds a sprite at world (x, y); past max is an error.
+---@param options? tumble.DrawOptions
+---@return integer index
+function SpriteBatch:add(x, y, options) end
+---Changes sprite i.
+---@param options? tumble.DrawOptions
+function SpriteBatch:set(i, x, y, options) end
+function SpriteBatch:clear() end
+
+---@class tumble.Particles
+---@field count integer        (read-only) particles alive
+---@field max integer          (read-only)
+local Particles = {}
+---Emits n at once (no more than there is room for).
+---@return integer emitted
+function Particles:emit(n) end
+---Ages, moves and emits at the rate; dt 0..1 seconds.
+function Particles:update(dt) end
+---Where new particles start.
+function Particles:move_to(x, y) end
+---@param settings tumble.ParticleSettings (without max)
+function Particles:set(settings) end
+---Removes every particle.
+function Particles:reset() end
 
 ---The view: centre and pixels per metre; assign to move it.
 ---@class tumble.Camera

@@ -25,7 +25,7 @@ LEVEL     ?=
 # contraction, IEEE order of operations. -msse2 maps the wide contact solver's
 # SSE2 intrinsics onto wasm SIMD (each one an IEEE lane operation).
 WEB_CFLAGS := -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-              -ffp-contract=off -fno-strict-aliasing -msimd128 -msse2 -D_GNU_SOURCE -MMD -MP
+              -ffp-contract=off -fno-strict-aliasing -msimd128 -msse2 -D_GNU_SOURCE -DTH_NO_TTF -MMD -MP
 WEB_INC    := -I$(WEB_DEPS)/include -I$(WEB_DEPS)/include/SDL2
 WEB_LIBS   := $(WEB_DEPS)/lib/liblua.a $(WEB_DEPS)/lib/libSDL2_image.a $(WEB_DEPS)/lib/libSDL2_mixer.a \
               $(WEB_DEPS)/lib/libSDL2.a

@@ -14,6 +14,7 @@
 #include "app_internal.h"
 #include "watchdog.h"
 #include "oslock.h"
+#include "text.h"
 #include "sdl_event.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ static bool open_app(th_app *app, const th_app_options *options)
 	th_history_init(&app->history, HISTORY_LIMIT_BYTES);
 	th_level_init(&app->level);
 	app->root = th_app_find_root();
+	app->media.fonts = th_text_open(app->root);
 	app->watch_enabled = opt->watch < 0 ? !opt->headless : opt->watch > 0;
 	app->fatal_status = 2;
 	if (opt->screenshot != NULL && th_picture_format(opt->screenshot) == NULL) {
@@ -398,6 +400,8 @@ int th_app_close(th_app *app)
 	th_watch_free(&app->watch);
 	th_target_free(&app->target);
 	th_media_close(&app->media);
+	th_text_close(app->media.fonts);
+	app->media.fonts = NULL;
 	if (app->pad != NULL) SDL_GameControllerClose(app->pad);
 	if (app->window != NULL) SDL_DestroyWindow(app->window);
 	if (app->sdl) SDL_Quit();

@@ -19,6 +19,7 @@
  * spr.frame animates. They are drawn at the body's interpolated transform,
  * after the debug draw and before level.draw. */
 #include "level.h"
+#include "picture.h"
 #include "tumble/tumble_lua.h"
 
 #include <limits.h>
@@ -34,19 +35,6 @@
 #define MAX_FILE_BYTES (64u * 1024u * 1024u)
 #define DEFAULT_PPM 32.0
 
-typedef struct th_image {
-	th_media *media;        /* for the memory budget; outlives every Lua state */
-	SDL_Surface *surface;   /* RGBA32; NULL once collected */
-	char *path;             /* resolved */
-	char *name;             /* as the level gave it */
-	th_file_stamp stamp;
-	uint64_t key;           /* texture cache key of the current picture */
-	int frame_w, frame_h;   /* sprite sheet cell; the whole image when not a sheet */
-	int cols, frame_count;
-	double ppm;             /* pixels per metre for the default size */
-	bool nearest;           /* filter */
-	int reloads;
-} th_image;
 
 static const char live_images_key = 'i'; /* registry: weak set of live Images */
 static const char sprites_key = 's';     /* registry: {list = {{body, spec}...}, map = {[body] = spec}} */
@@ -158,9 +146,11 @@ static void set_frames(th_image *img, int fw, int fh)
 
 /* ---------------- the Image type ---------------- */
 
-static th_image *check_image(lua_State *L, int arg)
+th_image *th_image_check(lua_State *L, int arg)
 {
-	th_image *img = luaL_checkudata(L, arg, IMAGE_MT);
+	th_image *img = luaL_testudata(L, arg, IMAGE_MT);
+	if (img == NULL) img = th_canvas_image(L, arg);
+	if (img == NULL) img = luaL_checkudata(L, arg, IMAGE_MT);
 	if (img->surface == NULL) luaL_argerror(L, arg, "image was freed");
 	return img;
 }
@@ -193,7 +183,7 @@ static int image_tostring(lua_State *L)
 /* img:pixel(x, y) -> r, g, b, a in 0..1; x, y in pixels from the top-left, from 0 */
 static int image_pixel(lua_State *L)
 {
-	th_image *img = check_image(L, 1);
+	th_image *img = th_image_check(L, 1);
 	lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
 	SDL_Surface *s = img->surface;
 	luaL_argcheck(L, x >= 0 && x < s->w, 2, "x out of the image");
@@ -213,7 +203,7 @@ static const luaL_Reg image_methods[] = {
 
 static int image_index(lua_State *L)
 {
-	th_image *img = check_image(L, 1);
+	th_image *img = th_image_check(L, 1);
 	const char *k = luaL_checkstring(L, 2);
 	int which = 0;
 	while (image_props[which] != NULL && strcmp(image_props[which], k) != 0) which += 1;
@@ -244,7 +234,7 @@ static int image_newindex(lua_State *L)
 }
 
 /* The option table at argument t: every key must be known. */
-static void check_options(lua_State *L, int t, const char *const names[])
+void th_image_check_options(lua_State *L, int t, const char *const names[])
 {
 	lua_pushnil(L);
 	while (lua_next(L, t) != 0) {
@@ -317,7 +307,7 @@ static int gfx_image(lua_State *L)
 	bool nearest = false;
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		check_options(L, 2, names);
+		th_image_check_options(L, 2, names);
 		fw = (int)opt_number(L, 2, "frame_w", 0, 1, MAX_SIDE);
 		fh = (int)opt_number(L, 2, "frame_h", 0, 1, MAX_SIDE);
 		ppm = opt_number(L, 2, "ppm", DEFAULT_PPM, 1e-3, 1e6);
@@ -379,18 +369,8 @@ static int gfx_image(lua_State *L)
 
 /* ---------------- drawing ---------------- */
 
-typedef struct draw_spec {
-	double x, y, angle;      /* world position of the origin, radians ccw */
-	double w, h;             /* metres; <= 0: from the frame size and ppm */
-	double sx, sy;           /* scale (negative flips) */
-	double ox, oy;           /* origin in the frame, 0..1 from the left and the bottom */
-	int frame;               /* 1-based; 0 = whole image / first frame */
-	bool has_rect;
-	SDL_Rect rect;           /* explicit sub-rectangle in pixels */
-	SDL_Color tint;
-} draw_spec;
 
-static void default_spec(draw_spec *d)
+void th_image_default_spec(draw_spec *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->sx = d->sy = 1.0;
@@ -398,7 +378,8 @@ static void default_spec(draw_spec *d)
 	d->tint = (SDL_Color){255, 255, 255, 255};
 }
 
-static void draw_image(const th_render *r, th_target *t, th_image *img, const draw_spec *d)
+/* The source rectangle of a draw in the image's pixels, and its size in metres. */
+static SDL_Rect spec_source(const th_image *img, const draw_spec *d, double *w, double *hh)
 {
 	SDL_Rect src;
 	if (d->has_rect) {
@@ -407,15 +388,58 @@ static void draw_image(const th_render *r, th_target *t, th_image *img, const dr
 		int f = d->frame > 0 ? (d->frame - 1) % img->frame_count : 0;
 		src = (SDL_Rect){(f % img->cols) * img->frame_w, (f / img->cols) * img->frame_h, img->frame_w, img->frame_h};
 	}
-	double w = d->w, hh = d->h;
-	if (w <= 0 && hh <= 0) {
-		w = src.w / img->ppm;
-		hh = src.h / img->ppm;
-	} else if (w <= 0) {
-		w = hh * src.w / src.h;
-	} else if (hh <= 0) {
-		hh = w * src.h / src.w;
+	*w = d->w;
+	*hh = d->h;
+	if (*w <= 0 && *hh <= 0) {
+		*w = src.w / img->ppm;
+		*hh = src.h / img->ppm;
+	} else if (*w <= 0) {
+		*w = *hh * src.w / src.h;
+	} else if (*hh <= 0) {
+		*hh = *w * src.h / src.w;
 	}
+	return src;
+}
+
+void th_image_spec_quad(const th_image *img, const draw_spec *d, th_quad *q)
+{
+	double w, hh;
+	SDL_Rect src = spec_source(img, d, &w, &hh);
+	double c = cos(d->angle), s = sin(d->angle);
+	float iw = (float)img->surface->w, ih = (float)img->surface->h;
+	float u0 = (float)src.x / iw, u1 = (float)(src.x + src.w) / iw;
+	float v0 = (float)src.y / ih, v1 = (float)(src.y + src.h) / ih;
+	/* bottom-left, bottom-right, top-right, top-left of the frame, y up */
+	static const int us[4] = {0, 1, 1, 0}, vs[4] = {0, 0, 1, 1};
+	for (int i = 0; i < 4; ++i) {
+		double lx = (us[i] - d->ox) * w * d->sx, ly = (vs[i] - d->oy) * hh * d->sy;
+		q->x[i] = d->x + c * lx - s * ly;
+		q->y[i] = d->y + s * lx + c * ly;
+		q->uv[i] = (SDL_FPoint){us[i] ? u1 : u0, vs[i] ? v0 : v1};
+	}
+	q->tint = d->tint;
+}
+
+static SDL_BlendMode draw_blend(const th_render *r)
+{
+	/* the level's blend mode holds inside its draw; sprites blend as ever */
+	return r->target != NULL ? r->gfx.blend : SDL_BLENDMODE_BLEND;
+}
+
+void th_image_draw(const th_render *r, th_target *t, th_image *img, const draw_spec *d)
+{
+	if (r->target != NULL && !r->gfx.cur.camera) {
+		/* under a transform of the level's: a textured quad through it */
+		SDL_Texture *tex = th_target_texture_version(t, img->key, img->version, img->surface, img->nearest);
+		if (tex == NULL) return;
+		SDL_SetTextureBlendMode(tex, draw_blend(r));
+		th_quad q;
+		th_image_spec_quad(img, d, &q);
+		th_render_quads((th_render *)r, t, tex, &q, 1, 0.0, 0.0);
+		return;
+	}
+	double w, hh;
+	SDL_Rect src = spec_source(img, d, &w, &hh);
 	double dw = w * fabs(d->sx) * r->scale, dh = hh * fabs(d->sy) * r->scale;
 	if (!(dw >= 0.25 && dh >= 0.25) || dw > 1e5 || dh > 1e5) return;
 	double px = 0.5 * t->width + (d->x - r->cam_x) * r->scale;
@@ -425,8 +449,9 @@ static void draw_image(const th_render *r, th_target *t, th_image *img, const dr
 	double cy = (1.0 - (d->sy < 0 ? 1.0 - d->oy : d->oy)) * dh;
 	double reach = sqrt(dw * dw + dh * dh);
 	if (px + reach < 0 || px - reach > t->width || py + reach < 0 || py - reach > t->height) return;
-	SDL_Texture *tex = th_target_texture(t, img->key, img->surface, img->nearest);
+	SDL_Texture *tex = th_target_texture_version(t, img->key, img->version, img->surface, img->nearest);
 	if (tex == NULL) return;
+	SDL_SetTextureBlendMode(tex, draw_blend(r));
 	SDL_SetTextureColorMod(tex, d->tint.r, d->tint.g, d->tint.b);
 	SDL_SetTextureAlphaMod(tex, d->tint.a);
 	SDL_FRect dst = {(float)(px - cx), (float)(py - cy), (float)dw, (float)dh};
@@ -456,7 +481,7 @@ static bool read_color(lua_State *L, int idx, SDL_Color *out)
 /* Reads the draw options of table t into d. strict: raise on a bad value (a
  * gfx.draw or gfx.sprite call); else keep the default (a sprite at draw time,
  * where the level may have put anything into its table since). */
-static bool read_spec(lua_State *L, int t, th_image *img, draw_spec *d, bool strict)
+bool th_image_read_spec(lua_State *L, int t, th_image *img, draw_spec *d, bool strict)
 {
 	static const struct {
 		const char *name;
@@ -526,26 +551,26 @@ static bool read_spec(lua_State *L, int t, th_image *img, draw_spec *d, bool str
 	return true;
 }
 
-static const char *const draw_names[] = {"w", "h", "angle", "sx", "sy", "ox", "oy", "frame", "rect", "tint", NULL};
+const char *const th_image_draw_names[] = {"w", "h", "angle", "sx", "sy", "ox", "oy", "frame", "rect", "tint", NULL};
 
 /* gfx.draw(image, x, y [, {w, h, angle, sx, sy, ox, oy, frame, rect, tint}]) */
 static int gfx_draw(lua_State *L)
 {
 	th_level *lv = host_up(L);
-	th_image *img = check_image(L, 1);
+	th_image *img = th_image_check(L, 1);
 	draw_spec d;
-	default_spec(&d);
+	th_image_default_spec(&d);
 	d.x = luaL_checknumber(L, 2);
 	d.y = luaL_checknumber(L, 3);
 	luaL_argcheck(L, isfinite(d.x) && fabs(d.x) <= 1e6, 2, "number in [-1e6, 1e6] expected");
 	luaL_argcheck(L, isfinite(d.y) && fabs(d.y) <= 1e6, 3, "number in [-1e6, 1e6] expected");
 	if (!lua_isnoneornil(L, 4)) {
 		luaL_checktype(L, 4, LUA_TTABLE);
-		check_options(L, 4, draw_names);
-		read_spec(L, 4, img, &d, true);
+		th_image_check_options(L, 4, th_image_draw_names);
+		th_image_read_spec(L, 4, img, &d, true);
 	}
 	th_target *t = lv->render->target;
-	if (t != NULL) draw_image(lv->render, t, img, &d);
+	if (t != NULL) th_image_draw(lv->render, t, img, &d);
 	return 0;
 }
 
@@ -616,7 +641,7 @@ static int gfx_sprite(lua_State *L)
 		return 0;
 	}
 	luaL_checktype(L, 2, LUA_TTABLE);
-	check_options(L, 2, sprite_names);
+	th_image_check_options(L, 2, sprite_names);
 	lua_pushliteral(L, "image");
 	lua_rawget(L, 2);
 	th_image *img = luaL_testudata(L, -1, IMAGE_MT);
@@ -625,8 +650,8 @@ static int gfx_sprite(lua_State *L)
 	}
 	lua_pop(L, 1);
 	draw_spec d;
-	default_spec(&d);
-	read_spec(L, 2, img, &d, true);
+	th_image_default_spec(&d);
+	th_image_read_spec(L, 2, img, &d, true);
 	opt_number(L, 2, "x", 0, -1e6, 1e6);
 	opt_number(L, 2, "y", 0, -1e6, 1e6);
 	lua_pushvalue(L, 1);
@@ -716,15 +741,15 @@ static int draw_sprites_protected(lua_State *L)
 		th_image *img = luaL_testudata(L, -1, IMAGE_MT);
 		if (!hidden && img != NULL && img->surface != NULL && w == lv->world) {
 			draw_spec d;
-			default_spec(&d);
-			read_spec(L, spec, img, &d, false);
+			th_image_default_spec(&d);
+			th_image_read_spec(L, spec, img, &d, false);
 			double lx = raw_number(L, spec, "x", 0), ly = raw_number(L, spec, "y", 0);
 			tb_transform xf = th_render_body_transform(lv->render, lv->world, lv->frame, id);
 			tb_vec2 p = tb_transform_point(xf, tb_v2((float)lx, (float)ly));
 			d.x = p.x;
 			d.y = p.y;
 			d.angle += atan2(xf.q.s, xf.q.c);
-			draw_image(lv->render, pass->t, img, &d);
+			th_image_draw(lv->render, pass->t, img, &d);
 		}
 		lua_settop(L, map);
 	}
@@ -874,7 +899,7 @@ void th_image_describe(lua_State *L)
 	lua_setfield(L, -2, "image");
 	th_api_push_names(L, image_names);
 	lua_setfield(L, -2, "image_options");
-	th_api_push_names(L, draw_names);
+	th_api_push_names(L, th_image_draw_names);
 	lua_setfield(L, -2, "draw_options");
 	th_api_push_names(L, sprite_names);
 	lua_setfield(L, -2, "sprite_options");

@@ -4,12 +4,15 @@
  * without documentation fails there). Each part describes its own lists; this
  * file only gathers them. */
 #include "level.h"
+#include "canvas.h"
+#include "text.h"
 
 #include <lauxlib.h>
 
 /* tumble._host_introspect() -> {callbacks, image = {properties, methods},
  * image_options, draw_options, sprite_options, sound = {...}, play_options,
- * beep_options, waves, conf, conf_camera, conf_layers} */
+ * beep_options, waves, conf, conf_camera, conf_layers, font, canvas, batch,
+ * particles, canvas_options, particle_settings} */
 static int host_introspect(lua_State *L)
 {
 	lua_newtable(L);
@@ -18,6 +21,8 @@ static int host_introspect(lua_State *L)
 	th_image_describe(L);
 	th_sound_describe(L);
 	th_conf_describe(L);
+	th_text_describe(L);
+	th_canvas_describe(L);
 	return 1;
 }
 

@@ -1139,15 +1139,13 @@ void th_level_draw_sprites(th_level *lv, th_target *t)
 void th_level_draw(th_level *lv, th_target *t)
 {
 	if (!lv->ok || lv->draw_faulted || !push_callback(lv, "draw")) return;
-	th_render *r = lv->render;
 	lua_rawgeti(lv->L, LUA_REGISTRYINDEX, lv->tumble_ref);
 	lua_pushliteral(lv->L, "gfx");
 	lua_rawget(lv->L, -2);
 	lua_remove(lv->L, -2);
-	r->target = t;
+	th_gfx_begin(lv, t);
 	if (!th_level_pcall(lv, "draw", 1)) lv->draw_faulted = true;
-	r->target = NULL;
-	if (t != NULL) SDL_SetRenderDrawBlendMode(t->renderer, SDL_BLENDMODE_BLEND);
+	th_gfx_end(lv);
 }
 
 void th_level_stats_get(th_level *lv, th_level_stats *out)

@@ -216,6 +216,10 @@ int th_conf_read_lua(lua_State *L);
 
 /* gfx.c: tumble.gfx into the tumble table on top of the stack. */
 void th_gfx_open_lua(th_level *lv, lua_State *L);
+/* Around level.draw: gfx draws into t, from the camera's transform; end
+ * leaves any canvas still drawn into and puts the renderer back. */
+void th_gfx_begin(th_level *lv, struct th_target *t);
+void th_gfx_end(th_level *lv);
 
 /* loader.c */
 void th_loader_open_lua(th_level *lv, lua_State *L);

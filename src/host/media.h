@@ -65,6 +65,7 @@ typedef struct th_media {
 	int audio_rate, audio_channels;
 	Uint16 audio_format;
 	bool muted;               /* recorded frames are being replayed: play nothing */
+	struct th_fonts *fonts;   /* the text's faces (text.h); NULL: the bitmap font */
 } th_media;
 
 void th_media_init(th_media *m, bool sandbox);

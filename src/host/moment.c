@@ -22,7 +22,9 @@
  * back as it was; one with __gc is refused, since a copy would be finalized
  * too. */
 #include "level.h"
+#include "canvas.h"
 #include "sandbox.h"
+#include "text.h"
 #include "tumble/tumble_lua.h"
 
 #include <ctype.h>
@@ -177,7 +179,11 @@ static bool kept_as_is(lua_State *L, int idx)
 {
 	const char *t = tumble_lua_typename(L, idx);
 	if (t != NULL) return strcmp(t, "Contact") != 0;
-	return luaL_testudata(L, idx, TH_IMAGE_MT) != NULL || luaL_testudata(L, idx, TH_SOUND_MT) != NULL;
+	/* drawing's own objects are kept too: what they hold is pictures, not
+	 * the simulation (a rewind does not take back a canvas's pixels) */
+	return luaL_testudata(L, idx, TH_IMAGE_MT) != NULL || luaL_testudata(L, idx, TH_SOUND_MT) != NULL ||
+	       luaL_testudata(L, idx, TH_FONT_MT) != NULL || luaL_testudata(L, idx, TH_CANVAS_MT) != NULL ||
+	       luaL_testudata(L, idx, TH_BATCH_MT) != NULL || luaL_testudata(L, idx, TH_PARTICLES_MT) != NULL;
 }
 
 /* Pushes what the value at vidx becomes in the copy; a table not seen yet

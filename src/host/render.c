@@ -16,7 +16,7 @@
 #define TEXTURE_IDLE_FRAMES 120
 #define TEXTURE_CACHE_MAX 256
 
-static const SDL_Color background = {22, 25, 31, 255};
+const SDL_Color th_render_background = {22, 25, 31, 255};
 
 /* Colours by body state, indexed by tb_draw_state. */
 static const SDL_Color state_colors[] = {
@@ -56,6 +56,11 @@ void th_render_init(th_render *r)
 	memset(r, 0, sizeof(*r));
 	r->color = (SDL_Color){255, 255, 255, 255};
 	r->alpha = 1.0f;
+	r->gfx.background = th_render_background;
+	r->gfx.line_width = 1.0f;
+	r->gfx.blend = SDL_BLENDMODE_BLEND;
+	r->gfx.cur.camera = true;
+	r->gfx.cur.base = 1.0;
 	r->layers[TH_LAYER_SHAPES] = true;
 	r->layers[TH_LAYER_JOINTS] = true;
 }
@@ -153,10 +158,26 @@ SDL_FPoint th_render_to_screen(const th_render *r, const th_target *t, tb_vec2 p
 	return s;
 }
 
+SDL_FPoint th_render_gfx_point(const th_render *r, const th_target *t, double x, double y)
+{
+	if (r->gfx.cur.camera) return th_render_to_screen(r, t, tb_v2((float)x, (float)y));
+	const th_xform *m = &r->gfx.cur.xf;
+	return (SDL_FPoint){(float)(m->a * x + m->c * y + m->e), (float)(m->b * x + m->d * y + m->f)};
+}
+
+double th_render_gfx_scale(const th_render *r)
+{
+	if (r->gfx.cur.camera) return 1.0;
+	const th_xform *m = &r->gfx.cur.xf;
+	double det = fabs(m->a * m->d - m->b * m->c);
+	return r->gfx.cur.base > 0.0 ? sqrt(det) / r->gfx.cur.base : 1.0;
+}
+
 /* ---------------- a target's textures (made from image.c's pictures) ---------------- */
 
 typedef struct texture_entry {
 	uint64_t key;
+	uint64_t version;
 	SDL_Texture *texture;
 	uint64_t last_used;
 } texture_entry;
@@ -194,19 +215,42 @@ void th_target_sweep_textures(th_target *t)
 	c->count = kept;
 }
 
-SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface, bool nearest)
+static texture_entry *texture_entry_find(th_target *t, uint64_t key)
 {
+	th_texture_cache *c = t->textures;
+	if (c == NULL) return NULL;
+	for (int i = 0; i < c->count; ++i) {
+		if (c->entries[i].key == key) {
+			c->entries[i].last_used = c->frame;
+			return &c->entries[i];
+		}
+	}
+	return NULL;
+}
+
+SDL_Texture *th_target_texture_find(th_target *t, uint64_t key)
+{
+	texture_entry *e = texture_entry_find(t, key);
+	return e != NULL ? e->texture : NULL;
+}
+
+SDL_Texture *th_target_texture_version(th_target *t, uint64_t key, uint64_t version, SDL_Surface *surface,
+                                       bool nearest)
+{
+	texture_entry *e = texture_entry_find(t, key);
+	if (e != NULL) {
+		if (e->version != version) {
+			/* the same size as ever: a canvas never changes size */
+			SDL_UpdateTexture(e->texture, NULL, surface->pixels, surface->pitch);
+			e->version = version;
+		}
+		return e->texture;
+	}
 	if (t->textures == NULL) {
 		t->textures = calloc(1, sizeof(th_texture_cache));
 		if (t->textures == NULL) return NULL;
 	}
 	th_texture_cache *c = t->textures;
-	for (int i = 0; i < c->count; ++i) {
-		if (c->entries[i].key == key) {
-			c->entries[i].last_used = c->frame;
-			return c->entries[i].texture;
-		}
-	}
 	if (c->count == TEXTURE_CACHE_MAX) {
 		/* full: the least recently drawn goes */
 		int oldest = 0;
@@ -220,8 +264,13 @@ SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface,
 	if (tex == NULL) return NULL;
 	SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
 	SDL_SetTextureScaleMode(tex, nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
-	c->entries[c->count++] = (texture_entry){key, tex, c->frame};
+	c->entries[c->count++] = (texture_entry){key, version, tex, c->frame};
 	return tex;
+}
+
+SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface, bool nearest)
+{
+	return th_target_texture_version(t, key, 0, surface, nearest);
 }
 
 /* ---------------- targets ---------------- */
@@ -320,6 +369,38 @@ static void thick_line(th_render *r, SDL_Renderer *sr, SDL_FPoint a, SDL_FPoint 
 	float nx = -dy / len * 0.5f * width, ny = dx / len * 0.5f * width;
 	SDL_FPoint q[4] = {{a.x + nx, a.y + ny}, {b.x + nx, b.y + ny}, {b.x - nx, b.y - ny}, {a.x - nx, a.y - ny}};
 	th_render_fill_convex(r, sr, q, 4, c);
+}
+
+void th_render_stroke_wide(th_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, bool closed, float width,
+                           SDL_Color c)
+{
+	if (width <= 1.0f) {
+		th_render_stroke(sr, pts, n, closed, c);
+		return;
+	}
+	for (int i = 0; i + 1 < n; ++i) thick_line(r, sr, pts[i], pts[i + 1], width, c);
+	if (closed && n > 2) thick_line(r, sr, pts[n - 1], pts[0], width, c);
+}
+
+void th_render_quads(th_render *r, th_target *t, SDL_Texture *tex, const th_quad *q, int n, double dx, double dy)
+{
+	/* in pieces, so the vertex buffer stays small whatever n is */
+	SDL_Vertex v[4 * 64];
+	int idx[6 * 64];
+	for (int base = 0; base < n; base += 64) {
+		int m = n - base < 64 ? n - base : 64;
+		for (int k = 0; k < m; ++k) {
+			const th_quad *e = &q[base + k];
+			for (int i = 0; i < 4; ++i) {
+				v[4 * k + i].position = th_render_gfx_point(r, t, e->x[i] + dx, e->y[i] + dy);
+				v[4 * k + i].color = e->tint;
+				v[4 * k + i].tex_coord = e->uv[i];
+			}
+			static const int order[6] = {0, 1, 2, 0, 2, 3};
+			for (int i = 0; i < 6; ++i) idx[6 * k + i] = 4 * k + order[i];
+		}
+		SDL_RenderGeometry(t->renderer, tex, v, 4 * m, idx, 6 * m);
+	}
 }
 
 static SDL_FPoint *point_buffer(th_render *r, int n)
@@ -638,7 +719,7 @@ void th_render_begin(th_render *r, th_target *t, const th_camera *c, float alpha
 	r->text_box_count = 0;
 	SDL_Renderer *sr = t->renderer;
 	SDL_SetRenderDrawBlendMode(sr, SDL_BLENDMODE_BLEND);
-	set_color(sr, background);
+	set_color(sr, r->gfx.background);
 	SDL_RenderClear(sr);
 	draw_grid(r, t);
 }

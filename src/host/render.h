@@ -30,8 +30,39 @@ typedef struct th_body_prev {
 	long long stamp; /* step number it precedes */
 } th_body_prev;
 
+/* The level's drawing state (gfx.c): the transform from the level's
+ * coordinates to the target's pixels, its stack, line width, blend mode and
+ * the background colour. */
+#define TH_GFX_STACK_MAX 64
+typedef struct th_xform {
+	double a, b, c, d, e, f; /* x' = a x + c y + e, y' = b x + d y + f */
+} th_xform;
+
+/* A transform and what it started from. */
+typedef struct th_gfx_frame {
+	th_xform xf;
+	bool camera;  /* xf is the camera's own (the fast paths apply) */
+	double base;  /* pixels per unit of the space xf started from (the camera's scale, or 1) */
+} th_gfx_frame;
+
+typedef struct th_gfx_state {
+	th_gfx_frame cur;                    /* the current transform */
+	th_gfx_frame stack[TH_GFX_STACK_MAX]; /* gfx.push */
+	int depth;
+	float line_width;                    /* pixels */
+	SDL_BlendMode blend;
+	SDL_Color background;                /* what a frame is cleared to */
+	/* drawing into a canvas: where gfx drew before, and its transform */
+	bool in_canvas;
+	void *canvas;                        /* the canvas drawn into (canvas.c's) */
+	th_target *screen;
+	th_gfx_frame screen_frame;
+	int screen_depth;
+} th_gfx_state;
+
 typedef struct th_render {
 	th_target *target;          /* where the level's gfx draws; NULL: gfx only checks arguments */
+	th_gfx_state gfx;           /* the level's drawing state */
 	SDL_Color color;            /* gfx.color */
 	double cam_x, cam_y, scale; /* view of the frame being drawn (interpolated) */
 	float alpha;                /* interpolation factor between the last two steps */
@@ -65,6 +96,12 @@ void th_target_free(th_target *t);
  * key, one key per picture: key's texture, made from surface the first time
  * (NULL if it cannot be). They are freed with the target. */
 SDL_Texture *th_target_texture(th_target *t, uint64_t key, SDL_Surface *surface, bool nearest);
+/* The same for pictures that change in place (a canvas): the texture is
+ * updated from surface when version differs from the one it was made at. */
+SDL_Texture *th_target_texture_version(th_target *t, uint64_t key, uint64_t version, SDL_Surface *surface,
+                                       bool nearest);
+/* key's texture if t has it, else NULL (nothing is made). */
+SDL_Texture *th_target_texture_find(th_target *t, uint64_t key);
 /* Drops the textures not drawn lately; once per frame drawn into t. */
 void th_target_sweep_textures(th_target *t);
 
@@ -85,11 +122,32 @@ void th_render_end(th_render *r);
 
 /* ---- primitives ---- */
 SDL_FPoint th_render_to_screen(const th_render *r, const th_target *t, tb_vec2 p);
+/* A point of the level's drawing (gfx) in the target's pixels, through the
+ * current transform. */
+SDL_FPoint th_render_gfx_point(const th_render *r, const th_target *t, double x, double y);
+/* The level's drawing transform's scale, relative to the space it started
+ * from (1 under the camera alone). */
+double th_render_gfx_scale(const th_render *r);
 void th_render_fill_rect(SDL_Renderer *sr, float x, float y, float w, float h, SDL_Color c);
 void th_render_text(th_target *t, float x, float y, int scale, const char *text, SDL_Color c);
 /* Convex fan fill of pts[0..n) in one colour. */
 void th_render_fill_convex(th_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, SDL_Color c);
 void th_render_stroke(SDL_Renderer *sr, const SDL_FPoint *pts, int n, bool closed, SDL_Color c);
+/* The same, width pixels wide (quads when wider than a pixel). */
+void th_render_stroke_wide(th_render *r, SDL_Renderer *sr, const SDL_FPoint *pts, int n, bool closed, float width,
+                           SDL_Color c);
+/* A textured quad in the level's coordinates: corners (x, y), texture
+ * coordinates and a colour. */
+typedef struct th_quad {
+	double x[4], y[4];
+	SDL_FPoint uv[4];
+	SDL_Color tint;
+} th_quad;
+/* Draws n quads of one texture (NULL: plain colour), moved by (dx, dy),
+ * through the level's transform, in one call per 64. */
+void th_render_quads(th_render *r, th_target *t, SDL_Texture *tex, const th_quad *q, int n, double dx, double dy);
+/* The default background colour. */
+extern const SDL_Color th_render_background;
 /* A circle in world units. */
 void th_render_circle(th_render *r, th_target *t, tb_vec2 center, float radius, SDL_Color outline, SDL_Color fill,
                       bool do_fill, bool do_line);

@@ -264,6 +264,23 @@ local function problems_of(api, dl, ref)
   category{ what = "conf layer", names = set_of(api.conf_layers), section = "level.conf", prefix = "",
             dlua = class_fields(dl, "tumble.ConfLayers") or {}, where = "tumble.ConfLayers" }
   category{ what = "command-line option", names = api.options, section = "Command line", prefix = "--" }
+  -- drawing's own types: each in its subsection of Drawing
+  for _, t in ipairs({
+    { what = "Font", key = "font", section = "Text and fonts", var = "font", class = "tumble.Font" },
+    { what = "Canvas", key = "canvas", section = "Canvases", var = "canvas", class = "tumble.Canvas" },
+    { what = "SpriteBatch", key = "batch", section = "Sprite batches", var = "batch", class = "tumble.SpriteBatch" },
+    { what = "Particles", key = "particles", section = "Particles", var = "ps", class = "tumble.Particles" },
+  }) do
+    local have = api[t.key] or { properties = {}, methods = {} }
+    category{ what = t.what .. " property", names = set_of(have.properties), section = t.section,
+              prefix = t.var .. ".", dlua = class_fields(dl, t.class) or {}, where = "---@field of " .. t.class }
+    category{ what = t.what .. " method", names = set_of(have.methods), section = t.section, prefix = t.var .. ":",
+              dlua = dl.classes[t.class] and dl.classes[t.class].methods or {}, where = "function " .. t.what .. ":NAME()" }
+  end
+  category{ what = "canvas option", names = set_of(api.canvas_options or {}), section = "Canvases", prefix = "",
+            dlua = class_fields(dl, "tumble.CanvasOptions") or {}, where = "tumble.CanvasOptions" }
+  category{ what = "particle setting", names = set_of(api.particle_settings or {}), section = "Particles", prefix = "",
+            dlua = class_fields(dl, "tumble.ParticleSettings") or {}, where = "tumble.ParticleSettings" }
 
   -- the other way: names in the host part of REFERENCE.md that do not exist
   local seen = {}
@@ -281,6 +298,12 @@ local function problems_of(api, dl, ref)
     ["img."] = set_of(api.image.properties), ["img:"] = set_of(api.image.methods),
     ["snd."] = set_of(api.sound.properties), ["snd:"] = set_of(api.sound.methods),
   }
+  for key, var in pairs({ font = "font", canvas = "canvas", batch = "batch", particles = "ps" }) do
+    if api[key] then
+      known[var .. "."] = set_of(api[key].properties)
+      known[var .. ":"] = set_of(api[key].methods)
+    end
+  end
   for _, s in ipairs(spans(ref.all)) do
     if s:match("%.so$") or s:match("%.lua$") or s:match("%.md$") then s = "" end -- file names
     for prefix, names in pairs(known) do

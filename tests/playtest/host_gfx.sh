@@ -45,8 +45,10 @@ check "y points up: the triangle is narrow at the top, wide at the bottom" \
   "[ \"\$(px 645 215 665 255 625 215 665 215)\" = '0,0,255 0,0,255 22,25,31 22,25,31' ]"
 check "gfx.line at world y = 2 is pixel row 480" "[ \"\$(px 365 480 365 470)\" = '255,255,0 22,25,31' ]"
 check "a line-mode circle leaves its centre empty" "[ \"\$(px 975 465 1000 480)\" = '22,25,31 255,0,255' ]"
-# "H" at scale 4 from (16, 640): its left stem is the glyph's first column
-check "gfx.screen_text draws glyphs at pixel positions" "[ \"\$(px 17 645 17 665)\" = '255,255,255 255,255,255' ]"
+# "H" at scale 4 (DejaVu Sans at 40 px) from (16, 640): its left stem is
+# pixels 20..22 x 649..677, with the shadow 4 pixels to the right of it
+check "gfx.screen_text draws glyphs at pixel positions" \
+  "[ \"\$(px 21 652 21 674 17 660 21 646)\" = '255,255,255 255,255,255 22,25,31 22,25,31' ]"
 
 out=$(timeout 60 "$BIN" --headless --frames 100 "$L/camera_level.lua" 2>&1); rc=$?
 check "the camera level ends itself with tumble.exit(0)" "[ $rc -eq 0 ]"

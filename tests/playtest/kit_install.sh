@@ -52,6 +52,17 @@ return level
 LUA
 check "the installed tumble runs a level in another folder that requires levelkit" \
   bash -c "cd '$away' && '$stage/usr/bin/tumble' --headless --frames 100 mine.lua | grep -q 'ran mine.lua: y=.* clamp=2'"
+cat > "$away/text.lua" <<'LUA'
+local level = {}
+function level.load(world)
+  tumble.exit(0, string.format("text %d x %d", tumble.gfx.text_size("Hello")))
+end
+return level
+LUA
+# the bundled DejaVu Sans measures "Hello" at 20 px as 51 x 24; the bitmap
+# font the host falls back to without it, 60 x 20
+check "the installed tumble finds its bundled font (text is measured in DejaVu Sans)" \
+  bash -c "cd '$away' && '$stage/usr/bin/tumble' --headless --frames 1 text.lua | grep -qx 'text 51 x 24'"
 default=$(cd "$away" && "$stage/usr/bin/tumble" --headless --frames 30 2>&1)
 explicit=$(cd "$away" && "$stage/usr/bin/tumble" --headless --frames 30 "$stage/usr/share/tumble/examples/forcefield.lua" 2>&1)
 default=$(echo "$default" | sed 's/ time=[^ ]*//'); explicit=$(echo "$explicit" | sed 's/ time=[^ ]*//')
