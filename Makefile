@@ -201,6 +201,8 @@ bench: $(PHYS_LIB) $(SO) $(BIN)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)
 	@echo; echo "Lua binding (10,000 bodies):"
 	@LUA_CPATH="$(CURDIR)/?.so;;" lua5.4 tests/bench/lua_binding_bench.lua
+	@echo; echo "world:snapshot() from Lua (5,050-box pyramid, CPU ms):"
+	@LUA_CPATH="$(CURDIR)/?.so;;" lua5.4 tests/bench/lua_snapshot_bench.lua
 	@echo; echo "Host rewind history:"
 	@TUMBLE_BIN=$(CURDIR)/$(BIN) bash tests/bench/host_rewind_bench.sh
 

@@ -51,6 +51,7 @@ typedef struct bench_body_def {
 	bench_vec position;
 	float angle;
 	bench_vec linear_velocity;
+	float angular_velocity; /* rad/s */
 	float linear_damping;
 	float sleep_threshold; /* m/s */
 	int is_awake, enable_sleep;
@@ -72,6 +73,7 @@ typedef struct bench_shape_def {
 	float density, friction, restitution;
 	uint32_t category, mask;
 	int group; /* same negative group: never collide */
+	int hit_events; /* Box2D's enableHitEvents (tumble's shapes have them on by default) */
 } bench_shape_def;
 
 static inline bench_shape_def bench_default_shape_def(void)
@@ -83,6 +85,7 @@ static inline bench_shape_def bench_default_shape_def(void)
 	d.category = 1u;
 	d.mask = 0xffffffffu;
 	d.group = 0;
+	d.hit_events = 0;
 	return d;
 }
 
@@ -144,6 +147,11 @@ typedef struct bench_ops {
 	/* Optional: the engine's own cosine and sine, where a scene builds points by
 	 * rotation (the spinner's chain), so they come out as the engine's scene had them. */
 	void (*cos_sin)(float angle, float *c, float *s);
+	/* Optional: moves a kinematic body to `position` (unrotated) over the next
+	 * step of dt seconds by giving it the velocity that gets it there, as
+	 * Box2D's b2Body_SetTargetTransform does. An engine without it skips the
+	 * scenes of Box2D main's newer set (junkyard, washer, compounds). */
+	void (*set_target)(int body, bench_vec position, float dt);
 } bench_ops;
 
 /* ---------------- scenes ---------------- */
@@ -156,14 +164,18 @@ enum {
 	BENCH_TUMBLER,
 	BENCH_SMASH,
 	BENCH_SPINNER,
+	BENCH_JUNKYARD,
+	BENCH_WASHER,
+	BENCH_COMPOUNDS,
 	BENCH_SCENE_COUNT
 };
 
 static const char *const bench_scene_names[BENCH_SCENE_COUNT] = {
-	"large_pyramid", "many_pyramids", "rain", "joint_grid", "tumbler", "smash", "spinner"};
+	"large_pyramid", "many_pyramids", "rain", "joint_grid", "tumbler", "smash", "spinner",
+	"junkyard",      "washer",        "compounds"};
 
-/* v3's step counts (benchmark/main.c) */
-static const int bench_default_steps[BENCH_SCENE_COUNT] = {500, 200, 1000, 500, 750, 300, 1400};
+/* v3's step counts (benchmark/main.c); the last three, Box2D main's. */
+static const int bench_default_steps[BENCH_SCENE_COUNT] = {500, 200, 1000, 500, 750, 300, 1400, 800, 500, 500};
 
 #define BENCH_MAX_PROBES 512
 #define BENCH_GRID_N 100
@@ -189,6 +201,8 @@ typedef struct bench_scene {
 	int first_box, box_count;    /* handles first_box .. first_box + box_count - 1 */
 	/* spinner */
 	int spinner_body;
+	/* junkyard: the pusher; washer: the drum */
+	int mover;
 	/* rain: the humans of every group */
 	int rain_bodies[BENCH_RAIN_ROWS * BENCH_RAIN_COLUMNS][BENCH_RAIN_GROUP][BENCH_HUMAN_BONES];
 	int rain_joints[BENCH_RAIN_ROWS * BENCH_RAIN_COLUMNS][BENCH_RAIN_GROUP][BENCH_HUMAN_BONES];
@@ -643,6 +657,202 @@ static inline int bench_spinner_escaped(const bench_scene *sc)
 	return n;
 }
 
+/* ---- Box2D main's newer scenes (its shared/benchmarks.c, release sizes) ---- */
+
+static inline void bench_cos_sin(const bench_ops *o, float angle, float *c, float *s)
+{
+	if (o->cos_sin != NULL) {
+		o->cos_sin(angle, c, s);
+	} else {
+		*c = cosf(angle);
+		*s = sinf(angle);
+	}
+}
+
+/* A ground of boxes: `count` boxes of half size hx, hy from (x, y) in steps of (dx, dy). */
+static inline void bench_box_row(const bench_ops *o, int ground, const bench_shape_def *sd, int count, float hx,
+                                 float hy, float x, float y, float dx, float dy)
+{
+	for (int i = 0; i < count; ++i) {
+		o->add_box(ground, sd, hx, hy, bench_v(x, y), 0.0f, 0.0f);
+		x += dx;
+		y += dy;
+	}
+}
+
+/* junkyard: 200 x 40 pentagons (radius 0.25) dropped into a 160 m box of 1 m
+ * ground boxes with walls 50 boxes high, pushed around by a 4 x 8 m kinematic
+ * box that slides along the floor, x = 60 sin(0.2 t). */
+static inline void bench_junkyard(bench_scene *sc)
+{
+	const bench_ops *o = sc->ops;
+	const float grid = 1.0f;
+	bench_body_def bd = bench_default_body_def();
+	bench_shape_def sd = bench_default_shape_def();
+	int ground = bench_add_body(sc, &bd);
+	bench_box_row(o, ground, &sd, 161, 0.55f * grid, 0.5f * grid, -80.0f * grid, 0.0f, grid, 0.0f);
+	bench_box_row(o, ground, &sd, 50, 0.5f * grid, 0.55f * grid, -80.0f * grid, grid, 0.0f, grid);
+	bench_box_row(o, ground, &sd, 50, 0.5f * grid, 0.55f * grid, 80.0f * grid, grid, 0.0f, grid);
+
+	const int columns = 200, rows = 40;
+	const float radius = 0.25f;
+	/* the Fibonacci sphere's angles, as main builds them */
+	const float phi = BENCH_PI * (sqrtf(5.0f) - 1.0f);
+	bench_vec points[5];
+	for (int i = 0; i < 5; ++i) {
+		float c, s;
+		bench_cos_sin(o, phi * (float)i, &c, &s);
+		points[i] = bench_v(radius * c, radius * s);
+	}
+	bd.type = BENCH_DYNAMIC;
+	float side = -0.1f, y_start = 15.0f;
+	for (int i = 0; i < columns; ++i) {
+		float x = 1.5f * (2.0f * (float)i - (float)columns) * radius;
+		for (int j = 0; j < rows; ++j) {
+			float y = 4.0f * (float)j * radius + y_start;
+			bd.position = bench_v(x + side, y);
+			side = -side;
+			int b = bench_add_body(sc, &bd);
+			if (sc->box_count++ == 0) sc->first_box = b;
+			o->add_hull(b, &sd, points, 5, 0.0f);
+		}
+	}
+	bd = bench_default_body_def();
+	bd.type = BENCH_KINEMATIC;
+	sc->mover = bench_add_body(sc, &bd);
+	o->add_box(sc->mover, &sd, 2.0f, 4.0f, bench_v(0.0f, 4.0f), 0.0f, 0.0f);
+}
+
+static inline void bench_junkyard_update(bench_scene *sc, int step)
+{
+	float time = BENCH_DT * (float)step, c, s;
+	bench_cos_sin(sc->ops, 0.2f * time, &c, &s);
+	sc->ops->set_target(sc->mover, bench_v(60.0f * s, 0.0f), BENCH_DT);
+}
+
+/* Pieces of junk that left the box (below its floor or past a wall). */
+static inline int bench_junkyard_escaped(const bench_scene *sc)
+{
+	int n = 0;
+	for (int k = 0; k < sc->box_count; ++k) {
+		bench_vec p = sc->ops->position(sc->first_box + k);
+		if (p.y < 0.25f || fabsf(p.x) > 79.5f) n += 1;
+	}
+	return n;
+}
+
+/* washer: a kinematic drum (36 wedges between radii 16 and 18, four paddles
+ * from 14 to 16) turning at 25 degrees per second about (0, 10), with 90 x 90
+ * boxes of 0.2 m inside, their hit events on. */
+static inline void bench_washer(bench_scene *sc)
+{
+	const bench_ops *o = sc->ops;
+	bench_body_def bd = bench_default_body_def();
+	bench_add_body(sc, &bd); /* the ground, which only the joint of main's dynamic variant uses */
+	bd.type = BENCH_KINEMATIC;
+	bd.position = bench_v(0.0f, 10.0f);
+	bd.angular_velocity = (BENCH_PI / 180.0f) * 25.0f;
+	bd.linear_velocity = bench_v(0.001f, -0.002f);
+	int drum = bench_add_body(sc, &bd);
+	sc->mover = drum;
+	bench_shape_def sd = bench_default_shape_def();
+	const float r0 = 14.0f, r1 = 16.0f, r2 = 18.0f, angle = BENCH_PI / 18.0f;
+	/* main rotates with cosf and sinf here, and b2RotateVector / b2InvRotateVector */
+	float qc = cosf(angle), qs = sinf(angle), oc = cosf(0.1f * angle), os = sinf(0.1f * angle);
+	bench_vec u1 = bench_v(1.0f, 0.0f);
+	for (int i = 0; i < 36; ++i) {
+		bench_vec u2 = i == 35 ? bench_v(1.0f, 0.0f) : bench_v(qc * u1.x - qs * u1.y, qs * u1.x + qc * u1.y);
+		bench_vec a1 = bench_v(oc * u1.x + os * u1.y, -os * u1.x + oc * u1.y);
+		bench_vec a2 = bench_v(oc * u2.x - os * u2.y, os * u2.x + oc * u2.y);
+		bench_vec wedge[4] = {bench_v(r1 * a1.x, r1 * a1.y), bench_v(r2 * a1.x, r2 * a1.y),
+		                      bench_v(r1 * a2.x, r1 * a2.y), bench_v(r2 * a2.x, r2 * a2.y)};
+		o->add_hull(drum, &sd, wedge, 4, 0.0f);
+		if (i % 9 == 0) {
+			bench_vec paddle[4] = {bench_v(r0 * u1.x, r0 * u1.y), bench_v(r1 * u1.x, r1 * u1.y),
+			                       bench_v(r0 * u2.x, r0 * u2.y), bench_v(r1 * u2.x, r1 * u2.y)};
+			o->add_hull(drum, &sd, paddle, 4, 0.0f);
+		}
+		u1 = u2;
+	}
+
+	const int n = 90;
+	const float a = 0.1f;
+	bd = bench_default_body_def();
+	bd.type = BENCH_DYNAMIC;
+	sd.hit_events = 1;
+	float y = -1.1f * a * (float)n + 10.0f;
+	for (int i = 0; i < n; ++i) {
+		float x = -1.1f * a * (float)n;
+		for (int j = 0; j < n; ++j) {
+			bd.position = bench_v(x, y);
+			int b = bench_add_body(sc, &bd);
+			if (sc->box_count++ == 0) sc->first_box = b;
+			o->add_box(b, &sd, a, a, bench_v(0.0f, 0.0f), 0.0f, 0.0f);
+			x += 2.1f * a;
+		}
+		y += 2.1f * a;
+	}
+}
+
+/* Boxes outside the drum's inner radius (tunnelled through the wedges). */
+static inline int bench_washer_escaped(const bench_scene *sc)
+{
+	bench_vec c = sc->ops->position(sc->mover);
+	int n = 0;
+	for (int k = 0; k < sc->box_count; ++k) {
+		bench_vec p = sc->ops->position(sc->first_box + k);
+		if (hypotf(p.x - c.x, p.y - c.y) > 16.0f) n += 1;
+	}
+	return n;
+}
+
+/* compounds: 20 x 150 bodies of two triangles each (friction 0.5) dropped into
+ * an 80 m box of 1 m ground boxes with walls 100 boxes high, over a 1,600 m
+ * segment 80 m below that catches what spills over. */
+static inline void bench_compounds(bench_scene *sc)
+{
+	const bench_ops *o = sc->ops;
+	const float grid = 1.0f;
+	bench_body_def bd = bench_default_body_def();
+	bench_shape_def sd = bench_default_shape_def();
+	int ground = bench_add_body(sc, &bd);
+	bench_box_row(o, ground, &sd, 81, 0.55f * grid, 0.5f * grid, -40.0f * grid, 0.0f, grid, 0.0f);
+	bench_box_row(o, ground, &sd, 100, 0.5f * grid, 0.55f * grid, -40.0f * grid, grid, 0.0f, grid);
+	bench_box_row(o, ground, &sd, 100, 0.5f * grid, 0.55f * grid, 40.0f * grid, grid, 0.0f, grid);
+	o->add_segment(ground, &sd, bench_v(-800.0f, -80.0f), bench_v(800.0f, -80.0f));
+
+	const int columns = 20, rows = 150;
+	const bench_vec left[3] = {{-1.0f, 0.0f}, {0.5f, 1.0f}, {0.0f, 2.0f}};
+	const bench_vec right[3] = {{1.0f, 0.0f}, {-0.5f, 1.0f}, {0.0f, 2.0f}};
+	bd.type = BENCH_DYNAMIC;
+	sd.friction = 0.5f;
+	const float shift = 2.0f, extra_y = 0.25f, center_x = shift * (float)columns / 2.0f - 1.0f,
+	            center_y = 1.15f / 2.0f, y_start = 5.0f;
+	float side = 0.25f;
+	for (int i = 0; i < columns; ++i) {
+		float x = (float)i * shift - center_x;
+		for (int j = 0; j < rows; ++j) {
+			float y = (float)j * (shift + extra_y) + center_y + y_start;
+			bd.position = bench_v(x + side, y);
+			side = -side;
+			int b = bench_add_body(sc, &bd);
+			if (sc->box_count++ == 0) sc->first_box = b;
+			o->add_hull(b, &sd, left, 3, 0.0f);
+			o->add_hull(b, &sd, right, 3, 0.0f);
+		}
+	}
+}
+
+/* Bodies below the catching segment (tunnelled through it). */
+static inline int bench_compounds_escaped(const bench_scene *sc)
+{
+	int n = 0;
+	for (int k = 0; k < sc->box_count; ++k) {
+		if (sc->ops->position(sc->first_box + k).y < -80.0f) n += 1;
+	}
+	return n;
+}
+
 /* The largest separation of any joint's two anchors (m). */
 static inline double bench_joint_gap(const bench_scene *sc)
 {
@@ -667,7 +877,7 @@ static inline void bench_build(bench_scene *sc, const bench_ops *ops, int scene,
 	memset(sc, 0, sizeof *sc);
 	sc->ops = ops;
 	sc->id = scene;
-	sc->tumbler = sc->spinner_body = -1;
+	sc->tumbler = sc->spinner_body = sc->mover = -1;
 	bench_settings s;
 	s.gravity_y = scene == BENCH_SMASH ? 0.0f : -10.0f;
 	s.enable_sleep = !(scene == BENCH_LARGE_PYRAMID || scene == BENCH_MANY_PYRAMIDS || scene == BENCH_JOINT_GRID);
@@ -681,6 +891,9 @@ static inline void bench_build(bench_scene *sc, const bench_ops *ops, int scene,
 	case BENCH_TUMBLER: bench_tumbler(sc); break;
 	case BENCH_SMASH: bench_smash(sc); break;
 	case BENCH_SPINNER: bench_spinner(sc); break;
+	case BENCH_JUNKYARD: bench_junkyard(sc); break;
+	case BENCH_WASHER: bench_washer(sc); break;
+	case BENCH_COMPOUNDS: bench_compounds(sc); break;
 	default: break;
 	}
 }
@@ -688,6 +901,7 @@ static inline void bench_build(bench_scene *sc, const bench_ops *ops, int scene,
 static inline void bench_update(bench_scene *sc, int step)
 {
 	if (sc->id == BENCH_RAIN) bench_rain_update(sc, step);
+	if (sc->id == BENCH_JUNKYARD) bench_junkyard_update(sc, step);
 }
 
 static inline void bench_free(bench_scene *sc)
@@ -761,6 +975,9 @@ static inline void bench_run_scene(const bench_ops *ops, const bench_params *p)
 		printf(" wall_overlap_cm=%.2f lodged=%d escaped=%d", 100.0 * worst, deep, escaped);
 	}
 	if (p->scene == BENCH_SPINNER) printf(" escaped=%d", bench_spinner_escaped(&sc));
+	if (p->scene == BENCH_JUNKYARD) printf(" escaped=%d", bench_junkyard_escaped(&sc));
+	if (p->scene == BENCH_WASHER) printf(" escaped=%d", bench_washer_escaped(&sc));
+	if (p->scene == BENCH_COMPOUNDS) printf(" escaped=%d", bench_compounds_escaped(&sc));
 	if (ops->note != NULL) printf(" note=%s", ops->note());
 	if (ops->hash != NULL) printf(" hash=%016llx", ops->hash());
 	printf("\n");
@@ -773,7 +990,8 @@ static inline void bench_usage(const char *argv0)
 	fprintf(stderr,
 	        "usage: %s [--scene NAME[,NAME...]] [--steps N] [--base N] [--iterations N] [engine options]\n"
 	        "       --iterations: tumble and v3 substeps, Box2D 2.4 velocity iterations, Chipmunk iterations\n"
-	        "scenes: large_pyramid many_pyramids rain joint_grid tumbler smash spinner (default: all)\n",
+	        "scenes: large_pyramid many_pyramids rain joint_grid tumbler smash spinner junkyard washer compounds\n"
+	        "        (default: all; the last three need an engine that can move a kinematic body to a target)\n",
 	        argv0);
 }
 
@@ -819,6 +1037,10 @@ static inline int bench_main(int argc, char **argv, const bench_ops *ops)
 	}
 	for (int s = 0; s < BENCH_SCENE_COUNT; ++s) {
 		if (any && !chosen[s]) continue;
+		if (s >= BENCH_JUNKYARD && ops->set_target == NULL) {
+			if (chosen[s]) fprintf(stderr, "%s: %s needs a kinematic target: skipped\n", ops->engine, bench_scene_names[s]);
+			continue;
+		}
 		bench_params p;
 		p.scene = s;
 		p.steps = steps > 0 ? steps : bench_default_steps[s];

@@ -4,6 +4,7 @@
  *   bench_tumble --fast [ARGS]   Box2D v3's settings: 4 substeps, 30 Hz contacts (engine "tumble_fast")
  *   bench_tumble --solver PATH   the contact solver's path: scalar, sse2, avx2 or avx512 (default: the CPU's
  *                                widest)
+ *   bench_tumble --label NAME    the engine's name in the output lines (run.sh tells the paths apart by it)
  *   bench_tumble --profile       also prints, per run, each phase's share of the step (tb_profile summed
  *                                over the steps), on stderr
  *
@@ -20,6 +21,7 @@ static int s_joint_count, s_joint_capacity;
 static int s_fast;
 static const char *s_solver;
 static int s_profile;
+static const char *s_label;
 /* The phases of tb_profile summed over a run's steps (--profile). */
 static double s_phase[14];
 static const char *const s_phase_names[14] = {"step",     "pairs",  "collide",    "solve",
@@ -91,6 +93,7 @@ static int add_body(const bench_body_def *def)
 	bd.position = tb_v2(def->position.x, def->position.y);
 	bd.angle = def->angle;
 	bd.linear_velocity = tb_v2(def->linear_velocity.x, def->linear_velocity.y);
+	bd.angular_velocity = def->angular_velocity;
 	bd.linear_damping = def->linear_damping;
 	bd.sleep_threshold = def->sleep_threshold;
 	bd.is_awake = def->is_awake != 0;
@@ -133,12 +136,42 @@ static void add_box(int body, const bench_shape_def *def, float hx, float hy, be
 	add_polygon(body, def, &box);
 }
 
+/* tb_make_polygon takes an outline in order; Box2D's scenes give point clouds
+ * to b2ComputeHull. Andrew's monotone chain puts them in the order
+ * b2ComputeHull gives: counter-clockwise from the lowest x (then lowest y).
+ * Points already in that order (the ragdoll's feet) come out unchanged. */
+static int hull_order(const bench_vec *in, int count, tb_vec2 *out)
+{
+	bench_vec p[8], h[16];
+	int n = count < 8 ? count : 8, k = 0;
+	for (int i = 0; i < n; ++i) p[i] = in[i];
+	for (int i = 1; i < n; ++i) {
+		bench_vec t = p[i];
+		int j = i - 1;
+		for (; j >= 0 && (p[j].x > t.x || (p[j].x == t.x && p[j].y > t.y)); --j) p[j + 1] = p[j];
+		p[j + 1] = t;
+	}
+#define HULL_CROSS(o, a, b) (((a).x - (o).x) * ((b).y - (o).y) - ((a).y - (o).y) * ((b).x - (o).x))
+	for (int i = 0; i < n; ++i) {
+		while (k >= 2 && HULL_CROSS(h[k - 2], h[k - 1], p[i]) <= 0.0f) k -= 1;
+		h[k++] = p[i];
+	}
+	for (int i = n - 2, lower = k + 1; i >= 0; --i) {
+		while (k >= lower && HULL_CROSS(h[k - 2], h[k - 1], p[i]) <= 0.0f) k -= 1;
+		h[k++] = p[i];
+	}
+#undef HULL_CROSS
+	k -= 1; /* the first point again */
+	for (int i = 0; i < k; ++i) out[i] = tb_v2(h[i].x, h[i].y);
+	return k;
+}
+
 static void add_hull(int body, const bench_shape_def *def, const bench_vec *points, int count, float radius)
 {
 	tb_vec2 p[8];
-	for (int i = 0; i < count && i < 8; ++i) p[i] = tb_v2(points[i].x, points[i].y);
+	int n = hull_order(points, count, p);
 	tb_polygon polygon;
-	check(tb_make_polygon(p, count, radius, &polygon), "tb_make_polygon");
+	check(tb_make_polygon(p, n, radius, &polygon), "tb_make_polygon");
 	add_polygon(body, def, &polygon);
 }
 
@@ -212,6 +245,20 @@ static int add_revolute(const bench_revolute_def *def)
 
 static void destroy_joint(int joint) { tb_destroy_joint(s_world, s_joints[joint]); }
 
+/* Box2D's b2Body_SetTargetTransform for an unrotated target: the velocity that
+ * takes the body there in dt. The pusher does not turn (its angle stays 0), so
+ * its centre moves as its origin does. */
+static void set_target(int body, bench_vec position, float dt)
+{
+	tb_body_id id = s_bodies[body];
+	tb_vec2 origin = tb_body_get_position(s_world, id);
+	float inv = 1.0f / dt;
+	check(tb_body_set_linear_velocity(s_world, id, tb_v2(inv * (position.x - origin.x), inv * (position.y - origin.y))),
+	      "tb_body_set_linear_velocity");
+	check(tb_body_set_angular_velocity(s_world, id, -inv * tb_body_get_angle(s_world, id)),
+	      "tb_body_set_angular_velocity");
+}
+
 static void step(void)
 {
 	tb_world_step(s_world, BENCH_DT);
@@ -245,6 +292,10 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--profile") == 0) {
 			s_profile = 1;
 			argv[i] = NULL;
+		} else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc) {
+			s_label = argv[i + 1];
+			argv[i] = argv[i + 1] = NULL;
+			i += 1;
 		} else if (strcmp(argv[i], "--solver") == 0 && i + 1 < argc) {
 			s_solver = argv[i + 1];
 			argv[i] = argv[i + 1] = NULL;
@@ -253,7 +304,7 @@ int main(int argc, char **argv)
 	}
 	bench_ops ops;
 	memset(&ops, 0, sizeof ops);
-	ops.engine = s_fast ? "tumble_fast" : "tumble";
+	ops.engine = s_label != NULL ? s_label : s_fast ? "tumble_fast" : "tumble";
 	ops.config = s_fast ? "4sub_30hz" : "8sub_60hz";
 	ops.create_world = create_world;
 	ops.destroy_world = destroy_world;
@@ -267,6 +318,7 @@ int main(int argc, char **argv)
 	ops.add_chain_loop = add_chain_loop;
 	ops.add_revolute = add_revolute;
 	ops.destroy_joint = destroy_joint;
+	ops.set_target = set_target;
 	ops.step = step;
 	ops.position = position;
 	ops.angle = angle;

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # tumble benchmarks: runs Box2D v3's scenes on tumble (at v3's settings,
-# tumble_fast, and at its own defaults, tumble), on every Box2D v3 build that was
-# found (bench_v3_*), on Box2D 2.4 and on Chipmunk, in interleaved rounds (each
-# scene runs on every engine back to back, then the next scene, then the next
-# round), and prints the medians, the ratios to v3 and the stability columns.
+# tumble_fast, and at its own defaults, tumble; on the AVX2 path of its contact
+# solver, and beside it on the AVX-512 path when the CPU has one: tumble_fast_512,
+# tumble_512), on every Box2D v3.1 build that was found (bench_v3_*), on every
+# Box2D main build (bench_main_*), on Box2D 2.4 and on Chipmunk, in interleaved
+# rounds (each scene runs on every engine back to back, then the next scene,
+# then the next round), and prints the medians, the ratios to v3 and main and
+# the stability columns.
 #
 #   tests/bench/run.sh [ARGS...]        ARGS go to every binary (e.g. --steps 100)
 #   tests/bench/run.sh --table FILE     only print the tables of an earlier run's results
 #
-# BENCH_SCENES        comma list (default: all seven)
+# BENCH_SCENES        comma list (default: all ten)
 # BENCH_ROUNDS        rounds of tumble and v3 (default 3)
 # BENCH_PEER_ROUNDS   rounds of Box2D 2.4 and Chipmunk, which are only context (default 1)
 # BENCH_BIN: where the binaries are (default: tests/bench/bin).
@@ -17,7 +20,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${BENCH_BIN:-$here/bin}
 out=${BENCH_OUT:-$bin/results.txt}
-scenes=${BENCH_SCENES:-large_pyramid,many_pyramids,rain,joint_grid,tumbler,smash,spinner}
+scenes=${BENCH_SCENES:-large_pyramid,many_pyramids,rain,joint_grid,tumbler,smash,spinner,junkyard,washer,compounds}
 rounds=${BENCH_ROUNDS:-3}
 peer_rounds=${BENCH_PEER_ROUNDS:-1}
 
@@ -46,7 +49,7 @@ tables() {
 	/^scene=/ {
 		s = field($0, "scene"); e = field($0, "engine")
 		if (!(s in seen)) { seen[s] = 1; order[++ns] = s }
-		if (!(e in eseen)) { eseen[e] = 1; engines[++ne] = e; if (e ~ /^v3/) v3[++nv] = e }
+		if (!(e in eseen)) { eseen[e] = 1; engines[++ne] = e; if (e ~ /^(v3|main)_/) v3[++nv] = e }
 		add(s SUBSEP e SUBSEP "ms", field($0, "ms_per_step"))
 		add(s SUBSEP e SUBSEP "wall", field($0, "wall_ms_per_step"))
 		if (!((s, e) in first)) {
@@ -63,24 +66,30 @@ tables() {
 		if (ns == 0) { print "no results"; exit 1 }
 		printf "\nCPU time per step, ms (median of the rounds; every step but the first)\n"
 		printf "%-14s %6s", "scene", "steps"
-		for (k = 1; k <= ne; k++) printf " %12s", engines[k]
+		for (k = 1; k <= ne; k++) printf " %15s", engines[k]
 		printf "\n"
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
 			printf "%-14s %6s", s, steps[s]
-			for (k = 1; k <= ne; k++) { m[s, engines[k]] = median(s SUBSEP engines[k] SUBSEP "ms"); printf " %12s", fmt(m[s, engines[k]]) }
+			for (k = 1; k <= ne; k++) { m[s, engines[k]] = median(s SUBSEP engines[k] SUBSEP "ms"); printf " %15s", fmt(m[s, engines[k]]) }
 			printf "\n"
 		}
-		if (nv > 0) {
-			printf "\nRatios to Box2D v3 (tumble ms / v3 ms: below 1 means tumble is faster).\n"
-			printf "Targets: tumble_fast / v3_avx2 <= 0.8; tumble (8 substeps, 60 Hz) / v3_avx2 <= 1.0\n"
+		# the runs of tumble: the AVX2 path (the headline) and the AVX-512 path beside it
+		nt = 0
+		if ("tumble_fast" in eseen) { tl[++nt] = "tumble_fast"; th[nt] = "fast" }
+		if ("tumble" in eseen) { tl[++nt] = "tumble"; th[nt] = "tumble" }
+		if ("tumble_fast_512" in eseen) { tl[++nt] = "tumble_fast_512"; th[nt] = "fast_512" }
+		if ("tumble_512" in eseen) { tl[++nt] = "tumble_512"; th[nt] = "tumble_512" }
+		for (k = 1; k <= nv; k++) {
+			printf "\nRatios to %s (tumble ms / %s ms: below 1 means tumble is faster).\n", v3[k], v3[k]
+			printf "fast: 4 substeps, 30 Hz (v3'\''s settings), target <= 0.8; tumble: 8 substeps, 60 Hz, target <= 1.0.\n"
 			printf "%-14s", "scene"
-			for (k = 1; k <= nv; k++) printf " %20s %20s", "tumble_fast/" v3[k], "tumble/" v3[k]
+			for (t = 1; t <= nt; t++) printf " %11s", th[t]
 			printf "\n"
 			for (i = 1; i <= ns; i++) {
 				s = order[i]
 				printf "%-14s", s
-				for (k = 1; k <= nv; k++) printf " %20s %20s", ratio(m[s, "tumble_fast"], m[s, v3[k]]), ratio(m[s, "tumble"], m[s, v3[k]])
+				for (t = 1; t <= nt; t++) printf " %11s", ratio(m[s, tl[t]], m[s, v3[k]])
 				printf "\n"
 			}
 		}
@@ -94,12 +103,12 @@ tables() {
 		}
 		printf "\nWall time per step, ms (median of the rounds)\n"
 		printf "%-14s", "scene"
-		for (k = 1; k <= ne; k++) printf " %12s", engines[k]
+		for (k = 1; k <= ne; k++) printf " %15s", engines[k]
 		printf "\n"
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
 			printf "%-14s", s
-			for (k = 1; k <= ne; k++) printf " %12s", fmt(median(s SUBSEP engines[k] SUBSEP "wall"))
+			for (k = 1; k <= ne; k++) printf " %15s", fmt(median(s SUBSEP engines[k] SUBSEP "wall"))
 			printf "\n"
 		}
 		printf "\nStability at the end of the run (first round). drift: how far the probe moved from its start\n"
@@ -107,14 +116,14 @@ tables() {
 		printf "of the 400 tops), the joint grid'\''s bottom-centre circle. gap: largest joint anchor separation\n"
 		printf "(cm). tumbler: deepest overlap of a box with a wall (cm) and boxes deeper than 1 cm (lodged).\n"
 		printf "escaped: bodies outside their container. sleep: first step a body slept (-1: none).\n"
-		printf "%-14s %-12s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", "scene", "engine", "drift_cm", "sag_cm", "gap_cm",
+		printf "%-14s %-16s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", "scene", "engine", "drift_cm", "sag_cm", "gap_cm",
 			"wall_cm", "lodged", "escaped", "sleep", "awake", "hash"
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
 			for (k = 1; k <= ne; k++) {
 				e = engines[k]
 				if (!((s, e) in first)) continue
-				printf "%-14s %-12s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", s, e, orna(drift[s, e]), orna(sag[s, e]),
+				printf "%-14s %-16s %9s %9s %8s %8s %7s %7s %6s %7s %s\n", s, e, orna(drift[s, e]), orna(sag[s, e]),
 					orna(gap[s, e]), orna(overlap[s, e]), orna(lodged[s, e]), orna(esc[s, e]), orna(sleep[s, e]),
 					orna(awake_end[s, e]), orna(hash[s, e])
 			}
@@ -138,15 +147,23 @@ mkdir -p "$(dirname "$out")"
 : > "$out"
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-echo "tumble benchmarks: Box2D v3.1's scenes, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "tumble benchmarks: Box2D's benchmark scenes, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "CPU: ${cpu:-unknown} ($(nproc 2>/dev/null || echo '?') cores visible), load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-if [ -x "$bin/bench_tumble" ]; then
-	path=$("$bin/bench_tumble" --scene tumbler --steps 1 2>/dev/null | grep -o 'note=[a-z0-9]*' | head -1 | cut -d= -f2)
-	echo "tumble's contact solver path: ${path:-unknown} (TB_SOLVER_PATH=scalar|sse2|avx2|avx512 picks another)"
-fi
+# The headline runs tumble's AVX2 path (what a CPU without AVX-512 runs; Box2D
+# has no AVX-512 path); the AVX-512 path runs beside it where the CPU has one.
+# Every path gives the same bits (the hash column says so).
+has_path() { "$bin/bench_tumble" --solver "$1" --scene tumbler --steps 1 >/dev/null 2>&1; }
+headline=avx2
+if [ -x "$bin/bench_tumble" ] && ! has_path avx2; then headline=sse2; fi
+wide=
+[ -x "$bin/bench_tumble" ] && has_path avx512 && wide=avx512
+echo "tumble's contact solver path: tumble_fast, tumble: $headline${wide:+; tumble_fast_512, tumble_512: $wide}"
+
 echo "Thread CPU ms per step, single-threaded, dt = 1/60 s. tumble_fast: 4 substeps, 30 Hz contacts (v3's"
-echo "settings); tumble: 8 substeps, 60 Hz (its defaults); v3_*: Box2D v3 at its defaults (4 substeps,"
-echo "30 Hz); box2d: Box2D 2.4, 8 velocity / 3 position iterations; chipmunk: Chipmunk 7, 10 iterations."
+echo "settings); tumble: 8 substeps, 60 Hz (its defaults); v3_*: Box2D v3.1, main_*: Box2D main, both at"
+echo "their defaults (4 substeps, 30 Hz); box2d: Box2D 2.4, 8 velocity / 3 position iterations; chipmunk:"
+echo "Chipmunk 7, 10 iterations. junkyard, washer and compounds (Box2D main's newer scenes) need a kinematic"
+echo "target and run on tumble, v3 and main only."
 echo "$rounds interleaved rounds (Box2D 2.4 and Chipmunk: $peer_rounds); medians. The machine is shared: check"
 echo "the load average; callgrind (tests/bench/callgrind.sh) is the steady measure."
 for pkg in libbox2d-dev libchipmunk-dev; do
@@ -156,8 +173,12 @@ echo
 
 # engine label, binary, options
 runs=()
-[ -x "$bin/bench_tumble" ] && runs+=("tumble_fast|$bin/bench_tumble|--fast" "tumble|$bin/bench_tumble|")
-for exe in "$bin"/bench_v3_*; do
+if [ -x "$bin/bench_tumble" ]; then
+	runs+=("tumble_fast|$bin/bench_tumble|--fast --solver $headline" "tumble|$bin/bench_tumble|--solver $headline")
+	[ -n "$wide" ] && runs+=("tumble_fast_512|$bin/bench_tumble|--fast --solver $wide --label tumble_fast_512"
+		"tumble_512|$bin/bench_tumble|--solver $wide --label tumble_512")
+fi
+for exe in "$bin"/bench_v3_* "$bin"/bench_main_*; do
 	[ -x "$exe" ] && runs+=("$(basename "$exe" | sed 's/^bench_//')|$exe|")
 done
 peers=()
@@ -174,7 +195,8 @@ IFS=, read -r -a scene_list <<< "$scenes"
 for ((round = 1; round <= rounds; round++)); do
 	for scene in "${scene_list[@]}"; do
 		list=("${runs[@]}")
-		[ "$round" -le "$peer_rounds" ] && list+=("${peers[@]}")
+		# Box2D 2.4 and Chipmunk have no runner for main's newer scenes.
+		case $scene in junkyard | washer | compounds) ;; *) [ "$round" -le "$peer_rounds" ] && list+=("${peers[@]}") ;; esac
 		for r in "${list[@]}"; do
 			IFS='|' read -r label exe opts <<< "$r"
 			# Chipmunk's debug build prints a banner on stdout: keep only the result lines.
