@@ -389,8 +389,9 @@ void tb_store_impulses(tb_world *w)
 				m->points[i].max_normal_impulse = cp->max_normal_impulse;
 			}
 		} else {
-			const tb_contact_block *blk = g->blocks.data + ref->place / TB_BLOCK_LANES;
-			int lane = ref->place % TB_BLOCK_LANES;
+			/* a lane's place is never negative: unsigned, the division is a shift */
+			const tb_contact_block *blk = g->blocks.data + (uint32_t)ref->place / TB_BLOCK_LANES;
+			int lane = (int)((uint32_t)ref->place % TB_BLOCK_LANES);
 			rolling_impulse = blk->surface >= 0 ? g->surfaces.data[blk->surface].rolling_impulse[lane] : 0.0f;
 			for (int i = 0; i < m->point_count; ++i) {
 				const tb_block_point *bp = blk->points + i;
