@@ -598,19 +598,14 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		}
 	}
 	/* carry the accumulated impulses of matching features over: warm starting */
+	TB_ASSERT(old_count <= 2 && m->point_count <= 2);
 	for (int i = 0; i < m->point_count; ++i) {
 		tb_manifold_point *p = m->points + i;
-		p->normal_impulse = 0.0f;
-		p->tangent_impulse = 0.0f;
-		p->persisted = false;
-		for (int j = 0; j < old_count; ++j) {
-			if (old_id[j] == p->id) {
-				p->normal_impulse = old_normal[j];
-				p->tangent_impulse = old_tangent[j];
-				p->persisted = true;
-				break;
-			}
-		}
+		/* the first old point with the same feature (at most two to look at) */
+		int j = old_count > 0 && old_id[0] == p->id ? 0 : old_count > 1 && old_id[1] == p->id ? 1 : -1;
+		p->persisted = j >= 0;
+		p->normal_impulse = j >= 0 ? old_normal[j] : 0.0f;
+		p->tangent_impulse = j >= 0 ? old_tangent[j] : 0.0f;
 	}
 	if (c->flags & TB_CONTACT_ONE_WAY) m->point_count = one_way_points(w, c, m, old_count > 0);
 	if (chain) {

@@ -10,6 +10,10 @@
  * of a bounce (seed 002's worked example). */
 #include "world.h"
 
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_body_state *dummy)
 {
 	if (index >= 0) return states + index;
@@ -85,28 +89,59 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	cc->normal = m->normal;
 	cc->point_count = m->point_count;
 	tb_vec2 n = m->normal, t = tb_right_perp(n);
-	for (int i = 0; i < m->point_count; ++i) {
+	int count = m->point_count;
+	/* the anchors of both points (a one-point manifold repeats its point, whose
+	 * copy is computed and never stored) */
+	tb_vec2 ra[2], rb[2];
+	for (int i = 0; i < count; ++i) {
 		tb_manifold_point *mp = m->points + i;
 		tb_constraint_point *cp = cc->points + i;
 		cp->normal_impulse = warm * mp->normal_impulse;
 		cp->tangent_impulse = warm * mp->tangent_impulse;
 		cp->max_normal_impulse = 0.0f;
 		/* manifold anchors are relative to the body origins */
-		tb_vec2 ra = tb_sub(mp->anchor_a, la), rb = tb_sub(mp->anchor_b, lb);
-		cp->anchor_a = ra;
-		cp->anchor_b = rb;
-		cp->base_separation = mp->separation - tb_dot(tb_sub(rb, ra), n);
-		float rna = tb_cross(ra, n), rnb = tb_cross(rb, n);
-		float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-		float rta = tb_cross(ra, t), rtb = tb_cross(rb, t);
-		float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-		tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra)), dvb = tb_add(vb, tb_cross_sv(wb, rb));
+		ra[i] = tb_sub(mp->anchor_a, la);
+		rb[i] = tb_sub(mp->anchor_b, lb);
+		cp->anchor_a = ra[i];
+		cp->anchor_b = rb[i];
+		cp->base_separation = mp->separation - tb_dot(tb_sub(rb[i], ra[i]), n);
+		tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra[i])), dvb = tb_add(vb, tb_cross_sv(wb, rb[i]));
 		cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
 		/* the step's result already (the solver never changes it): the store
 		 * then reads only the impulses back */
 		mp->normal_velocity = cp->relative_velocity;
+	}
+	if (count < 2) {
+		ra[1] = ra[0];
+		rb[1] = rb[0];
+	}
+	/* the effective masses along the normal and the tangent of each point:
+	 * k = ma + mb + ia * (ra x d)^2 + ib * (rb x d)^2, mass = 1 / k where k > 0.
+	 * Four lanes (point 0 normal, tangent, point 1 normal, tangent) of the same
+	 * operations in the same order as the scalar lines below: the same bits. */
+	float mass[4];
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+	__m128 rax = _mm_setr_ps(ra[0].x, ra[0].x, ra[1].x, ra[1].x), ray = _mm_setr_ps(ra[0].y, ra[0].y, ra[1].y, ra[1].y);
+	__m128 rbx = _mm_setr_ps(rb[0].x, rb[0].x, rb[1].x, rb[1].x), rby = _mm_setr_ps(rb[0].y, rb[0].y, rb[1].y, rb[1].y);
+	__m128 dx = _mm_setr_ps(n.x, t.x, n.x, t.x), dy = _mm_setr_ps(n.y, t.y, n.y, t.y);
+	__m128 ca = _mm_sub_ps(_mm_mul_ps(rax, dy), _mm_mul_ps(ray, dx));
+	__m128 cb = _mm_sub_ps(_mm_mul_ps(rbx, dy), _mm_mul_ps(rby, dx));
+	__m128 vi_a = _mm_set1_ps(ia), vi_b = _mm_set1_ps(ib);
+	__m128 k = _mm_add_ps(_mm_add_ps(_mm_set1_ps(ma + mb), _mm_mul_ps(_mm_mul_ps(vi_a, ca), ca)),
+	                      _mm_mul_ps(_mm_mul_ps(vi_b, cb), cb));
+	__m128 positive = _mm_cmpgt_ps(k, _mm_setzero_ps());
+	_mm_storeu_ps(mass, _mm_and_ps(positive, _mm_div_ps(_mm_set1_ps(1.0f), k)));
+#else
+	for (int j = 0; j < 4; ++j) {
+		tb_vec2 d = (j & 1) ? t : n;
+		float ca = tb_cross(ra[j >> 1], d), cb = tb_cross(rb[j >> 1], d);
+		float k = ma + mb + ia * ca * ca + ib * cb * cb;
+		mass[j] = k > 0.0f ? 1.0f / k : 0.0f;
+	}
+#endif
+	for (int i = 0; i < count; ++i) {
+		cc->points[i].normal_mass = mass[2 * i];
+		cc->points[i].tangent_mass = mass[2 * i + 1];
 	}
 	/* a one-point manifold's second point: no mass, no impulse (its block
 	 * lane is copied from the whole record) */
@@ -354,8 +389,9 @@ void tb_store_impulses(tb_world *w)
 				m->points[i].max_normal_impulse = cp->max_normal_impulse;
 			}
 		} else {
-			const tb_contact_block *blk = g->blocks.data + ref->place / TB_BLOCK_LANES;
-			int lane = ref->place % TB_BLOCK_LANES;
+			/* a lane's place is never negative: unsigned, the division is a shift */
+			const tb_contact_block *blk = g->blocks.data + (uint32_t)ref->place / TB_BLOCK_LANES;
+			int lane = (int)((uint32_t)ref->place % TB_BLOCK_LANES);
 			rolling_impulse = blk->surface >= 0 ? g->surfaces.data[blk->surface].rolling_impulse[lane] : 0.0f;
 			for (int i = 0; i < m->point_count; ++i) {
 				const tb_block_point *bp = blk->points + i;
