@@ -135,7 +135,12 @@ bool th_asset_read(th_level *lv, const char *kind, const char *name, size_t max_
 		strcpy(joined, name);
 	}
 	if (realpath(joined, resolved) == NULL) {
-		snprintf(err, err_size, "cannot open %s '%.200s': %s", kind, name, strerror(errno));
+		/* name the path looked at: a relative name is read from the level's folder */
+		if (strcmp(joined, name) != 0)
+			snprintf(err, err_size, "cannot open %s '%.200s' (looked for %.400s): %s", kind, name, joined,
+			         strerror(errno));
+		else
+			snprintf(err, err_size, "cannot open %s '%.200s': %s", kind, name, strerror(errno));
 		return false;
 	}
 	if (lv->opt->sandbox && (lv->level_dir == NULL || !inside(resolved, lv->level_dir))) {

@@ -15,7 +15,11 @@ function level.load(world)
   assert(math.abs(wav.duration - 0.2) < 0.01, "wav duration " .. wav.duration)
   assert(math.abs(ogg.duration - 0.2) < 0.01, "ogg duration " .. ogg.duration)
   level.sounds = { wav, ogg }
-  expect_error("cannot open sound 'missing.wav': No such file or directory", tumble.sound, "missing.wav")
+  expect_error("cannot open sound 'missing.wav' (looked for ", tumble.sound, "missing.wav")
+  expect_error("/missing.wav): No such file or directory", tumble.sound, "missing.wav")
+  -- a missing image names the path it looked for, in the level's folder
+  expect_error("cannot open image 'sub/nope.png' (looked for ", tumble.gfx.image, "sub/nope.png")
+  expect_error("/sub/nope.png): No such file or directory", tumble.gfx.image, "sub/nope.png")
   expect_error("cannot load sound 'notes.txt': not a WAV or OGG file", tumble.sound, "notes.txt")
   expect_error("cannot open sound 'fifo.wav': not a regular file", tumble.sound, "fifo.wav")
   expect_error("cannot load sound 'claims.wav': a damaged WAV file", tumble.sound, "claims.wav")
