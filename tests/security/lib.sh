@@ -1,4 +1,4 @@
-# tests/security/lib.sh: helpers for the security regression suite (issue 12),
+# tests/security/lib.sh: helpers for the security regression suite,
 # sourced by the case files. Every case runs a level (or a plain lua5.4 script
 # against tumble.so) under `timeout` and GNU time, and passes only if:
 #   - it ended within its budget (no hang),
@@ -6,7 +6,7 @@
 #   - it ended the expected way (a clear Lua error naming the limit, a clean
 #     refusal at start, or success),
 #   - its peak RSS stayed under the case's ceiling.
-# Output is TAP. A case for work another helper owns (issue 12's binding,
+# Output is TAP. A case for work another helper owns (the binding,
 # engine and host parts) that fails today is reported as
 #   ok N - ... # TODO-SKIP waiting for <who>: <what went wrong>
 # so the suite counts it without failing, and the line says what is missing.
