@@ -29,7 +29,7 @@ DATADIR ?= $(PREFIX)/share/tumble
 # compiler contracted an expression (determinism across builds of one source).
 # -fno-tree-slp-vectorize: GCC 12's -O2 packs a transform or box passed in two
 # registers into one 16-byte reload of the halves it just stored, a
-# store-forwarding stall in every box and transform helper (rain: 7% of a step).
+# store-forwarding stall in every box and transform helper.
 # The contact solver's SIMD is written with intrinsics and is unaffected.
 OPT     ?= -O2
 CFLAGS_COMMON := -std=c11 $(OPT) -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -128,9 +128,15 @@ $(BUILD)/tests/test_lua_%: tests/lua/test_%.c $(LUA_OBJ) $(PHYS_LIB)
 	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
 	  $(LUA_OBJ) $(PHYS_LIB) $(shell pkg-config --libs lua5.4 cmocka) -lm
 
-$(BUILD)/tests/%: tests/physics/%.c tests/physics/test_util.c $(PHYS_LIB) tests/physics/test_util.h
+# The tests' shared helpers, compiled once per build and linked into each test.
+TEST_UTIL_OBJ := $(BUILD)/tests/obj/test_util.o
+$(TEST_UTIL_OBJ): tests/physics/test_util.c tests/physics/test_util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< tests/physics/test_util.c -o $@ $(LDFLAGS_SAN) \
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) -c $< -o $@
+
+$(BUILD)/tests/%: tests/physics/%.c $(TEST_UTIL_OBJ) $(PHYS_LIB) tests/physics/test_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< $(TEST_UTIL_OBJ) -o $@ $(LDFLAGS_SAN) \
 	  $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
 # The playtests' screenshot reader (SDL2_image, independent of the host's writer).

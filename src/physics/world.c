@@ -393,5 +393,3 @@ tb_joint *tb_joint_lookup(const tb_world *w, tb_joint_id id)
 	if (!j->in_use || j->generation != id.generation) return NULL;
 	return j;
 }
-
-const char *tb_world_version(void) { return "tumble physics 0.1"; }
