@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Host playtest: print is held back while the host replays frames. A copy of
-# held_print_level.lua runs headless, watched; its begin handler prints when
-# the ball lands (no tumble.replaying guard), and at frame 100 it edits what
+# held_print_level.lua runs headless, watched; its begin handler prints and
+# plays a sound when the ball lands (no tumble.replaying guard), and at frame 100 it edits what
 # load() builds, so the host rebuilds and replays the landing.
 #  - the landing is printed once, not again by the replay;
-#  - the rebuild's message says how many lines were held back.
+#  - the rebuild's message says how many lines and sounds were held back.
 set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
@@ -26,7 +26,7 @@ for mode in plain; do
   check "$mode: the level was rebuilt (load() changed)" "grep -q 'load() changed' '$TMP/$mode.err'"
   landed=$(grep -c '^landed at frame' "$TMP/$mode.out")
   check "$mode: the landing is printed once, not again by the replay ($landed)" "[ '$landed' = 1 ]"
-  check "$mode: the rebuild says 1 line of print was held back" \
-    "grep -q 'rebuilt, replayed .*(1 line of print held back while replaying)' '$TMP/$mode.err'"
+  check "$mode: the rebuild says 1 line of print and 1 sound were held back" \
+    "grep -q 'rebuilt, replayed .*(1 line of print and 1 sound held back while replaying)' '$TMP/$mode.err'"
 done
 echo "1..$n"

@@ -1,5 +1,5 @@
 -- Fixture for host_held_print.sh: a ball drops on the ground and a begin
--- handler prints once when it lands, with no tumble.replaying guard. At
+-- handler prints and plays a sound when it lands, with no tumble.replaying guard. At
 -- frame 100 the level edits what its load() builds (HELD_FILE names the copy
 -- to edit), so the host rebuilds and replays the frames before the edit,
 -- the landing among them.
@@ -13,7 +13,10 @@ function level.load(world)
   ground:box{ w = GROUND_W, h = 0.5, y = -0.25 }
   local ball = world:body{ type = "dynamic", x = 0, y = 2 }
   ball:circle{ r = 0.25 }
-  world:on("begin", function() print(("landed at frame %d"):format(tumble.frame)) end)
+  world:on("begin", function()
+    print(("landed at frame %d"):format(tumble.frame))
+    tumble.beep{ freq = 220, length = 0.05 } -- a beep plays as it is made
+  end)
 end
 
 function level.update(dt, world)
