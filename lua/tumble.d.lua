@@ -630,7 +630,7 @@ function Mover:destroy() end
 
 ---@class tumble
 ---@field frame integer         (host) fixed steps completed since the level started
----@field replaying boolean     (host) true while a hot reload's rebuild re-runs the recorded frames
+---@field replaying boolean     (host) true while the host re-runs recorded frames (a rebuild, a rewind); print and sound are held back then
 ---@field headless boolean      (host) true when running without a window
 ---@field sandbox boolean       (host) true under --sandbox
 ---@field dt number             (host) the fixed step, 1/60 s

@@ -62,9 +62,10 @@ static void rebuild(th_app *app, const char *what)
 	th_level_clear_error(lv);
 	memset(&app->lived, 0, sizeof(app->lived));
 	/* load runs again as part of the replay: tumble.replaying, no sound */
-	lv->replaying = app->media.muted = true;
+	lv->sandbox.held_lines = app->media.held_sounds = 0;
+	lv->replaying = lv->sandbox.holding = app->media.muted = true;
 	bool started = th_level_start(lv, &app->history.start);
-	lv->replaying = app->media.muted = false;
+	lv->replaying = lv->sandbox.holding = app->media.muted = false;
 	/* the window and the layers stay as the author set them */
 	lv->conf_changed = false;
 	if (!started) {
@@ -74,6 +75,14 @@ static void rebuild(th_app *app, const char *what)
 	}
 	th_app_keep_moment(app);
 	catch_up_end end = th_app_replay(app, until, true, t0, REBUILD_BUDGET_MS);
+	char held[96] = "";
+	long long lines = lv->sandbox.held_lines, sounds = app->media.held_sounds;
+	if (lines > 0 && sounds > 0)
+		snprintf(held, sizeof(held), " (%lld line%s of print and %lld sound%s held back while replaying)", lines,
+		         lines == 1 ? "" : "s", sounds, sounds == 1 ? "" : "s");
+	else if (lines > 0 || sounds > 0)
+		snprintf(held, sizeof(held), " (%lld %s held back while replaying)", lines > 0 ? lines : sounds,
+		         lines > 0 ? (lines == 1 ? "line of print" : "lines of print") : (sounds == 1 ? "sound" : "sounds"));
 	app->reviewing = th_app_behind(app) && !lv->faulted && until != LLONG_MAX;
 	char took[32];
 	th_app_time_text(th_now_ms() - t0, took, sizeof(took));
@@ -87,7 +96,8 @@ static void rebuild(th_app *app, const char *what)
 		th_app_say(app, "%s: rebuilt, and the level stopped with an error at frame %s of %s", what,
 		    th_app_count_text(lv->frame, n1, sizeof(n1)), th_app_count_text(target, n2, sizeof(n2)));
 	} else {
-		th_app_say(app, "%s: rebuilt, replayed %s frames in %s", what, th_app_count_text(lv->frame, n1, sizeof(n1)), took);
+		th_app_say(app, "%s: rebuilt, replayed %s frames in %s%s", what, th_app_count_text(lv->frame, n1, sizeof(n1)), took,
+		    held);
 	}
 }
 

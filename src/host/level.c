@@ -392,6 +392,7 @@ static void set_frame(th_level *lv)
 void th_level_set_replaying(th_level *lv, bool replaying)
 {
 	lv->replaying = replaying;
+	lv->sandbox.holding = replaying;
 	if (lv->L == NULL) return;
 	lua_pushboolean(lv->L, replaying);
 	set_tumble_field(lv, "replaying");

@@ -65,6 +65,7 @@ typedef struct th_media {
 	int audio_rate, audio_channels;
 	Uint16 audio_format;
 	bool muted;               /* recorded frames are being replayed: play nothing */
+	long long held_sounds;    /* plays held back while muted, since the count was last taken */
 	struct th_fonts *fonts;   /* the text's faces (text.h); NULL: the bitmap font */
 } th_media;
 

@@ -660,6 +660,29 @@ static int sandbox_print(lua_State *L)
 	return 0;
 }
 
+/* print as the level sees it: while a replay runs (a rebuild after an edit,
+ * a rewind's re-simulation) the lines were already printed the first time
+ * those frames ran, so they are counted, not written again. */
+static int held_print(lua_State *L)
+{
+	th_sandbox *sb = sandbox_of(L);
+	if (sb != NULL && sb->holding) {
+		++sb->held_lines;
+		return 0;
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 0);
+	return 0;
+}
+
+static void hold_print(lua_State *L, int g)
+{
+	lua_getfield(L, g, "print");
+	lua_pushcclosure(L, held_print, 1);
+	lua_setfield(L, g, "print");
+}
+
 void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, const char *lib_dir)
 {
 	if (!sb->strict) {
@@ -687,6 +710,7 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 	wrap_field(L, -1, "close", co_close);
 	lua_pop(L, 1);
 	if (!sb->strict) {
+		hold_print(L, g);
 		lua_pop(L, 1);
 		return;
 	}
@@ -699,6 +723,7 @@ void th_sandbox_open_libs(lua_State *L, th_sandbox *sb, const char *level_dir, c
 	wrap_field(L, g, "setmetatable", sandbox_setmetatable);
 	lua_pushcfunction(L, sandbox_print);
 	lua_setfield(L, g, "print");
+	hold_print(L, g);
 
 	lua_getfield(L, g, LUA_LOADLIBNAME);
 	int package = lua_gettop(L);

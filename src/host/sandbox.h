@@ -38,6 +38,8 @@ typedef struct th_sandbox {
 	size_t output_limit;      /* bytes print may write in the whole run, 0 = none */
 	size_t output_used;
 	bool output_noted;        /* the note that the budget is spent was written */
+	bool holding;             /* a replay runs: print writes nothing, only counts */
+	long long held_lines;     /* print calls held back since the count was last taken */
 	const char *phase;        /* callback being run, for the messages */
 	int depth;                /* nested begin calls */
 	lua_State *main;          /* the state's main thread */

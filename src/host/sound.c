@@ -465,7 +465,11 @@ static void check_keys(lua_State *L, int t, const char *const names[], const cha
 static void play(th_sound *s, double volume, double pitch, bool loop)
 {
 	/* a rebuild re-running recorded frames must not play them all at once */
-	if (s->chunk == NULL || (s->media != NULL && s->media->muted)) return;
+	if (s->chunk == NULL) return;
+	if (s->media != NULL && s->media->muted) {
+		++s->media->held_sounds;
+		return;
+	}
 	Mix_Chunk *c = chunk_at_pitch(s, pitch);
 	int ch = Mix_PlayChannel(-1, c, loop ? -1 : 0);
 	if (ch >= 0) Mix_Volume(ch, (int)lround(volume * MIX_MAX_VOLUME));
