@@ -27,6 +27,7 @@ void th_app_overlay_view(th_app *app, th_overlay_view *v)
 	v->history_full = h->full;
 	v->error = lv->error;
 	v->reload_error = lv->reload_error;
+	v->syntax_error = lv->syntax_error && lv->error != NULL;
 	v->level_dir = app->level_dir;
 	v->mouse_x = lv->input.mouse_x;
 	v->mouse_y = lv->input.mouse_y;

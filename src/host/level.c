@@ -113,6 +113,7 @@ void th_level_clear_error(th_level *lv)
 	free(lv->error);
 	lv->error = NULL;
 	lv->reload_error = false;
+	lv->syntax_error = false;
 }
 
 void th_level_resume(th_level *lv)
@@ -535,7 +536,17 @@ static bool run_level_chunk(th_level *lv, const char *phase, char **message)
 		status = luaL_loadbufferx(L, builtin_demo, sizeof(builtin_demo) - 1, "=builtin demo", "t");
 	}
 	if (status != LUA_OK) {
-		*message = strdup(lua_tostring(L, -1) != NULL ? lua_tostring(L, -1) : "cannot load the level");
+		const char *why = lua_tostring(L, -1) != NULL ? lua_tostring(L, -1) : "cannot load the level";
+		if (status == LUA_ERRSYNTAX) {
+			/* nothing of the file ran: say so, and what to do */
+			lv->syntax_error = true;
+			*message = malloc(strlen(why) + 128);
+			if (*message != NULL)
+				sprintf(*message, "syntax error, so none of the file ran: %s\nFix the file and save it: the level "
+				                  "starts again.", why);
+		} else {
+			*message = strdup(why);
+		}
 		lua_pop(L, 1);
 		return false;
 	}
@@ -623,9 +634,10 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 
 	char *message = NULL;
 	th_loader_stage(lv);
+	lv->syntax_error = false;
 	if (!run_level_chunk(lv, "main chunk", &message)) {
 		th_loader_discard(lv);
-		th_level_set_error(lv, "load", message, true);
+		th_level_set_error(lv, lv->syntax_error ? "the level's file" : "load", message, true);
 		free(message);
 		return false;
 	}

@@ -98,6 +98,7 @@ typedef struct th_level {
 	bool ok;                 /* the level table loaded and load ran */
 	bool faulted;            /* a runtime error halted the simulation */
 	bool draw_faulted;       /* level.draw failed: skipped until a reload */
+	bool syntax_error;       /* the level's file did not parse at start: nothing of it ran */
 	bool replaying;          /* re-running recorded frames (tumble.replaying) */
 	long long frame;         /* completed fixed steps (tumble.frame) */
 	th_input input;

@@ -569,7 +569,10 @@ static void error_layout(const th_overlay *o, const th_overlay_view *v, int widt
 	/* the ways on: halted, rewind (or resume, with nothing kept) or restart;
 	 * a failed reload runs on, so only a restart */
 	char at[32];
-	if (v->faulted && v->error_moment >= 0) {
+	if (v->syntax_error) {
+		/* nothing ran, so there is nothing to resume or rewind to */
+		snprintf(e->note, sizeof(e->note), "fix the file and save: the level starts again");
+	} else if (v->faulted && v->error_moment >= 0) {
 		clock_text(v->error_moment, at, sizeof(at));
 		snprintf(e->choice_label[0], sizeof(e->choice_label[0]), "[F2] rewind to frame %lld (%s) and go on",
 		         v->error_moment, at);
@@ -613,7 +616,10 @@ void th_overlay_draw_error(th_overlay *o, const th_overlay_view *v, th_target *t
 	SDL_Rect r = e.rect;
 	th_render_fill_rect(t->renderer, (float)r.x, (float)r.y, (float)r.w, (float)r.h, (SDL_Color){70, 12, 16, 235});
 	th_render_fill_rect(t->renderer, (float)r.x, (float)r.y, 4.0f, (float)r.h, (SDL_Color){255, 80, 80, 255});
-	const char *title = v->faulted ? "Lua error - simulation halted" : v->reload_error ? "Reload failed" : "Lua error";
+	const char *title = v->syntax_error   ? "Syntax error - the level's file did not run"
+	                    : v->faulted      ? "Lua error - simulation halted"
+	                    : v->reload_error ? "Reload failed"
+	                                      : "Lua error";
 	th_render_text(t, 2 * PAD, (float)(r.y + PAD), e.scale, title, (SDL_Color){255, 120, 110, 255});
 	SDL_Point mp = {v->mouse_x, v->mouse_y};
 	int x_end = 2 * PAD;

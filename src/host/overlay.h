@@ -46,6 +46,7 @@ typedef struct th_overlay_view {
 	bool history_full;
 	const char *error;       /* NULL when none */
 	bool reload_error;       /* the error is a failed reload */
+	bool syntax_error;       /* the level's file did not parse: nothing ran, a saved fix starts it */
 	const char *level_dir;   /* stripped from paths in the error */
 	int mouse_x, mouse_y;
 	int view_w, view_h;

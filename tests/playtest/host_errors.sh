@@ -28,6 +28,8 @@ printf 'local level = {}\nfunction level.update( oops\nreturn level\n' > "$TMP/s
 timeout 20 "$BIN" --headless --frames 10 "$TMP/syntax.lua" > /dev/null 2> "$TMP/err"; rc=$?
 check "a syntax error in the level exits 1 with the line" \
   "[ $rc -eq 1 ] && grep -q \"syntax.lua:3: ')' expected near 'return'\" '$TMP/err'"
+check "... says it is a syntax error, that none of the file ran, and what to do" \
+  "grep -qF \"Lua error in the level's file: syntax error, so none of the file ran: \" '$TMP/err' && grep -qF 'Fix the file and save it: the level starts again.' '$TMP/err'"
 
 printf 'return 42\n' > "$TMP/notable.lua"
 timeout 20 "$BIN" --headless --frames 10 "$TMP/notable.lua" > /dev/null 2> "$TMP/err"; rc=$?
