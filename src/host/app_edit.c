@@ -155,6 +155,13 @@ static bool commit(th_app *app, const th_edit_change *c)
 	char why[200];
 	if (app->reviewing) app->edit.edited_while_reviewing = true;
 	th_edit_writeback wb = th_app_edit_write_back(app, c, why, sizeof(why));
+	if (wb == TH_WB_WRITTEN && app->edit.grouping) {
+		/* said when the group is written, or refused with it */
+		th_edit *e = &app->edit;
+		snprintf(e->group[e->group_count - 1].said, sizeof(e->group[0].said), "%.47s.%.31s = %.40s", who, c->name, num);
+		snprintf(e->group[e->group_count - 1].where, sizeof(e->group[0].where), "%s", why);
+		return true;
+	}
 	if (wb == TH_WB_WRITTEN) {
 		say(app, "%s.%s = %s: %s", who, c->name, num, why);
 		return true;
@@ -215,12 +222,15 @@ bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name)
 	return false;
 }
 
+/* One user action: the numbers the source takes are written as one edit. */
 static void commit_all(th_app *app, const th_edit_change *c, int n)
 {
+	th_app_edit_group_begin(app);
 	for (int i = 0; i < n; ++i) {
 		/* a point's two numbers go together or not at all */
 		if (!commit(app, &c[i]) && c[i].source_only) break;
 	}
+	th_app_edit_group_end(app);
 	th_app_edit_refresh(app);
 }
 

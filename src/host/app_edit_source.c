@@ -207,6 +207,20 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 		return TH_WB_REFUSED;
 	}
 	e->confirm_line = 0;
+	if (e->grouping) {
+		/* written with the rest of the action by th_app_edit_group_end */
+		if (e->group_count == (int)(sizeof(e->group) / sizeof(e->group[0]))) {
+			snprintf(why, size, "too many numbers in one edit");
+			return TH_WB_REFUSED;
+		}
+		int g = e->group_count++;
+		e->group[g].line = o.site.line;
+		snprintf(e->group[g].method, sizeof(e->group[g].method), "%s", o.site.method);
+		snprintf(e->group[g].field, sizeof(e->group[g].field), "%s", field);
+		e->group[g].value = value;
+		snprintf(why, size, "%s %s:%d", o.field != NULL ? "written to" : "added to", file, o.call.line);
+		return TH_WB_WRITTEN;
+	}
 	th_source_edit ed;
 	memset(&ed, 0, sizeof(ed));
 	ed.op = TH_EDIT_SET_NUMBER;
@@ -223,6 +237,41 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 	snprintf(why, size, "%s %s:%d", o.field != NULL ? "written to" : "added to", file, o.call.line);
 	reload(app);
 	return TH_WB_WRITTEN;
+}
+
+void th_app_edit_group_begin(th_app *app)
+{
+	app->edit.grouping = true;
+	app->edit.group_count = 0;
+}
+
+bool th_app_edit_group_end(th_app *app)
+{
+	th_edit *e = &app->edit;
+	e->grouping = false;
+	int n = e->group_count;
+	e->group_count = 0;
+	if (n == 0) return true;
+	th_source_edit ed[2 * TH_EDIT_MAX_SEL];
+	memset(ed, 0, sizeof(ed));
+	for (int i = 0; i < n; ++i) {
+		ed[i].op = TH_EDIT_SET_NUMBER;
+		ed[i].line = e->group[i].line;
+		ed[i].method = e->group[i].method;
+		ed[i].field = e->group[i].field;
+		ed[i].value = e->group[i].value;
+	}
+	char err[256];
+	if (!th_source_apply_group(e->source, ed, n, err, sizeof(err))) {
+		for (int i = 0; i < n; ++i) th_app_say(app, "edit: %s refused: %s", e->group[i].said, err);
+		snprintf(e->status, sizeof(e->status), "%.100s refused: %.140s", e->group[0].said, err);
+		return false;
+	}
+	for (int i = 0; i < n; ++i) th_app_say(app, "edit: %s: %s", e->group[i].said, e->group[i].where);
+	if (n > 1) th_app_say(app, "edit: %d numbers written as one edit (one undo)", n);
+	snprintf(e->status, sizeof(e->status), "%.100s: %.120s%s", e->group[0].said, e->group[0].where, n > 1 ? " (and more)" : "");
+	reload(app);
+	return true;
 }
 
 void th_app_edit_undo(th_app *app, bool undo)

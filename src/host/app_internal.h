@@ -153,6 +153,10 @@ bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name);
 
 /* ---- app_edit_source.c ---- */
 th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size);
+/* Between begin and end, numbers written back are gathered; end writes them
+ * as one edit (one undo step, one rebuild), or none if any is refused. */
+void th_app_edit_group_begin(th_app *app);
+bool th_app_edit_group_end(th_app *app);
 /* Where the value of a property comes from ("literal, level.lua:42"), or "". */
 void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size);
 void th_app_edit_undo(th_app *app, bool undo);

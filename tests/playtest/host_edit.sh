@@ -161,6 +161,33 @@ got=$(changes redo)
 check "redo (Ctrl+Shift+Z): the edit is back" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show redo; }
 
+# ---- a diagonal move is one edit: x and y written at once, one Ctrl+Z ----
+# the platform (2, 3: pixel (720, 440)) dragged to (3, 4): pixel (760, 400)
+cat > "$TMP/diag.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mm 760 400 40 -40
+F 0
+mu 1 760 400
+F 0
+F 1 5
+REC
+run diag 30
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 4 }'
+got=$(changes diag)
+check "diagonal move: x and y written" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show diag; }
+check "diagonal move: one edit, one rebuild" \
+	"grep -q '2 numbers written as one edit' '$TMP/diag.err' && [ \$(grep -c 'load() changed: rebuilt' '$TMP/diag.err') -eq 1 ]"
+sed 's/^F 1 5$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/diag.rec" > "$TMP/diagundo.rec"
+run diagundo 30
+check "diagonal move: one Ctrl+Z gives the original bytes" "cmp -s '$FIXTURE' '$TMP/diagundo/level.lua'"
+check "diagonal move: nothing more to undo after it" "grep -q 'undone (0 more to undo' '$TMP/diagundo.err'"
+
 # ---- an edit while the file changed on disk is refused ----
 # edit mode opens the file, "x" makes the level rewrite its own line 11 (as
 # an editor saving it would), then a move of the platform is refused
