@@ -10,7 +10,9 @@
 #include "source_edit.h"
 #include "tumble/tumble_lua.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,8 +70,48 @@ struct origin {
 	tumble_lua_site site;
 	th_call call;
 	const th_field *field; /* NULL: absent from the constructor */
+	th_field sub;          /* a key of a table constructor value, when field points here */
 	char why[200];         /* !known: why not */
 };
+
+/* In a table constructor's text ("{ kind = "linear", fx = 0, fy = -150 }"),
+ * key's value: 1 a number (*v), 0 absent, -1 another expression, or a text
+ * that is not a whole constructor (cut short). */
+static int key_in_table(const char *text, const char *key, double *v)
+{
+	size_t n = strlen(text), k = strlen(key);
+	if (n < 2 || text[0] != '{' || text[n - 1] != '}') return -1;
+	int depth = 0;
+	for (size_t i = 0; i < n; ++i) {
+		char c = text[i];
+		if (c == '"' || c == '\'') {
+			for (++i; i < n && text[i] != c; ++i)
+				if (text[i] == '\\') ++i;
+			continue;
+		}
+		if (c == '{' || c == '(' || c == '[') depth++;
+		if (c == '}' || c == ')' || c == ']') depth--;
+		bool starts = isalpha((unsigned char)c) || c == '_';
+		if (!starts || depth != 1 || (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.'))) continue;
+		size_t j = i;
+		while (j < n && (isalnum((unsigned char)text[j]) || text[j] == '_')) ++j;
+		size_t e = j;
+		while (e < n && text[e] == ' ') ++e;
+		bool is_key = j - i == k && memcmp(text + i, key, k) == 0 && e < n && text[e] == '=' && text[e + 1] != '=';
+		if (!is_key) {
+			i = j - 1;
+			continue;
+		}
+		char *end = NULL;
+		double x = strtod(text + e + 1, &end);
+		if (end == text + e + 1) return -1;
+		while (*end == ' ') ++end;
+		if (*end != ',' && *end != ';' && *end != '}') return -1;
+		*v = x;
+		return 1;
+	}
+	return 0;
+}
 
 /* Where the object was made, and the field of its call for prop. */
 static void find_origin(th_app *app, th_sel obj, const char *prop, origin *o)
@@ -121,6 +163,19 @@ static void match_field(origin *o, char *field)
 			if (strcmp(o->call.fields[i].name, field) == 0 && o->call.fields[i].kind == TH_VALUE_COMPUTED) {
 				o->field = &o->call.fields[i];
 			}
+		}
+		*dot = '.';
+		/* a table constructor written in the call (field = { fy = -150 }):
+		 * the key's own value, or absent (then added to that table) */
+		double v;
+		int found = o->field != NULL ? key_in_table(o->field->text, dot + 1, &v) : -1;
+		if (found == 0) {
+			o->field = NULL;
+		} else if (found == 1) {
+			o->sub = *o->field;
+			o->sub.kind = TH_VALUE_NUMBER;
+			o->sub.number = v;
+			o->field = &o->sub;
 		}
 	}
 }

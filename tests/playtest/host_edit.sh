@@ -188,6 +188,64 @@ run diagundo 30
 check "diagonal move: one Ctrl+Z gives the original bytes" "cmp -s '$FIXTURE' '$TMP/diagundo/level.lua'"
 check "diagonal move: nothing more to undo after it" "grep -q 'undone (0 more to undo' '$TMP/diagundo.err'"
 
+# ---- examples/forcefield.lua: move a platform, widen it, change the field's
+# push in the inspector, then undo all three: the file is the original ----
+# camera (0, 8.45) at 37 px/m: world (x, y) is pixel (640 + 37 x, 672.65 - 37 y).
+# The low left platform (-10, 2): pixel (270, 599), dragged 37 px right (x =
+# -9); its width handle (-5.5, 2): pixel (436, 598), dragged 37 px right (w =
+# 9); the field's sensor (0, 11.85): pixel (640, 234); in the inspector its
+# field.fy is line 36 (y = 474), typed -120.
+FF="$ROOT/examples/forcefield.lua"
+cat > "$TMP/ff.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 270 599
+F 0
+mm 307 599 37 0
+F 0
+mu 1 307 599
+F 0
+md 1 436 598
+F 0
+mm 473 598 37 0
+F 0
+mu 1 473 598
+F 0
+md 1 640 234
+F 0
+mu 1 640 234
+F 0
+md 1 900 474
+F 0
+mu 1 900 474
+F 0
+tx 2d313230
+kd return
+F 0
+ku return
+F 1 5
+REC
+run_ff() {
+	mkdir -p "$TMP/$1"
+	cp "$FF" "$TMP/$1/forcefield.lua"
+	"$BIN" --headless --frames 40 --replay "$TMP/$1.rec" "$TMP/$1/forcefield.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+	echo $? > "$TMP/$1.rc"
+}
+run_ff ff
+expected='-  local left_low = world:body{ type = "static", x = -10, y = 2 }
+-  left_low:box{ w = 7, h = 0.5, friction = 0.8 }
++  local left_low = world:body{ type = "static", x = -9, y = 2 }
++  left_low:box{ w = 9, h = 0.5, friction = 0.8 }
+-                                  user = { kind = "field" }, field = { kind = "linear", fx = 0, fy = -150 } }
++                                  user = { kind = "field" }, field = { kind = "linear", fx = 0, fy = -120 } }'
+got=$(diff "$FF" "$TMP/ff/forcefield.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/')
+check "forcefield: move, widen and the field's push are written, nothing else" '[ "$got" = "$expected" ] && [ $(rc ff) -eq 0 ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ff; }
+sed 's/^F 1 5$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/ff.rec" > "$TMP/ffundo.rec"
+run_ff ffundo
+check "forcefield: three Ctrl+Z give the original bytes" "cmp -s '$FF' '$TMP/ffundo/forcefield.lua' && grep -q 'undone (0 more to undo' '$TMP/ffundo.err'"
+
 # ---- an edit while the file changed on disk is refused ----
 # edit mode opens the file, "x" makes the level rewrite its own line 11 (as
 # an editor saving it would), then a move of the platform is refused
