@@ -229,7 +229,7 @@ REC
 run_ff() {
 	mkdir -p "$TMP/$1"
 	cp "$FF" "$TMP/$1/forcefield.lua"
-	"$BIN" --headless --frames 40 --replay "$TMP/$1.rec" "$TMP/$1/forcefield.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+	"$BIN" --headless --frames 80 --replay "$TMP/$1.rec" "$TMP/$1/forcefield.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
 	echo $? > "$TMP/$1.rc"
 }
 run_ff ff
@@ -242,9 +242,12 @@ expected='-  local left_low = world:body{ type = "static", x = -10, y = 2 }
 got=$(diff "$FF" "$TMP/ff/forcefield.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/')
 check "forcefield: move, widen and the field's push are written, nothing else" '[ "$got" = "$expected" ] && [ $(rc ff) -eq 0 ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ff; }
-sed 's/^F 1 5$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/ff.rec" > "$TMP/ffundo.rec"
+# then with a jump before the edits and a rewind (PageUp, F2 goes on) after
+# them, before the undos
+sed 's/^F 1 10$/F 1 4\nkd space\nF 1 3\nku space\nF 1 10/; s/^F 1 5$/kd pageup\nF 0\nku pageup\nF 0\nkd f2\nF 0\nku f2\nF 1 20\nkd left ctrl\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/ff.rec" > "$TMP/ffundo.rec"
 run_ff ffundo
-check "forcefield: three Ctrl+Z give the original bytes" "cmp -s '$FF' '$TMP/ffundo/forcefield.lua' && grep -q 'undone (0 more to undo' '$TMP/ffundo.err'"
+check "forcefield: rewound after the edits, three Ctrl+Z give the original bytes" \
+	"cmp -s '$FF' '$TMP/ffundo/forcefield.lua' && grep -q 'rewound to frame' '$TMP/ffundo.err' && grep -q 'undone (0 more to undo' '$TMP/ffundo.err'"
 
 # ---- an edit while the file changed on disk is refused ----
 # edit mode opens the file, "x" makes the level rewrite its own line 11 (as
