@@ -329,6 +329,76 @@ bool th_app_edit_group_end(th_app *app)
 	return true;
 }
 
+bool th_app_edit_write_vertex(th_app *app, tb_shape_id sh, tb_vec2 was, double to_x, double to_y, char *why, size_t size)
+{
+	th_sel sel = {TH_SEL_SHAPE, sh.index1, sh.generation};
+	tumble_lua_site site;
+	if (!th_edit_site(&app->level, sel, &site)) {
+		snprintf(why, size, "the binding does not know where it was made");
+		return false;
+	}
+	if (!site.in_level || strcmp(site.method, "polygon") != 0) {
+		snprintf(why, size, "its points are not a polygon{} in the level's file");
+		return false;
+	}
+	th_source_session *s = session(app, why, size);
+	if (s == NULL) return false;
+	size_t len;
+	const char *text = th_source_text(s, &len);
+	th_call *call = malloc(sizeof(*call));
+	char err[256];
+	if (call == NULL || !th_source_find_call(text, len, site.line, site.method, call, err, sizeof(err))) {
+		snprintf(why, size, "%s", call == NULL ? "out of memory" : err);
+		free(call);
+		return false;
+	}
+	/* the pair of positional numbers that made this vertex: x at [k], y at [k + 1] */
+	int found = 0, at = 0;
+	for (int i = 0; i + 1 < call->field_count; ++i) {
+		const th_field *fx = &call->fields[i], *fy = &call->fields[i + 1];
+		int k;
+		char tail[8];
+		if (sscanf(fx->name, "[%d]%7s", &k, tail) != 1 || k % 2 != 1) continue;
+		char want[32];
+		snprintf(want, sizeof(want), "[%d]", k + 1);
+		if (strcmp(fy->name, want) != 0) continue;
+		bool numbers = fx->kind == TH_VALUE_NUMBER && fy->kind == TH_VALUE_NUMBER;
+		if (fabs(fx->number - was.x) < 1e-4 && fabs(fy->number - was.y) < 1e-4) {
+			if (!numbers) {
+				snprintf(why, size, "that point is computed at line %d: %s", fx->line, fx->text);
+				free(call);
+				return false;
+			}
+			found++, at = k;
+		}
+	}
+	int line = call->line;
+	free(call);
+	if (found != 1) {
+		snprintf(why, size, "%s", found == 0 ? "no literal point of the polygon{} at that vertex" : "two points of the polygon{} are that vertex");
+		return false;
+	}
+	char fx[16], fy[16];
+	snprintf(fx, sizeof(fx), "[%d]", at);
+	snprintf(fy, sizeof(fy), "[%d]", at + 1);
+	th_source_edit ed[2];
+	memset(ed, 0, sizeof(ed));
+	for (int i = 0; i < 2; ++i) {
+		ed[i].op = TH_EDIT_SET_NUMBER;
+		ed[i].line = site.line;
+		ed[i].method = site.method;
+		ed[i].field = i == 0 ? fx : fy;
+		ed[i].value = i == 0 ? to_x : to_y;
+	}
+	if (!th_source_apply_group(s, ed, 2, err, sizeof(err))) {
+		snprintf(why, size, "%s", err);
+		return false;
+	}
+	snprintf(why, size, "points %s, %s written to %s:%d", fx, fy, base_name(app->level_path), line);
+	reload(app);
+	return true;
+}
+
 void th_app_edit_undo(th_app *app, bool undo)
 {
 	char why[256];

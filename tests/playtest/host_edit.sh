@@ -249,6 +249,44 @@ run_ff ffundo
 check "forcefield: rewound after the edits, three Ctrl+Z give the original bytes" \
 	"cmp -s '$FF' '$TMP/ffundo/forcefield.lua' && grep -q 'rewound to frame' '$TMP/ffundo.err' && grep -q 'undone (0 more to undo' '$TMP/ffundo.err'"
 
+# ---- a polygon's vertex handle writes its pair of points ----
+# edit_polygon.lua's triangle (0,0) (4,0) (0,2): click the body at (0, 0)
+# (pixel (642, 359)), drag the vertex (4, 0) (pixel (800, 360)) to (5, 1)
+# (pixel (840, 320)); then one Ctrl+Z
+PG="$ROOT/tests/playtest/levels/edit_polygon.lua"
+cat > "$TMP/vertex.rec" <<REC
+$header
+F 1 5
+$f12
+md 1 642 359
+F 0
+mu 1 642 359
+F 0
+md 1 800 360
+F 0
+mm 840 320 40 -40
+F 0
+mu 1 840 320
+F 0
+F 1 6
+REC
+run_pg() {
+	mkdir -p "$TMP/$1"
+	cp "$PG" "$TMP/$1/level.lua"
+	"$BIN" --headless --frames 20 --replay "$TMP/$1.rec" "$TMP/$1/level.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+}
+run_pg vertex
+expected='-  ground:polygon{ 0, 0, 4, 0, 0, 2, friction = 0.9 }
++  ground:polygon{ 0, 0, 5, 1, 0, 2, friction = 0.9 }'
+got=$(diff "$PG" "$TMP/vertex/level.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/')
+check "polygon vertex: its two numbers in polygon{} are rewritten, as one edit" \
+	'[ "$got" = "$expected" ] && grep -q "vertex 2: points \[3\], \[4\] written" "$TMP/vertex.err"'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show vertex; }
+sed 's/^F 1 6$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/vertex.rec" > "$TMP/vertexundo.rec"
+run_pg vertexundo
+check "polygon vertex: one Ctrl+Z gives the original bytes" \
+	"grep -q 'written' '$TMP/vertexundo.err' && cmp -s '$PG' '$TMP/vertexundo/level.lua'"
+
 # ---- an edit while the file changed on disk is refused ----
 # edit mode opens the file, "x" makes the level rewrite its own line 11 (as
 # an editor saving it would), then a move of the platform is refused
