@@ -294,6 +294,14 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 	return TH_WB_WRITTEN;
 }
 
+void th_app_edit_source_rebuilt(th_app *app)
+{
+	th_edit *e = &app->edit;
+	if (e->source == NULL || !app->level.ok) return;
+	char err[256];
+	if (!th_source_reread(e->source, err, sizeof(err))) th_app_say(app, "edit: %s", err);
+}
+
 void th_app_edit_group_begin(th_app *app)
 {
 	app->edit.grouping = true;

@@ -1748,6 +1748,15 @@ bool th_source_apply_group(th_source_session *s, th_source_edit *edits, int n, c
 	return true;
 }
 
+bool th_source_reread(th_source_session *s, char *err, size_t errlen)
+{
+	text disk;
+	if (!read_file(s->path, &disk, err, errlen)) return false;
+	free(s->now.s);
+	s->now = disk;
+	return true;
+}
+
 /* Moves the top step of from to to, writing its `want` side; the file must
  * still be the session's text, which must be the step's other side. */
 static bool travel(th_source_session *s, bool undo, char *err, size_t errlen)

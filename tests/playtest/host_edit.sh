@@ -316,6 +316,21 @@ check "changed on disk: the file keeps the outside change only" '[ "$got" = "$ex
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ondisk; }
 check "changed on disk: the edit is refused with a message" "grep -q 'x = 3 refused: ' '$TMP/ondisk.err'"
 
+# ---- after the file changed on disk and the level was rebuilt from it, the
+# objects are found at their new lines ----
+# "y" makes the level save a new line at the top of its load (the platform's
+# call moves from line 11 to 12); --watch rebuilds the level from the file;
+# then a move of the platform is written at its new line
+sed 's/^kd x$/kd y/; s/^ku x$/ku y/' "$TMP/ondisk.rec" > "$TMP/moved.rec"
+run moved 40 "--watch --watch-poll-ms 0"
+expected='+  local spacer = 0
+-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 3 }'
+got=$(changes moved)
+check "moved on disk: after the rebuild, the edit goes to the call's new line" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show moved; }
+check "moved on disk: says the new line" "grep -q 'x = 3: written to level.lua:12' '$TMP/moved.err'"
+
 # ---- duplicate and delete ----
 # the crate (local crate = world:body{...}; crate:box{...}) at (-3, 1): pixel (520, 520)
 cat > "$TMP/dup.rec" <<REC
