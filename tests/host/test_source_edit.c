@@ -491,6 +491,34 @@ static void test_group(void **state)
 	free(want), free(want2);
 }
 
+/* after the level was rebuilt from a file changed on disk, its lines are
+ * the session's: an edit at the call's new line is written; undo of the
+ * edit before the change stays refused */
+static void test_reread(void **state)
+{
+	char *path = write_temp("level.lua", level);
+	th_source_session *s = th_source_open(path, err, sizeof err);
+	assert_non_null(s);
+	th_source_edit e = {TH_EDIT_SET_NUMBER, 4, "body", "x", 2, true};
+	assert_true(th_source_apply(s, &e, err, sizeof err));
+	char *ours = replaced(level, "x = 1.5", "x = 2");
+	char *shifted = malloc(strlen(ours) + 16);
+	sprintf(shifted, "-- a comment\n%s", ours);
+	write_temp("level.lua", shifted);
+	e.line = 5, e.value = 3;
+	assert_false(th_source_apply(s, &e, err, sizeof err));
+	assert_true(th_source_reread(s, err, sizeof err));
+	assert_true(th_source_apply(s, &e, err, sizeof err));
+	char *want = replaced(shifted, "x = 2", "x = 3");
+	assert_string_equal(read_all(path), want);
+	assert_true(th_source_undo(s, err, sizeof err));
+	assert_string_equal(read_all(path), shifted);
+	assert_false(th_source_undo(s, err, sizeof err));
+	assert_string_equal(read_all(path), shifted);
+	th_source_close(s);
+	free(ours), free(shifted), free(want);
+}
+
 static void test_changed_on_disk(void **state)
 {
 	char *path = write_temp("level.lua", level);
@@ -918,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_reread),
 		cmocka_unit_test(test_changed_on_disk),
 		cmocka_unit_test(test_fuzz_repository),
 		cmocka_unit_test(test_fuzz_random),
