@@ -123,10 +123,6 @@ end
 
 -- ---------------------------------------------------------------- building
 
-local function field_def()
-  return { kind = "linear", fx = 0, fy = -FIELD_FORCE }
-end
-
 local function sensor_box(world, x, y, w, h, user)
   local b = world:body{ type = "static", x = x, y = y }
   return b:box{ w = w, h = h, sensor = true, category = SENSOR, user = user }
@@ -137,7 +133,8 @@ local function attach_sprites(s)
   if not m then return end
   local gfx = tumble.gfx
   for _, p in ipairs(s.platforms) do
-    gfx.sprite(p, { image = m.platform, w = PLATFORM_W, h = PLATFORM_H })
+    local box = p:shapes()[1]
+    gfx.sprite(p, { image = m.platform, w = box.w, h = box.h })
   end
   gfx.sprite(s.elevator, { image = m.elevator, w = ELEVATOR_W, h = ELEVATOR_H })
   s.sprites = {
@@ -171,15 +168,22 @@ function level.load(world)
   room:box{ w = 0.5, h = 15, x = 16.25, y = 6.5 }
   room:box{ w = 33, h = 0.5, x = 0, y = FIELD_TOP + 0.25 }
 
-  -- six static platforms, three a side
-  s.platforms = {}
-  for _, side in ipairs({ -1, 1 }) do
-    for _, y in ipairs(TIERS) do
-      local p = world:body{ type = "static", x = side * PLATFORM_X, y = y }
-      p:box{ w = PLATFORM_W, h = PLATFORM_H, friction = 0.8 }
-      s.platforms[#s.platforms + 1] = p
-    end
-  end
+  -- six static platforms, three a side (low, middle, top), one statement
+  -- each so that edit mode (F12) can move and resize each one in this file;
+  -- level.layout describes the layout they were drawn from
+  local left_low = world:body{ type = "static", x = -10, y = 2 }
+  left_low:box{ w = 7, h = 0.5, friction = 0.8 }
+  local left_middle = world:body{ type = "static", x = -10, y = 5.5 }
+  left_middle:box{ w = 7, h = 0.5, friction = 0.8 }
+  local left_top = world:body{ type = "static", x = -10, y = 9.5 }
+  left_top:box{ w = 7, h = 0.5, friction = 0.8 }
+  local right_low = world:body{ type = "static", x = 10, y = 2 }
+  right_low:box{ w = 7, h = 0.5, friction = 0.8 }
+  local right_middle = world:body{ type = "static", x = 10, y = 5.5 }
+  right_middle:box{ w = 7, h = 0.5, friction = 0.8 }
+  local right_top = world:body{ type = "static", x = 10, y = 9.5 }
+  right_top:box{ w = 7, h = 0.5, friction = 0.8 }
+  s.platforms = { left_low, left_middle, left_top, right_low, right_middle, right_top }
 
   -- the moving platform: kinematic, driven by its velocity so it carries the hero
   s.elevator = world:body{ type = "kinematic", x = 0, y = ELEVATOR_LOW }
@@ -187,8 +191,9 @@ function level.load(world)
 
   -- the force field over the upper tier: a sensor carrying a linear field
   local field_body = world:body{ type = "static", x = 0, y = (FIELD_BOTTOM + FIELD_TOP) / 2 }
+  -- (fy: the push down on the hero, N; FIELD_FORCE says the same for drivers)
   s.field_shape = field_body:box{ w = 32, h = FIELD_TOP - FIELD_BOTTOM, sensor = true, category = SENSOR,
-                                  user = { kind = "field" }, field = field_def() }
+                                  user = { kind = "field" }, field = { kind = "linear", fx = 0, fy = -150 } }
 
   s.switch_shape = sensor_box(world, SWITCH_X, SWITCH_Y, 0.7, 0.8, { kind = "switch" })
   s.piece_shapes = {}
@@ -216,7 +221,6 @@ function level.reload(world)
   local s = level.state
   if s == nil then return end
   world.gravity = { 0, GRAVITY }
-  if s.field_on then s.field_shape.field = field_def() end
 end
 
 -- ---------------------------------------------------------------- the puzzle
@@ -461,7 +465,10 @@ end
 -- the shapes the sprites stand for, when there are no sprites
 local function draw_plain(gfx, s)
   levelkit.color(gfx, { 0.55, 0.62, 0.72, 0.9 })
-  for _, p in ipairs(s.platforms) do gfx.rect("fill", p.x, p.y, PLATFORM_W, PLATFORM_H) end
+  for _, p in ipairs(s.platforms) do
+    local box = p:shapes()[1]
+    gfx.rect("fill", p.x, p.y, box.w, box.h)
+  end
   local e = s.elevator
   gfx.color(0.45, 0.65, 1.0, 0.9)
   gfx.rect("fill", e.x, e.y, ELEVATOR_W, ELEVATOR_H)

@@ -155,6 +155,13 @@ static bool commit(th_app *app, const th_edit_change *c)
 	char why[200];
 	if (app->reviewing) app->edit.edited_while_reviewing = true;
 	th_edit_writeback wb = th_app_edit_write_back(app, c, why, sizeof(why));
+	if (wb == TH_WB_WRITTEN && app->edit.grouping) {
+		/* said when the group is written, or refused with it */
+		th_edit *e = &app->edit;
+		snprintf(e->group[e->group_count - 1].said, sizeof(e->group[0].said), "%.47s.%.31s = %.40s", who, c->name, num);
+		snprintf(e->group[e->group_count - 1].where, sizeof(e->group[0].where), "%s", why);
+		return true;
+	}
 	if (wb == TH_WB_WRITTEN) {
 		say(app, "%s.%s = %s: %s", who, c->name, num, why);
 		return true;
@@ -215,12 +222,15 @@ bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name)
 	return false;
 }
 
+/* One user action: the numbers the source takes are written as one edit. */
 static void commit_all(th_app *app, const th_edit_change *c, int n)
 {
+	th_app_edit_group_begin(app);
 	for (int i = 0; i < n; ++i) {
 		/* a point's two numbers go together or not at all */
 		if (!commit(app, &c[i]) && c[i].source_only) break;
 	}
+	th_app_edit_group_end(app);
 	th_app_edit_refresh(app);
 }
 
@@ -667,7 +677,27 @@ static void release(th_app *app)
 	case TH_EDRAG_MOVE:
 	case TH_EDRAG_HANDLE: {
 		if (drag == TH_EDRAG_HANDLE && e->handle.kind == TH_H_VERTEX) {
-			if (moved(e)) say(app, "a polygon's vertices are not edited here: change its points in the source");
+			tb_world *w = app->level.world;
+			if (!moved(e) || w == NULL || !tb_shape_is_valid(w, e->handle.shape)) break;
+			tb_geometry g = tb_shape_get_geometry(w, e->handle.shape);
+			if (g.type != TB_SHAPE_POLYGON || e->handle.vertex >= g.polygon.count) break;
+			tb_transform xf = tb_body_get_transform(w, tb_shape_get_body(w, e->handle.shape));
+			tb_vec2 was = g.polygon.vertices[e->handle.vertex];
+			tb_vec2 to = tb_inv_transform_point(xf, to_world(app, e->at_x, e->at_y));
+			double grid = e->snap ? e->grid : 0.01;
+			double tx = th_edit_snap(to.x, grid), ty = th_edit_snap(to.y, grid);
+			char t[48];
+			th_edit_format_number(tx, t, sizeof(t));
+			tx = strtod(t, NULL);
+			th_edit_format_number(ty, t, sizeof(t));
+			ty = strtod(t, NULL);
+			char why[256];
+			if (th_app_edit_write_vertex(app, e->handle.shape, was, tx, ty, why, sizeof(why))) {
+				say(app, "vertex %d: %s", e->handle.vertex + 1, why);
+			} else {
+				say(app, "vertex %d refused: %s", e->handle.vertex + 1, why);
+			}
+			th_app_edit_refresh(app);
 			break;
 		}
 		if (!moved(e)) break;

@@ -10,7 +10,9 @@
 #include "source_edit.h"
 #include "tumble/tumble_lua.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,8 +70,48 @@ struct origin {
 	tumble_lua_site site;
 	th_call call;
 	const th_field *field; /* NULL: absent from the constructor */
+	th_field sub;          /* a key of a table constructor value, when field points here */
 	char why[200];         /* !known: why not */
 };
+
+/* In a table constructor's text ("{ kind = "linear", fx = 0, fy = -150 }"),
+ * key's value: 1 a number (*v), 0 absent, -1 another expression, or a text
+ * that is not a whole constructor (cut short). */
+static int key_in_table(const char *text, const char *key, double *v)
+{
+	size_t n = strlen(text), k = strlen(key);
+	if (n < 2 || text[0] != '{' || text[n - 1] != '}') return -1;
+	int depth = 0;
+	for (size_t i = 0; i < n; ++i) {
+		char c = text[i];
+		if (c == '"' || c == '\'') {
+			for (++i; i < n && text[i] != c; ++i)
+				if (text[i] == '\\') ++i;
+			continue;
+		}
+		if (c == '{' || c == '(' || c == '[') depth++;
+		if (c == '}' || c == ')' || c == ']') depth--;
+		bool starts = isalpha((unsigned char)c) || c == '_';
+		if (!starts || depth != 1 || (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.'))) continue;
+		size_t j = i;
+		while (j < n && (isalnum((unsigned char)text[j]) || text[j] == '_')) ++j;
+		size_t e = j;
+		while (e < n && text[e] == ' ') ++e;
+		bool is_key = j - i == k && memcmp(text + i, key, k) == 0 && e < n && text[e] == '=' && text[e + 1] != '=';
+		if (!is_key) {
+			i = j - 1;
+			continue;
+		}
+		char *end = NULL;
+		double x = strtod(text + e + 1, &end);
+		if (end == text + e + 1) return -1;
+		while (*end == ' ') ++end;
+		if (*end != ',' && *end != ';' && *end != '}') return -1;
+		*v = x;
+		return 1;
+	}
+	return 0;
+}
 
 /* Where the object was made, and the field of its call for prop. */
 static void find_origin(th_app *app, th_sel obj, const char *prop, origin *o)
@@ -121,6 +163,19 @@ static void match_field(origin *o, char *field)
 			if (strcmp(o->call.fields[i].name, field) == 0 && o->call.fields[i].kind == TH_VALUE_COMPUTED) {
 				o->field = &o->call.fields[i];
 			}
+		}
+		*dot = '.';
+		/* a table constructor written in the call (field = { fy = -150 }):
+		 * the key's own value, or absent (then added to that table) */
+		double v;
+		int found = o->field != NULL ? key_in_table(o->field->text, dot + 1, &v) : -1;
+		if (found == 0) {
+			o->field = NULL;
+		} else if (found == 1) {
+			o->sub = *o->field;
+			o->sub.kind = TH_VALUE_NUMBER;
+			o->sub.number = v;
+			o->field = &o->sub;
 		}
 	}
 }
@@ -207,6 +262,20 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 		return TH_WB_REFUSED;
 	}
 	e->confirm_line = 0;
+	if (e->grouping) {
+		/* written with the rest of the action by th_app_edit_group_end */
+		if (e->group_count == (int)(sizeof(e->group) / sizeof(e->group[0]))) {
+			snprintf(why, size, "too many numbers in one edit");
+			return TH_WB_REFUSED;
+		}
+		int g = e->group_count++;
+		e->group[g].line = o.site.line;
+		snprintf(e->group[g].method, sizeof(e->group[g].method), "%s", o.site.method);
+		snprintf(e->group[g].field, sizeof(e->group[g].field), "%s", field);
+		e->group[g].value = value;
+		snprintf(why, size, "%s %s:%d", o.field != NULL ? "written to" : "added to", file, o.call.line);
+		return TH_WB_WRITTEN;
+	}
 	th_source_edit ed;
 	memset(&ed, 0, sizeof(ed));
 	ed.op = TH_EDIT_SET_NUMBER;
@@ -223,6 +292,119 @@ th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, c
 	snprintf(why, size, "%s %s:%d", o.field != NULL ? "written to" : "added to", file, o.call.line);
 	reload(app);
 	return TH_WB_WRITTEN;
+}
+
+void th_app_edit_source_rebuilt(th_app *app)
+{
+	th_edit *e = &app->edit;
+	if (e->source == NULL || !app->level.ok) return;
+	char err[256];
+	if (!th_source_reread(e->source, err, sizeof(err))) th_app_say(app, "edit: %s", err);
+}
+
+void th_app_edit_group_begin(th_app *app)
+{
+	app->edit.grouping = true;
+	app->edit.group_count = 0;
+}
+
+bool th_app_edit_group_end(th_app *app)
+{
+	th_edit *e = &app->edit;
+	e->grouping = false;
+	int n = e->group_count;
+	e->group_count = 0;
+	if (n == 0) return true;
+	th_source_edit ed[2 * TH_EDIT_MAX_SEL];
+	memset(ed, 0, sizeof(ed));
+	for (int i = 0; i < n; ++i) {
+		ed[i].op = TH_EDIT_SET_NUMBER;
+		ed[i].line = e->group[i].line;
+		ed[i].method = e->group[i].method;
+		ed[i].field = e->group[i].field;
+		ed[i].value = e->group[i].value;
+	}
+	char err[256];
+	if (!th_source_apply_group(e->source, ed, n, err, sizeof(err))) {
+		for (int i = 0; i < n; ++i) th_app_say(app, "edit: %s refused: %s", e->group[i].said, err);
+		snprintf(e->status, sizeof(e->status), "%.100s refused: %.140s", e->group[0].said, err);
+		return false;
+	}
+	for (int i = 0; i < n; ++i) th_app_say(app, "edit: %s: %s", e->group[i].said, e->group[i].where);
+	if (n > 1) th_app_say(app, "edit: %d numbers written as one edit (one undo)", n);
+	snprintf(e->status, sizeof(e->status), "%.100s: %.120s%s", e->group[0].said, e->group[0].where, n > 1 ? " (and more)" : "");
+	reload(app);
+	return true;
+}
+
+bool th_app_edit_write_vertex(th_app *app, tb_shape_id sh, tb_vec2 was, double to_x, double to_y, char *why, size_t size)
+{
+	th_sel sel = {TH_SEL_SHAPE, sh.index1, sh.generation};
+	tumble_lua_site site;
+	if (!th_edit_site(&app->level, sel, &site)) {
+		snprintf(why, size, "the binding does not know where it was made");
+		return false;
+	}
+	if (!site.in_level || strcmp(site.method, "polygon") != 0) {
+		snprintf(why, size, "its points are not a polygon{} in the level's file");
+		return false;
+	}
+	th_source_session *s = session(app, why, size);
+	if (s == NULL) return false;
+	size_t len;
+	const char *text = th_source_text(s, &len);
+	th_call *call = malloc(sizeof(*call));
+	char err[256];
+	if (call == NULL || !th_source_find_call(text, len, site.line, site.method, call, err, sizeof(err))) {
+		snprintf(why, size, "%s", call == NULL ? "out of memory" : err);
+		free(call);
+		return false;
+	}
+	/* the pair of positional numbers that made this vertex: x at [k], y at [k + 1] */
+	int found = 0, at = 0;
+	for (int i = 0; i + 1 < call->field_count; ++i) {
+		const th_field *fx = &call->fields[i], *fy = &call->fields[i + 1];
+		int k;
+		char tail[8];
+		if (sscanf(fx->name, "[%d]%7s", &k, tail) != 1 || k % 2 != 1) continue;
+		char want[32];
+		snprintf(want, sizeof(want), "[%d]", k + 1);
+		if (strcmp(fy->name, want) != 0) continue;
+		bool numbers = fx->kind == TH_VALUE_NUMBER && fy->kind == TH_VALUE_NUMBER;
+		if (fabs(fx->number - was.x) < 1e-4 && fabs(fy->number - was.y) < 1e-4) {
+			if (!numbers) {
+				snprintf(why, size, "that point is computed at line %d: %s", fx->line, fx->text);
+				free(call);
+				return false;
+			}
+			found++, at = k;
+		}
+	}
+	int line = call->line;
+	free(call);
+	if (found != 1) {
+		snprintf(why, size, "%s", found == 0 ? "no literal point of the polygon{} at that vertex" : "two points of the polygon{} are that vertex");
+		return false;
+	}
+	char fx[16], fy[16];
+	snprintf(fx, sizeof(fx), "[%d]", at);
+	snprintf(fy, sizeof(fy), "[%d]", at + 1);
+	th_source_edit ed[2];
+	memset(ed, 0, sizeof(ed));
+	for (int i = 0; i < 2; ++i) {
+		ed[i].op = TH_EDIT_SET_NUMBER;
+		ed[i].line = site.line;
+		ed[i].method = site.method;
+		ed[i].field = i == 0 ? fx : fy;
+		ed[i].value = i == 0 ? to_x : to_y;
+	}
+	if (!th_source_apply_group(s, ed, 2, err, sizeof(err))) {
+		snprintf(why, size, "%s", err);
+		return false;
+	}
+	snprintf(why, size, "points %s, %s written to %s:%d", fx, fy, base_name(app->level_path), line);
+	reload(app);
+	return true;
 }
 
 void th_app_edit_undo(th_app *app, bool undo)

@@ -153,6 +153,16 @@ bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name);
 
 /* ---- app_edit_source.c ---- */
 th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size);
+/* Between begin and end, numbers written back are gathered; end writes them
+ * as one edit (one undo step, one rebuild), or none if any is refused. */
+/* The level was rebuilt from its file: the objects were made by the lines
+ * of the file as it is now, which the edit session takes as its text. */
+void th_app_edit_source_rebuilt(th_app *app);
+void th_app_edit_group_begin(th_app *app);
+bool th_app_edit_group_end(th_app *app);
+/* A polygon's vertex moved from was to to (body-local): the literal pair of
+ * numbers in its polygon{} that made it is rewritten, as one edit. */
+bool th_app_edit_write_vertex(th_app *app, tb_shape_id sh, tb_vec2 was, double to_x, double to_y, char *why, size_t size);
 /* Where the value of a property comes from ("literal, level.lua:42"), or "". */
 void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, size_t size);
 void th_app_edit_undo(th_app *app, bool undo);

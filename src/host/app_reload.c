@@ -146,6 +146,9 @@ void th_app_reload(th_app *app)
 		th_level_reloaded(lv);
 		break;
 	}
-	case TH_RELOAD_REBUILD: rebuild(app, was_ok ? "load() changed" : "the level's files changed"); break;
+	case TH_RELOAD_REBUILD:
+		rebuild(app, was_ok ? "load() changed" : "the level's files changed");
+		th_app_edit_source_rebuilt(app);
+		break;
 	}
 }

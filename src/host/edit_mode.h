@@ -84,6 +84,11 @@ typedef struct th_edit {
 	int confirm_line;
 	char confirm_field[32];
 	double confirm_value;
+	/* one user action's numbers (a move's x and y, each selected body's),
+	 * gathered while grouping and written as one edit, one undo step */
+	bool grouping;
+	int group_count;
+	struct { int line; char method[16]; char field[32]; double value; char said[128]; char where[200]; } group[2 * TH_EDIT_MAX_SEL];
 } th_edit;
 
 /* A change an edit makes: a property of an object set to a value. */

@@ -1665,41 +1665,71 @@ static bool run_edit(const char *src, size_t len, th_source_edit *e, char **out,
 	return false;
 }
 
+/* Whether what edit e changes is in disk with the same bytes as in the
+ * session's text: the edit may then go to the changed text. */
+static bool still_there(const th_source_session *s, const text *disk, const th_source_edit *e)
+{
+	bool still = true;
+	if (e->op == TH_EDIT_INSERT) {
+		for (int k = 0; k < 2 && e->item.kind == TH_PALETTE_JOINT; k++) {
+			int line = k == 0 ? e->item.line_a : e->item.line_b;
+			size_t a0, a1, b0, b1;
+			still = still && call_bytes(s->now.s, s->now.n, line, "body", &a0, &a1) &&
+			        call_bytes(disk->s, disk->n, line, "body", &b0, &b1) && a1 - a0 == b1 - b0 &&
+			        memcmp(s->now.s + a0, disk->s + b0, a1 - a0) == 0;
+		}
+	} else {
+		size_t a0, a1, b0, b1;
+		const char *m = e->method != NULL ? e->method : "";
+		still = call_bytes(s->now.s, s->now.n, e->line, m, &a0, &a1) &&
+		        call_bytes(disk->s, disk->n, e->line, m, &b0, &b1) && a1 - a0 == b1 - b0 &&
+		        memcmp(s->now.s + a0, disk->s + b0, a1 - a0) == 0;
+	}
+	return still;
+}
+
 bool th_source_apply(th_source_session *s, th_source_edit *e, char *err, size_t errlen)
 {
+	return th_source_apply_group(s, e, 1, err, errlen);
+}
+
+bool th_source_apply_group(th_source_session *s, th_source_edit *edits, int n, char *err, size_t errlen)
+{
+	if (n < 1) {
+		fail_msg(err, errlen, "no edit to apply");
+		return false;
+	}
 	text disk;
 	if (!read_file(s->path, &disk, err, errlen)) return false;
 	if (!same(&s->now, disk.s, disk.n)) {
-		/* changed on disk since: the edit goes to the new text if what it
-		 * changes is there with the same bytes */
-		bool still = true;
-		if (e->op == TH_EDIT_INSERT) {
-			for (int k = 0; k < 2 && e->item.kind == TH_PALETTE_JOINT; k++) {
-				int line = k == 0 ? e->item.line_a : e->item.line_b;
-				size_t a0, a1, b0, b1;
-				still = still && call_bytes(s->now.s, s->now.n, line, "body", &a0, &a1) &&
-				        call_bytes(disk.s, disk.n, line, "body", &b0, &b1) && a1 - a0 == b1 - b0 &&
-				        memcmp(s->now.s + a0, disk.s + b0, a1 - a0) == 0;
+		/* changed on disk since: the edits go to the new text if what they
+		 * change is there with the same bytes */
+		for (int i = 0; i < n; i++) {
+			const th_source_edit *e = &edits[i];
+			if (!still_there(s, &disk, e)) {
+				free(disk.s);
+				fail_msg(err, errlen, "%s changed on disk and the text to change (line %d) is no longer there; "
+				         "nothing changed", s->path, e->op == TH_EDIT_INSERT ? e->item.line_a : e->line);
+				return false;
 			}
-		} else {
-			size_t a0, a1, b0, b1;
-			const char *m = e->method != NULL ? e->method : "";
-			still = call_bytes(s->now.s, s->now.n, e->line, m, &a0, &a1) &&
-			        call_bytes(disk.s, disk.n, e->line, m, &b0, &b1) && a1 - a0 == b1 - b0 &&
-			        memcmp(s->now.s + a0, disk.s + b0, a1 - a0) == 0;
-		}
-		if (!still) {
-			free(disk.s);
-			fail_msg(err, errlen, "%s changed on disk and the text to change (line %d) is no longer there; nothing "
-			         "changed", s->path, e->op == TH_EDIT_INSERT ? e->item.line_a : e->line);
-			return false;
 		}
 	}
+	/* each edit goes to the text the one before it made; the first refusal
+	 * drops them all */
 	char *out = NULL;
 	size_t out_len = 0;
-	if (!run_edit(disk.s, disk.n, e, &out, &out_len, err, errlen)) {
-		free(disk.s);
-		return false;
+	for (int i = 0; i < n; i++) {
+		const char *in = i == 0 ? disk.s : out;
+		size_t in_len = i == 0 ? disk.n : out_len;
+		char *next = NULL;
+		size_t next_len = 0;
+		bool done = run_edit(in, in_len, &edits[i], &next, &next_len, err, errlen);
+		if (i > 0) free(out);
+		if (!done) {
+			free(disk.s);
+			return false;
+		}
+		out = next, out_len = next_len;
 	}
 	text now = {0};
 	bool ok = dup_text(&now, out, out_len) && reserve(&s->undo, s->n_undo, &s->cap_undo);
@@ -1715,6 +1745,15 @@ bool th_source_apply(th_source_session *s, th_source_edit *e, char *err, size_t 
 	s->now = now;
 	free_steps(s->redo, s->n_redo);
 	s->n_redo = 0;
+	return true;
+}
+
+bool th_source_reread(th_source_session *s, char *err, size_t errlen)
+{
+	text disk;
+	if (!read_file(s->path, &disk, err, errlen)) return false;
+	free(s->now.s);
+	s->now = disk;
 	return true;
 }
 

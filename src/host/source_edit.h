@@ -175,6 +175,17 @@ typedef struct th_source_edit {
  * nothing changes, on disk or in the session. */
 bool th_source_apply(th_source_session *s, th_source_edit *edit, char *err, size_t errlen);
 
+/* Applies n edits as one: each to the text the one before it made, then one
+ * write and one undo step. All or nothing: if any is refused, nothing
+ * changes, on disk or in the session. Lines are those of the text before the
+ * group (edits that add or remove lines go last). */
+bool th_source_apply_group(th_source_session *s, th_source_edit *edits, int n, char *err, size_t errlen);
+
+/* Takes the file as it is on disk as the session's text: for after the
+ * level was rebuilt from it, when the objects' lines are the file's. Undo
+ * and redo stay refused until the text is again one they wrote. */
+bool th_source_reread(th_source_session *s, char *err, size_t errlen);
+
 /* Undo puts back the text before the last applied edit, redo the one after
  * it; both write the file. Refused (nothing changes) if there is nothing to
  * undo or redo, or if the file on disk is no longer the text the session

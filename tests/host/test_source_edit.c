@@ -462,6 +462,63 @@ static void test_session(void **state)
 	free(want), free(want2);
 }
 
+/* a diagonal move: x and y in one step, taken back by one undo; a group with
+ * a refused part changes nothing */
+static void test_group(void **state)
+{
+	char *path = write_temp("level.lua", level);
+	th_source_session *s = th_source_open(path, err, sizeof err);
+	assert_non_null(s);
+	th_source_edit move[2] = {{TH_EDIT_SET_NUMBER, 4, "body", "x", 2.25, true},
+	                          {TH_EDIT_SET_NUMBER, 4, "body", "y", 1, true}};
+	assert_true(th_source_apply_group(s, move, 2, err, sizeof err));
+	char *want = replaced(level, "x = 1.5", "x = 2.25");
+	char *want2 = replaced(want, "y = -2", "y = 1");
+	assert_string_equal(read_all(path), want2);
+	assert_int_equal(th_source_undo_count(s), 1);
+	th_source_edit bad[2] = {{TH_EDIT_SET_NUMBER, 4, "body", "x", 9, true},
+	                         {TH_EDIT_SET_NUMBER, 7, "body", "x", 1, false}};
+	assert_false(th_source_apply_group(s, bad, 2, err, sizeof err));
+	assert_string_equal(read_all(path), want2);
+	assert_int_equal(th_source_undo_count(s), 1);
+	assert_true(th_source_undo(s, err, sizeof err));
+	assert_string_equal(read_all(path), level);
+	assert_false(th_source_undo(s, err, sizeof err));
+	assert_true(th_source_redo(s, err, sizeof err));
+	assert_string_equal(read_all(path), want2);
+	assert_false(th_source_apply_group(s, move, 0, err, sizeof err));
+	th_source_close(s);
+	free(want), free(want2);
+}
+
+/* after the level was rebuilt from a file changed on disk, its lines are
+ * the session's: an edit at the call's new line is written; undo of the
+ * edit before the change stays refused */
+static void test_reread(void **state)
+{
+	char *path = write_temp("level.lua", level);
+	th_source_session *s = th_source_open(path, err, sizeof err);
+	assert_non_null(s);
+	th_source_edit e = {TH_EDIT_SET_NUMBER, 4, "body", "x", 2, true};
+	assert_true(th_source_apply(s, &e, err, sizeof err));
+	char *ours = replaced(level, "x = 1.5", "x = 2");
+	char *shifted = malloc(strlen(ours) + 16);
+	sprintf(shifted, "-- a comment\n%s", ours);
+	write_temp("level.lua", shifted);
+	e.line = 5, e.value = 3;
+	assert_false(th_source_apply(s, &e, err, sizeof err));
+	assert_true(th_source_reread(s, err, sizeof err));
+	assert_true(th_source_apply(s, &e, err, sizeof err));
+	char *want = replaced(shifted, "x = 2", "x = 3");
+	assert_string_equal(read_all(path), want);
+	assert_true(th_source_undo(s, err, sizeof err));
+	assert_string_equal(read_all(path), shifted);
+	assert_false(th_source_undo(s, err, sizeof err));
+	assert_string_equal(read_all(path), shifted);
+	th_source_close(s);
+	free(ours), free(shifted), free(want);
+}
+
 static void test_changed_on_disk(void **state)
 {
 	char *path = write_temp("level.lua", level);
@@ -888,6 +945,8 @@ int main(void)
 		cmocka_unit_test(test_delete),
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_session),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_reread),
 		cmocka_unit_test(test_changed_on_disk),
 		cmocka_unit_test(test_fuzz_repository),
 		cmocka_unit_test(test_fuzz_random),

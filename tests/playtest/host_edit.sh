@@ -161,6 +161,132 @@ got=$(changes redo)
 check "redo (Ctrl+Shift+Z): the edit is back" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show redo; }
 
+# ---- a diagonal move is one edit: x and y written at once, one Ctrl+Z ----
+# the platform (2, 3: pixel (720, 440)) dragged to (3, 4): pixel (760, 400)
+cat > "$TMP/diag.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 720 440
+F 0
+mm 760 400 40 -40
+F 0
+mu 1 760 400
+F 0
+F 1 5
+REC
+run diag 30
+expected='-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 4 }'
+got=$(changes diag)
+check "diagonal move: x and y written" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show diag; }
+check "diagonal move: one edit, one rebuild" \
+	"grep -q '2 numbers written as one edit' '$TMP/diag.err' && [ \$(grep -c 'load() changed: rebuilt' '$TMP/diag.err') -eq 1 ]"
+sed 's/^F 1 5$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/diag.rec" > "$TMP/diagundo.rec"
+run diagundo 30
+check "diagonal move: one Ctrl+Z gives the original bytes" "cmp -s '$FIXTURE' '$TMP/diagundo/level.lua'"
+check "diagonal move: nothing more to undo after it" "grep -q 'undone (0 more to undo' '$TMP/diagundo.err'"
+
+# ---- examples/forcefield.lua: move a platform, widen it, change the field's
+# push in the inspector, then undo all three: the file is the original ----
+# camera (0, 8.45) at 37 px/m: world (x, y) is pixel (640 + 37 x, 672.65 - 37 y).
+# The low left platform (-10, 2): pixel (270, 599), dragged 37 px right (x =
+# -9); its width handle (-5.5, 2): pixel (436, 598), dragged 37 px right (w =
+# 9); the field's sensor (0, 11.85): pixel (640, 234); in the inspector its
+# field.fy is line 36 (y = 474), typed -120.
+FF="$ROOT/examples/forcefield.lua"
+cat > "$TMP/ff.rec" <<REC
+$header
+F 1 10
+$f12
+md 1 270 599
+F 0
+mm 307 599 37 0
+F 0
+mu 1 307 599
+F 0
+md 1 436 598
+F 0
+mm 473 598 37 0
+F 0
+mu 1 473 598
+F 0
+md 1 640 234
+F 0
+mu 1 640 234
+F 0
+md 1 900 474
+F 0
+mu 1 900 474
+F 0
+tx 2d313230
+kd return
+F 0
+ku return
+F 1 5
+REC
+run_ff() {
+	mkdir -p "$TMP/$1"
+	cp "$FF" "$TMP/$1/forcefield.lua"
+	"$BIN" --headless --frames 80 --replay "$TMP/$1.rec" "$TMP/$1/forcefield.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+	echo $? > "$TMP/$1.rc"
+}
+run_ff ff
+expected='-  local left_low = world:body{ type = "static", x = -10, y = 2 }
+-  left_low:box{ w = 7, h = 0.5, friction = 0.8 }
++  local left_low = world:body{ type = "static", x = -9, y = 2 }
++  left_low:box{ w = 9, h = 0.5, friction = 0.8 }
+-                                  user = { kind = "field" }, field = { kind = "linear", fx = 0, fy = -150 } }
++                                  user = { kind = "field" }, field = { kind = "linear", fx = 0, fy = -120 } }'
+got=$(diff "$FF" "$TMP/ff/forcefield.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/')
+check "forcefield: move, widen and the field's push are written, nothing else" '[ "$got" = "$expected" ] && [ $(rc ff) -eq 0 ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ff; }
+# then with a jump before the edits and a rewind (PageUp, F2 goes on) after
+# them, before the undos
+sed 's/^F 1 10$/F 1 4\nkd space\nF 1 3\nku space\nF 1 10/; s/^F 1 5$/kd pageup\nF 0\nku pageup\nF 0\nkd f2\nF 0\nku f2\nF 1 20\nkd left ctrl\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/ff.rec" > "$TMP/ffundo.rec"
+run_ff ffundo
+check "forcefield: rewound after the edits, three Ctrl+Z give the original bytes" \
+	"cmp -s '$FF' '$TMP/ffundo/forcefield.lua' && grep -q 'rewound to frame' '$TMP/ffundo.err' && grep -q 'undone (0 more to undo' '$TMP/ffundo.err'"
+
+# ---- a polygon's vertex handle writes its pair of points ----
+# edit_polygon.lua's triangle (0,0) (4,0) (0,2): click the body at (0, 0)
+# (pixel (642, 359)), drag the vertex (4, 0) (pixel (800, 360)) to (5, 1)
+# (pixel (840, 320)); then one Ctrl+Z
+PG="$ROOT/tests/playtest/levels/edit_polygon.lua"
+cat > "$TMP/vertex.rec" <<REC
+$header
+F 1 5
+$f12
+md 1 642 359
+F 0
+mu 1 642 359
+F 0
+md 1 800 360
+F 0
+mm 840 320 40 -40
+F 0
+mu 1 840 320
+F 0
+F 1 6
+REC
+run_pg() {
+	mkdir -p "$TMP/$1"
+	cp "$PG" "$TMP/$1/level.lua"
+	"$BIN" --headless --frames 20 --replay "$TMP/$1.rec" "$TMP/$1/level.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+}
+run_pg vertex
+expected='-  ground:polygon{ 0, 0, 4, 0, 0, 2, friction = 0.9 }
++  ground:polygon{ 0, 0, 5, 1, 0, 2, friction = 0.9 }'
+got=$(diff "$PG" "$TMP/vertex/level.lua" | grep '^[<>]' | sed 's/^< /-/; s/^> /+/')
+check "polygon vertex: its two numbers in polygon{} are rewritten, as one edit" \
+	'[ "$got" = "$expected" ] && grep -q "vertex 2: points \[3\], \[4\] written" "$TMP/vertex.err"'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show vertex; }
+sed 's/^F 1 6$/kd left ctrl\nF 0\nkd z\nF 0\nku z\nku left ctrl\nF 1 5/' "$TMP/vertex.rec" > "$TMP/vertexundo.rec"
+run_pg vertexundo
+check "polygon vertex: one Ctrl+Z gives the original bytes" \
+	"grep -q 'written' '$TMP/vertexundo.err' && cmp -s '$PG' '$TMP/vertexundo/level.lua'"
+
 # ---- an edit while the file changed on disk is refused ----
 # edit mode opens the file, "x" makes the level rewrite its own line 11 (as
 # an editor saving it would), then a move of the platform is refused
@@ -189,6 +315,21 @@ got=$(changes ondisk)
 check "changed on disk: the file keeps the outside change only" '[ "$got" = "$expected" ]'
 [ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show ondisk; }
 check "changed on disk: the edit is refused with a message" "grep -q 'x = 3 refused: ' '$TMP/ondisk.err'"
+
+# ---- after the file changed on disk and the level was rebuilt from it, the
+# objects are found at their new lines ----
+# "y" makes the level save a new line at the top of its load (the platform's
+# call moves from line 11 to 12); --watch rebuilds the level from the file;
+# then a move of the platform is written at its new line
+sed 's/^kd x$/kd y/; s/^ku x$/ku y/' "$TMP/ondisk.rec" > "$TMP/moved.rec"
+run moved 40 "--watch --watch-poll-ms 0"
+expected='+  local spacer = 0
+-  platform = world:body{ type = "static", x = 2, y = 3 }
++  platform = world:body{ type = "static", x = 3, y = 3 }'
+got=$(changes moved)
+check "moved on disk: after the rebuild, the edit goes to the call's new line" '[ "$got" = "$expected" ]'
+[ "$got" = "$expected" ] || { echo "$got" | sed 's/^/# got: /'; show moved; }
+check "moved on disk: says the new line" "grep -q 'x = 3: written to level.lua:12' '$TMP/moved.err'"
 
 # ---- duplicate and delete ----
 # the crate (local crate = world:body{...}; crate:box{...}) at (-3, 1): pixel (520, 520)
