@@ -121,7 +121,7 @@ static int plot_lua(lua_State *L)
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	if (lua_type(L, 2) != LUA_TNUMBER) {
-		return luaL_error(L, "tumble.plot('%s', value): value must be a number, got %s", name, luaL_typename(L, 2));
+		return luaL_error(L, "tumble.plot: the value for \"%s\" is a %s, not a number", name, luaL_typename(L, 2));
 	}
 	if (lv->plot == NULL) return 0;
 	const char *why = th_plot_value(lv->plot, name, len, lua_tonumber(L, 2));
