@@ -2,6 +2,8 @@
 #include "plot.h"
 
 #include "level.h"
+#include "render.h"
+#include "font.h"
 
 #include <errno.h>
 #include <lauxlib.h>
@@ -134,4 +136,60 @@ void th_plot_open_lua(th_level *lv, lua_State *L)
 	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, plot_lua, 1);
 	lua_setfield(L, -2, "plot");
+}
+
+static const SDL_Color series_colors[] = {
+	{110, 190, 250, 255}, {250, 170, 90, 255}, {140, 220, 120, 255}, {240, 110, 140, 255},
+	{200, 150, 250, 255}, {240, 220, 100, 255}, {100, 220, 210, 255}, {220, 220, 220, 255},
+};
+
+void th_plot_draw(const th_plot *p, th_target *t, long long shown, long long newest, int right, int bottom)
+{
+	if (p->count == 0 || newest < 0) return;
+	const int scale = 2, line_h = TH_FONT_LINE * scale;
+	int w = t->width / 2 < 420 ? t->width / 2 : 420;
+	int h = 120 > line_h * p->count + 8 ? 120 : line_h * p->count + 8;
+	float x0 = (float)(right - w), y0 = (float)(bottom - h);
+	th_render_fill_rect(t->renderer, x0, y0, (float)w, (float)h, (SDL_Color){8, 10, 14, 200});
+	long long first = newest - TH_PLOT_FRAMES + 1;
+	if (first < 0) first = 0;
+	double span = (double)(newest - first > 0 ? newest - first : 1);
+	float cw = (float)w * 0.6f; /* the chart; the readouts take the rest */
+	for (int s = 0; s < p->count; ++s) {
+		double lo = INFINITY, hi = -INFINITY, v;
+		for (long long f = first; f <= newest; ++f) {
+			if (!th_plot_at(p, s, f, &v)) continue;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		SDL_Color c = series_colors[s % (int)(sizeof(series_colors) / sizeof(series_colors[0]))];
+		if (lo > hi) continue;
+		double range = hi - lo > 0 ? hi - lo : 1.0;
+		SDL_SetRenderDrawColor(t->renderer, c.r, c.g, c.b, 220);
+		bool have = false;
+		float px = 0, py = 0;
+		for (long long f = first; f <= newest; ++f) {
+			if (!th_plot_at(p, s, f, &v)) {
+				have = false;
+				continue;
+			}
+			float x = x0 + 4 + (cw - 8) * (float)((double)(f - first) / span);
+			float y = y0 + (float)h - 4 - ((float)h - 8) * (float)((v - lo) / range);
+			if (have) SDL_RenderDrawLineF(t->renderer, px, py, x, y);
+			px = x;
+			py = y;
+			have = true;
+		}
+		char text[TH_PLOT_NAME_MAX + 64];
+		if (th_plot_at(p, s, shown, &v)) {
+			snprintf(text, sizeof(text), "%.24s %.4g", p->names[s], v);
+		} else {
+			snprintf(text, sizeof(text), "%.24s -", p->names[s]);
+		}
+		th_render_text(t, x0 + cw + 4, y0 + 4 + (float)(line_h * s), scale, text, c);
+	}
+	if (shown >= first && shown < newest) {
+		float x = x0 + 4 + (cw - 8) * (float)((double)(shown - first) / span);
+		th_render_fill_rect(t->renderer, x - 1, y0, 2.0f, (float)h, (SDL_Color){255, 220, 120, 255});
+	}
 }

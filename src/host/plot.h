@@ -43,6 +43,12 @@ bool th_plot_at(const th_plot *p, int series, long long frame, double *out);
 bool th_plot_open_csv(th_plot *p, const char *path);
 /* Writes and closes the CSV; false if writing failed. */
 bool th_plot_close_csv(th_plot *p);
+struct th_target;
+/* The strip chart of the frames up to newest (TH_PLOT_FRAMES at most) in the
+ * box whose bottom right corner is (right, bottom): a line per series scaled
+ * to its own range, its name and value at the shown frame, and a cursor at the
+ * shown frame when it is not the newest (the timeline dragged back). */
+void th_plot_draw(const th_plot *p, struct th_target *t, long long shown, long long newest, int right, int bottom);
 /* tumble.plot on the tumble table at the top of L's stack. */
 void th_plot_open_lua(struct th_level *lv, struct lua_State *L);
 
