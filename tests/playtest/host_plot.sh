@@ -2,6 +2,8 @@
 # Host playtest: tumble.plot and --plot-csv. plot_level.lua plots three series
 # (one only on even frames) headless for 4 frames:
 #  - the CSV has a header row of names and one row per frame, exactly;
+#  - a rebuild (load() edited at frame 3) replays frames without rewriting
+#    their rows: they keep what was lived, and each frame has one row;
 #  - bad calls (a 17th series, a string value, NaN, a name over 64 bytes, a
 #    comma in a name) are Lua errors that say what is wrong;
 #  - --plot-csv refuses a directory.
@@ -28,6 +30,26 @@ frame,frame,half,third
 CSV
 check "the CSV holds a column per series and a row per frame" "cmp -s '$TMP/want.csv' '$TMP/plot.csv'"
 cmp -s "$TMP/want.csv" "$TMP/plot.csv" || sed 's/^/# got: /' "$TMP/plot.csv" 2>/dev/null | head
+
+cp "$LEVEL" "$TMP/edit.lua"
+PLOT_EDIT_FILE="$TMP/edit.lua" timeout 60 "$BIN" --headless --frames 8 --watch --watch-poll-ms 0 \
+  --plot-csv "$TMP/edit.csv" "$TMP/edit.lua" > "$TMP/edit.out" 2> "$TMP/edit.err"
+rc=$?
+check "rebuild: the run exits 0" "[ $rc -eq 0 ]"
+check "rebuild: the level was rebuilt" "grep -q 'load() changed: rebuilt, replayed 5 frames' '$TMP/edit.err'"
+cat > "$TMP/want_edit.csv" <<'CSV'
+frame,frame,half,third,width
+0,0,0,0.33333333333333331,10
+1,1,,0.33333333333333331,10
+2,2,1,0.33333333333333331,10
+3,3,,0.33333333333333331,10
+4,4,2,0.33333333333333331,10
+5,5,,0.33333333333333331,12
+6,6,3,0.33333333333333331,12
+7,7,,0.33333333333333331,12
+CSV
+check "rebuild: the replayed frames keep the rows they were lived with" "cmp -s '$TMP/want_edit.csv' '$TMP/edit.csv'"
+cmp -s "$TMP/want_edit.csv" "$TMP/edit.csv" || sed 's/^/# got: /' "$TMP/edit.csv" 2>/dev/null | head
 
 bad() {
   PLOT_CASE=$1 timeout 60 "$BIN" --headless --frames 4 "$LEVEL" > "$TMP/$1.out" 2> "$TMP/$1.err"
