@@ -638,6 +638,14 @@ function Mover:destroy() end
 ---@field gfx tumble.Gfx        (host) the same table draw(gfx) receives
 ---@field camera tumble.Camera  (host)
 
+---Records `value` for the series `name` in the frame being run: the overlay
+---draws it as a strip chart, and `--plot-csv FILE` writes it. At most 16
+---series; a name of 1..64 bytes without commas, quotes or control characters;
+---a finite number. Anything else is an error.
+---@param name string
+---@param value number
+function tumble.plot(name, value) end
+
 ---Ends the run after this callback: exit status `code` (true = 0, false = 1,
 ---default 0), and `message` printed (stdout for 0, stderr otherwise).
 ---@param code? integer|boolean

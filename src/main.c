@@ -31,6 +31,7 @@ static void usage(FILE *out)
 	        "      --screenshot FILE    save a frame rendered offscreen: FILE.png (or .bmp)\n"
 	        "      --screenshot-frame N take it after frame N (default: the last frame)\n"
 	        "      --record FILE        write the input events of every frame to FILE\n"
+	        "      --plot-csv FILE      write the tumble.plot series to FILE, a column each, a row per frame\n"
 	        "      --replay FILE        play back recorded input (deterministic runs)\n"
 	        "      --sandbox            untrusted level: no io, os, debug or C modules,\n"
 	        "                           memory and instruction limits\n"
@@ -94,6 +95,7 @@ enum {
 	OPT_SCREENSHOT,
 	OPT_SCREENSHOT_FRAME,
 	OPT_RECORD,
+	OPT_PLOT_CSV,
 	OPT_REPLAY,
 	OPT_SANDBOX,
 	OPT_MEM_LIMIT,
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
 		{"screenshot", required_argument, NULL, OPT_SCREENSHOT},
 		{"screenshot-frame", required_argument, NULL, OPT_SCREENSHOT_FRAME},
 		{"record", required_argument, NULL, OPT_RECORD},
+		{"plot-csv", required_argument, NULL, OPT_PLOT_CSV},
 		{"replay", required_argument, NULL, OPT_REPLAY},
 		{"sandbox", no_argument, NULL, OPT_SANDBOX},
 		{"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
@@ -169,6 +172,7 @@ int main(int argc, char **argv)
 			o.screenshot_frame = (long)v;
 			break;
 		case OPT_RECORD: o.record_path = optarg; break;
+		case OPT_PLOT_CSV: o.plot_csv = optarg; break;
 		case OPT_REPLAY: o.replay_path = optarg; break;
 		case OPT_SANDBOX: o.sandbox = true; break;
 		case OPT_MEM_LIMIT:

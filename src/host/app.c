@@ -138,6 +138,16 @@ static bool open_app(th_app *app, const th_app_options *options)
 		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->record_path, strerror(errno));
 		return false;
 	}
+	app->plot = malloc(sizeof(*app->plot));
+	if (app->plot == NULL) {
+		fprintf(stderr, "tumble: out of memory\n");
+		return false;
+	}
+	th_plot_init(app->plot);
+	if (opt->plot_csv != NULL && !th_plot_open_csv(app->plot, opt->plot_csv)) {
+		fprintf(stderr, "tumble: cannot write %s: %s\n", opt->plot_csv, strerror(errno));
+		return false;
+	}
 
 	/* The window is open: lock the process before the level's first line. */
 	if (opt->sandbox) {
@@ -167,6 +177,7 @@ static bool open_app(th_app *app, const th_app_options *options)
 	lv->level_path = app->level_path;
 	lv->level_dir = app->level_dir;
 	lv->render = &app->render;
+	lv->plot = app->plot;
 	lv->media = &app->media;
 	lv->watch = &app->watch;
 	/* a headless run that keeps going reports errors and runs on */
@@ -392,6 +403,11 @@ int th_app_close(th_app *app)
 
 	th_app_edit_close(app);
 	th_recorder_close(&app->recorder);
+	if (app->plot != NULL && !th_plot_close_csv(app->plot)) {
+		fprintf(stderr, "tumble: cannot write %s\n", opt->plot_csv);
+		if (status == 0) status = 1;
+	}
+	free(app->plot);
 	th_replay_close(&app->replay);
 	if (app->shot_file != NULL) SDL_RWclose(app->shot_file);
 	th_level_free(lv);

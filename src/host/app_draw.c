@@ -34,6 +34,7 @@ void th_app_overlay_view(th_app *app, th_overlay_view *v)
 	v->view_w = lv->camera.view_w;
 	v->view_h = lv->camera.view_h;
 	v->render = &app->render;
+	v->plot = app->plot;
 	v->rewind_on = th_app_rewind_on(app);
 	v->reviewing = app->reviewing;
 	/* not merely with the overlay open: the level's own text at the bottom stays readable while it runs */

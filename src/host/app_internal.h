@@ -25,6 +25,7 @@
 #include "history.h"
 #include "level.h"
 #include "overlay.h"
+#include "plot.h"
 #include "record.h"
 #include "render.h"
 #include "watch.h"
@@ -85,6 +86,7 @@ struct th_app {
 	th_edit edit;            /* edit mode (F12) */
 	th_level level;
 	th_recorder recorder;
+	th_plot *plot; /* tumble.plot series (plot.h) */
 	th_replay replay;        /* --replay: the input of each frame */
 	bool replaying;          /* ... and it is not over yet */
 	long frames;             /* frames to run; 0: until the window closes */

@@ -7,6 +7,7 @@
 #include "edit_mode.h"
 #include "clock.h"
 #include "fingerprint.h"
+#include "plot.h"
 #include "tumble/tumble_lua.h"
 
 #include <assert.h>
@@ -469,6 +470,7 @@ static int init_protected(lua_State *L)
 	th_camera_open_lua(lv, L);
 	th_sound_open_lua(lv, L);
 	th_introspect_open_lua(lv, L);
+	th_plot_open_lua(lv, L);
 	lua_pushlightuserdata(L, lv);
 	lua_pushcclosure(L, host_exit, 1);
 	lua_setfield(L, tumble, "exit");
@@ -1136,6 +1138,7 @@ void th_level_step(th_level *lv)
 	push_world(lv);
 	lua_pushnumber(lv->L, TH_HOST_DT);
 	th_level_pcall(lv, "world:step (event handlers)", 2);
+	if (lv->plot != NULL) th_plot_end_frame(lv->plot, lv->frame, lv->replaying);
 	lv->frame += 1;
 	set_frame(lv);
 	th_input_end_step(&lv->input);

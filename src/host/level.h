@@ -80,6 +80,7 @@ typedef struct th_level {
 	const char *level_path;  /* absolute; NULL runs the built-in demo */
 	const char *level_dir;
 	th_render *render;       /* gfx draws through it; sprites are interpolated by it */
+	struct th_plot *plot;    /* tumble.plot records into it, or NULL */
 	th_media *media;         /* budgets of images and sounds, across starts */
 	th_watch *watch;         /* the files the level's code came from */
 	bool halt_on_error;      /* a runtime error halts the simulation */

@@ -13,6 +13,7 @@ typedef struct th_app_options {
 	const char *screenshot;   /* PNG or BMP file written from an offscreen render */
 	long screenshot_frame;    /* frame after which it is taken; -1 = after the last */
 	const char *record_path;  /* input events written per frame */
+	const char *plot_csv;     /* tumble.plot series written per frame */
 	const char *replay_path;  /* input events read per frame */
 	bool sandbox;             /* untrusted level: no io/os/debug/C modules, limits */
 	double mem_limit_mb;      /* Lua heap cap, 0 = none (sandbox default 256) */

@@ -6,6 +6,7 @@
  * each goes down, or the key bar up, past the level's screen_text boxes of
  * the frame, and where there is no room it stays put, translucent. */
 #include "overlay.h"
+#include "plot.h"
 #include "clock.h"
 #include "font.h"
 #include "tumble/tumble_lua.h"
@@ -426,6 +427,7 @@ void th_overlay_draw(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
 	int bottom = t->height - timeline_height(v);
 	draw_timeline(v, t);
+	if (v->plot != NULL) th_plot_draw(v->plot, t, v->frame - 1, v->reviewing ? v->tl_end - 1 : v->frame - 1, t->width - PAD, bottom - LINE_H - PAD);
 	if (!o->visible) {
 		draw_notice(o, t, (float)bottom);
 		if (v->error != NULL) return; /* the error panel says it all and has the corner */

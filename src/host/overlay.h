@@ -62,6 +62,7 @@ typedef struct th_overlay_view {
 	size_t snap_bytes;
 	const char *rewind_note; /* why no moment is kept now, or NULL */
 	long long error_moment;  /* halted: the step a rewind goes back to, or -1 */
+	const struct th_plot *plot; /* tumble.plot series, or NULL */
 } th_overlay_view;
 
 void th_overlay_init(th_overlay *o, bool visible);
