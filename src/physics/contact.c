@@ -257,7 +257,7 @@ bool tb_is_moving_wall_pair(const tb_world *w, int32_t body_a, int32_t body_b)
 	const tb_body_sim *sa = w->sims.data + body_a, *sb = w->sims.data + body_b;
 	if (sa->type == TB_KINEMATIC_BODY || sb->type == TB_KINEMATIC_BODY) return true;
 	if (sa->type != TB_DYNAMIC_BODY || sb->type != TB_DYNAMIC_BODY) return false;
-	return sa->inv_mass <= 0.1f * sb->inv_mass || sb->inv_mass <= 0.1f * sa->inv_mass;
+	return sa->inv_mass <= TB_WALL_MASS_RATIO * sb->inv_mass || sb->inv_mass <= TB_WALL_MASS_RATIO * sa->inv_mass;
 }
 
 void tb_update_contact_walls(tb_world *w, int32_t body)

@@ -7,7 +7,7 @@
  * a soft spring (hertz, damping ratio) whose push-out speed is capped, friction
  * is clamped by the accumulated normal impulse (Coulomb), and restitution is
  * a velocity target in the relax pass, so friction sees the full normal impulse
- * of a bounce (seed 002's worked example). */
+ * of a bounce (the two rough balls worked by hand in test_dynamics). */
 #include "world.h"
 
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)
@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	 * for each: a pair overlapping alone parts at half the cap, twenty boxes
 	 * on one spot leave their column at 3.5 m/s (test_stacking). Resting
 	 * contacts push far slower than the cap and never notice. */
-	bool shared = ma > 0.1f * mb && mb > 0.1f * ma;
+	bool shared = ma > TB_WALL_MASS_RATIO * mb && mb > TB_WALL_MASS_RATIO * ma;
 	cc->push_max = shared ? ctx->contact_push_max / (float)tb_maxi(1, 2 * tb_maxi(na, nb)) : ctx->contact_push_max;
 	cc->friction = c->friction;
 	cc->restitution = c->restitution;

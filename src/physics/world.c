@@ -394,4 +394,3 @@ tb_joint *tb_joint_lookup(const tb_world *w, tb_joint_id id)
 	return j;
 }
 
-const char *tb_world_version(void) { return "tumble physics 0.1"; }
