@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security suite, class "sandbox escapes" (issue 12): require and load cannot
+# Security suite, class "sandbox escapes": require and load cannot
 # read files outside the level's folder, probe the machine, load bytecode or
 # block; the standard library has no way out; the OS lock is on.
 . "$(dirname "$0")/lib.sh"

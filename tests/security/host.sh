@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security suite, class "host" (issue 12): a failed hot reload leaves nothing
+# Security suite, class "host": a failed hot reload leaves nothing
 # of itself behind; replay files are not trusted (step counts, NaN, view
 # sizes); exit codes do not lie; error messages are clear (fixed in the host).
 . "$(dirname "$0")/lib.sh"

@@ -1,13 +1,13 @@
-# tests/security/lib.sh: helpers for the security regression suite (issue 12),
-# sourced by the case files. Every case runs a level (or a plain lua5.4 script
+# tests/security/lib.sh: helpers for the security regression suite, sourced
+# by the case files. Every case runs a level (or a plain lua5.4 script
 # against tumble.so) under `timeout` and GNU time, and passes only if:
 #   - it ended within its budget (no hang),
 #   - it did not crash (no signal, no sanitizer report),
 #   - it ended the expected way (a clear Lua error naming the limit, a clean
 #     refusal at start, or success),
 #   - its peak RSS stayed under the case's ceiling.
-# Output is TAP. A case for work another helper owns (issue 12's binding,
-# engine and host parts) that fails today is reported as
+# Output is TAP. A case for a fix not made yet (in the binding, the engine or
+# the host) that fails today is reported as
 #   ok N - ... # TODO-SKIP waiting for <who>: <what went wrong>
 # so the suite counts it without failing, and the line says what is missing.
 set -u

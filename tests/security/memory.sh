@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security suite, class "memory" (issue 12): what a level allocates counts
+# Security suite, class "memory": what a level allocates counts
 # against --mem-limit and ends in a clear error with the peak RSS under the
 # limit plus the host's own footprint; engine objects count too (worlds
 # allocate through the Lua state's allocator), and --sandbox caps what a

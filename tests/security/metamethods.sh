@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security suite, class "crashes through metamethods" (issue 12): option tables
+# Security suite, class "crashes through metamethods": option tables
 # whose __index destroys the world (or the body) in the middle of a binding
 # call, and the binding's metatables, run inside `tumble --sandbox` and in
 # plain lua5.4 against tumble.so. Expected: a Lua error or success, never a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security suite, class "numbers and the world" (issue 12): mass properties
+# Security suite, class "numbers and the world": mass properties
 # that would be denormal or infinite are refused or clamped, and every derived
 # quantity stays finite; destroy_all delivers end and sensor_exit events.
 # Run inside `tumble --sandbox` and in plain lua5.4 (fixed in the engine and

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Security suite, class "the watchdog" (issue 11 item 4, issue 12's wall-clock
-# budget): on every run, not only --sandbox, a callback past --time-limit
-# (default 1 s) is stopped with an error naming it and a traceback; C code
-# that never returns is ended by the hard stop; a stopped window stays
-# responsive, and saving a fixed file recovers the level.
+# Security suite, class "the watchdog" (the wall-clock budget): on every run,
+# not only --sandbox, a callback past --time-limit (default 1 s) is stopped
+# with an error naming it and a traceback; C code that never returns is ended
+# by the hard stop; a stopped window stays responsive, and saving a fixed file
+# recovers the level.
 . "$(dirname "$0")/lib.sh"
 
 loop_in() {
