@@ -4,6 +4,8 @@
 # with an error naming it and a traceback; C code that never returns is ended
 # by the hard stop; a stopped window stays responsive, and saving a fixed file
 # recovers the level.
+# (every case here tests the time limit: the host's default unless it gives one)
+HOST_TIME_LIMIT=
 . "$(dirname "$0")/lib.sh"
 
 loop_in() {
