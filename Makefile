@@ -3,6 +3,8 @@
 #   make run      install missing packages, build, run the default level
 #   make test     every suite: C unit tests, busted specs, playtests, security cases, and the
 #                 same again under AddressSanitizer + UBSan; ends "N passed, N failed"
+#   make test-long  what test leaves out for time: the sanitized determinism sweep,
+#                 make fuzz-smoke, the rewriter's fuzz; ends "N passed, N failed"
 #   make bench    benchmarks (not part of test), against Box2D/Chipmunk if installed
 #   make install  tumble, tumble.so and levelkit under PREFIX (default /usr/local),
 #                 staged under DESTDIR if given; make uninstall removes them
@@ -29,7 +31,8 @@ DATADIR ?= $(PREFIX)/share/tumble
 # compiler contracted an expression (determinism across builds of one source).
 # -fno-tree-slp-vectorize: GCC 12's -O2 packs a transform or box passed in two
 # registers into one 16-byte reload of the halves it just stored, a
-# store-forwarding stall in every box and transform helper.
+# store-forwarding stall in every box and transform helper, which the step
+# calls for every shape and pair it moves or tests.
 # The contact solver's SIMD is written with intrinsics and is unaffected.
 OPT     ?= -O2
 CFLAGS_COMMON := -std=c11 $(OPT) -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -128,15 +131,15 @@ $(BUILD)/tests/test_lua_%: tests/lua/test_%.c $(LUA_OBJ) $(PHYS_LIB)
 	$(CC) $(CFLAGS_COMMON) $(LUA_CFLAGS) -Iinclude $(shell pkg-config --cflags cmocka) $< -o $@ $(LDFLAGS_SAN) \
 	  $(LUA_OBJ) $(PHYS_LIB) $(shell pkg-config --libs lua5.4 cmocka) -lm
 
-# The tests' shared helpers, compiled once per build and linked into each test.
-TEST_UTIL_OBJ := $(BUILD)/tests/obj/test_util.o
-$(TEST_UTIL_OBJ): tests/physics/test_util.c tests/physics/test_util.h
+# The engine tests' shared helpers, compiled once and linked into each.
+CTEST_UTIL := $(BUILD)/tests/test_util.o
+$(CTEST_UTIL): tests/physics/test_util.c tests/physics/test_util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) -c $< -o $@
 
-$(BUILD)/tests/%: tests/physics/%.c $(TEST_UTIL_OBJ) $(PHYS_LIB) tests/physics/test_util.h
+$(BUILD)/tests/%: tests/physics/%.c $(CTEST_UTIL) $(PHYS_LIB) tests/physics/test_util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< $(TEST_UTIL_OBJ) -o $@ $(LDFLAGS_SAN) \
+	$(CC) $(CFLAGS_COMMON) -Iinclude -Isrc/physics $(shell pkg-config --cflags cmocka) $< $(CTEST_UTIL) -o $@ $(LDFLAGS_SAN) \
 	  $(PHYS_LIB) $(shell pkg-config --libs cmocka) -lm
 
 # The playtests' screenshot reader (SDL2_image, independent of the host's writer).
@@ -201,7 +204,18 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
 	@bash tests/run_suites.sh build build/asan
 	@echo "[web]   skipped: the browser build's suite is make web-test (its cold build takes minutes)"
+	@echo "[long]  not run here: make test-long (the sanitized determinism sweep, fuzz-smoke, the rewriter's fuzz)"
 	@bash tests/summarize.sh build/results build/asan/results
+
+# What make test leaves out because it takes long (tests/run_long.sh): the
+# sanitized determinism sweep, make fuzz-smoke, the rewriter's fuzz at
+# LONG_REWRITE_ROUNDS. Ends with its own "N passed, N failed".
+LONG_REWRITE_ROUNDS ?= 5000
+.PHONY: test-long
+test-long: deps
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
+	@LONG_REWRITE_ROUNDS=$(LONG_REWRITE_ROUNDS) bash tests/run_long.sh build build/asan
 
 bench: $(PHYS_LIB) $(SO) $(BIN)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)

@@ -3,10 +3,11 @@
 #
 #   tests/run_job.sh BUILD KIND TARGET
 #
-# KIND: ctest (a cmocka binary), busted (the specs folder), playtest or
+# KIND: ctest (a cmocka binary), busted (one spec file), playtest or
 # security (a script). The build is the sanitized one when BUILD is build/asan
 # or under it. Writes BUILD/results.d/NAME ("name passed failed"), the log
-# BUILD/logs/NAME.log, the wall time to BUILD/times, and one status line.
+# BUILD/logs/NAME.log, the wall and CPU milliseconds to BUILD/times, and one
+# status line.
 set -u
 BUILD=$1 KIND=$2 TARGET=$3
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,7 @@ ctest)
 	*) NAME="c/$(basename "$TARGET")" ;;
 	esac
 	;;
-busted) NAME=lua/busted ;;
+busted) NAME="lua/$(basename "$TARGET" .lua)" ;;
 playtest) NAME="playtest/$(basename "$TARGET" .sh)" ;;
 security) NAME="security/$(basename "$TARGET" .sh)" ;;
 *)
@@ -58,6 +59,10 @@ playtest | security) timeout 900 bash "$TARGET" > "$LOG" 2>&1 ;;
 esac
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
+# the CPU time of the suite's processes (user + system, the children's line of `times`)
+times > "$LOG.cpu"
+cpu_ms=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s * 1000 }' "$LOG.cpu")
+rm -f "$LOG.cpu"
 
 # a script that prints no TAP line reports by its exit status
 if [ "$KIND" = playtest ] && ! grep -qE '^(not )?ok ' "$LOG"; then
@@ -68,7 +73,7 @@ f=$(grep -cE '^not ok ' "$LOG")
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi # ran nothing: that is a failure too
 echo "$NAME $p $f" > "$BUILD/results.d/$FILE"
-echo "$NAME $ms" >> "$BUILD/times"
+echo "$NAME $ms $cpu_ms" >> "$BUILD/times"
 if [ "$f" -ne 0 ]; then
 	{
 		echo "[$LABEL] FAIL $NAME ($p passed, $f failed, $((ms / 1000)) s) — log: $LOG"

@@ -8,47 +8,82 @@
 # Every suite speaks TAP ("ok ..." / "not ok ..."); a runner that dies without
 # reporting counts as a failure, and so does one that ran nothing. The suites
 # of all builds share one pool of TEST_JOBS workers (default: cores + 1; the
-# suites wait on child processes and time limits as much as they compute), the
-# slowest started first. Each suite's log is BUILD/logs/NAME.log and its wall
-# time goes to BUILD/times. No test depends on the machine's speed: a suite
-# that tests a limit gives every other limit room to spare.
+# suites wait on child processes and time limits as much as they compute),
+# the longest started first: by the wall time of the last run when there was
+# one (BUILD/times), else in the order below, which puts the sanitized
+# build's suites (the slow ones) first. Each suite's log is BUILD/logs/NAME.log
+# and its wall and CPU time go to BUILD/times. No test depends on the
+# machine's speed: a suite that tests a limit gives every other limit room to
+# spare.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 JOBS=${TEST_JOBS:-$(($(nproc 2> /dev/null || echo 2) + 1))}
 
-# The jobs, one line each: BUILD KIND TARGET. Slowest kinds first, so the pool
-# does not end on one long suite while the other workers idle.
-jobs_of() {
-	local b=$1 t
-	echo "$b busted tests/lua"
-	for t in tests/security/*.sh; do
-		[ "$(basename "$t")" = lib.sh ] && continue
-		is_alone "$t" && continue
-		echo "$b security $t"
-	done
-	for t in tests/playtest/*.sh; do echo "$b playtest $t"; done
-	for t in "$b"/tests/test_* "$b"/tests/security/test_*; do
-		[ -x "$t" ] && [ -f "$t" ] && echo "$b ctest $t"
-	done
-}
+sanitized() { case "$1" in build/asan | build/asan/*) return 0 ;; esac; return 1; }
 
 # Suites that measure the watchdog's wall-clock limits run after the pool,
-# one at a time, with nothing of the tests' own beside them.
+# with nothing of the tests' own beside them but the same suite of the other
+# build (one busy process each, on a machine of two cores or more).
 ALONE="tests/security/watchdog.sh"
-is_alone() {
+# Suites that test the plain build only, whatever build they are given (make
+# install and luarocks build and install the plain build).
+PLAIN_ONLY="tests/playtest/kit_install.sh"
+# Sanitized runs that repeat the plain build's work at length: make test-long
+# runs them (tests/run_long.sh).
+LONG_SANITIZED="test_determinism"
+listed() {
 	local a
-	for a in $ALONE; do [ "$a" = "$1" ] && return 0; done
+	for a in $2; do [ "$a" = "$1" ] && return 0; done
 	return 1
 }
 
+# The jobs, one line each: BUILD KIND TARGET, in the order used when no
+# earlier run timed them.
+jobs_of() {
+	local b=$1 t
+	for t in tests/lua/*_spec.lua; do echo "$b busted $t"; done
+	for t in tests/security/*.sh; do
+		[ "$(basename "$t")" = lib.sh ] && continue
+		listed "$t" "$ALONE" && continue
+		echo "$b security $t"
+	done
+	for t in tests/playtest/*.sh; do
+		sanitized "$b" && listed "$t" "$PLAIN_ONLY" && continue
+		echo "$b playtest $t"
+	done
+	for t in "$b"/tests/test_* "$b"/tests/security/test_*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		sanitized "$b" && listed "$(basename "$t")" "$LONG_SANITIZED" && continue
+		echo "$b ctest $t"
+	done
+}
+
+# The suite's name as run_job.sh writes it in BUILD/times.
+name_of() {
+	case "$2" in
+	ctest) case "$3" in */security/*) echo "security/$(basename "$3")" ;; *) echo "c/$(basename "$3")" ;; esac ;;
+	busted) echo "lua/$(basename "$3" .lua)" ;;
+	*) echo "$2/$(basename "$3" .sh)" ;;
+	esac
+}
+
 list=$(mktemp)
-trap 'rm -f "$list"' EXIT
-for b in "$@"; do
+trap 'rm -f "$list" "$list.w"' EXIT
+order=0
+for b in $(printf '%s\n' "$@" | tac); do # the sanitized build is named last
+	last=$(cat "$b/times" 2> /dev/null)
 	rm -rf "$b/results" "$b/results.d" "$b/times"
 	mkdir -p "$b/results.d" "$b/logs"
-	jobs_of "$b" >> "$list"
+	while read -r bb kind target; do
+		order=$((order + 1))
+		ms=$(awk -v n="$(name_of "$bb" "$kind" "$target")" '$1 == n { print $2 }' <<< "$last")
+		# untimed: after the timed ones of its length, in the order above
+		echo "${ms:-0} $order $bb $kind $target"
+	done < <(jobs_of "$b") >> "$list.w"
 done
+if grep -qv '^0 ' "$list.w"; then sort -k1,1nr -k2,2n "$list.w"; else sort -k2,2n "$list.w"; fi |
+	cut -d' ' -f3- > "$list"
 
 running=0
 while read -r b kind target; do
@@ -60,8 +95,9 @@ while read -r b kind target; do
 	running=$((running + 1))
 done < "$list"
 wait
-for b in "$@"; do
-	for t in $ALONE; do bash tests/run_job.sh "$b" security "$t"; done
+for t in $ALONE; do
+	for b in "$@"; do bash tests/run_job.sh "$b" security "$t" & done
+	wait
 done
 
 for b in "$@"; do

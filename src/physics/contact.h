@@ -42,16 +42,17 @@ typedef struct tb_contact_cache {
 	int32_t count;      /* 1 or 2 */
 } tb_contact_cache;
 
+/* Two dynamic bodies whose inverse masses differ by this factor or more (one
+ * ten or more times the other's mass) are a moving wall and what it pushes:
+ * their pair looks further ahead, as a kinematic body's does
+ * (tb_is_moving_wall_pair), and the solver does not share out their push-out
+ * budget (contact_solver.c). */
+#define TB_WALL_MASS_RATIO 0.1f
+
 /* cos(78 degrees): how far from a platform's "up" a contact normal may lean
  * and still hold what lands on it (slopes up to 78 degrees hold, a side hit
  * passes). */
 #define TB_ONE_WAY_COS 0.2f
-
-/* Two dynamic bodies whose inverse masses differ by this factor or more meet
- * as a wall and what it pushes: their pair is a moving wall's
- * (tb_is_moving_wall_pair), and the lighter body does not share its push-out
- * budget with the heavier one (contact_solver.c). */
-#define TB_WALL_MASS_RATIO 0.1f
 
 /* A contact is in two bodies' lists; its key in a list is slot << 1 | edge. */
 typedef struct tb_contact_edge { int32_t body, prev_key, next_key; } tb_contact_edge;

@@ -7,7 +7,7 @@
  * a soft spring (hertz, damping ratio) whose push-out speed is capped, friction
  * is clamped by the accumulated normal impulse (Coulomb), and restitution is
  * a velocity target in the relax pass, so friction sees the full normal impulse
- * of a bounce (seed 002's worked example). */
+ * of a bounce (the two rough balls worked by hand in test_dynamics). */
 #include "world.h"
 
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)

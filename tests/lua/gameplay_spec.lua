@@ -1,5 +1,5 @@
--- Issue 17's Lua surface: surfaces (rolling resistance, conveyors, one-way
--- platforms, mix rules, sleep thresholds), wheel and motor joints, breakable
+-- The binding's gameplay surface: surfaces (rolling resistance, conveyors,
+-- one-way platforms, mix rules, sleep thresholds), wheel and motor joints, breakable
 -- joints and their events, the pre-solve hook, tumble.distance,
 -- world:cast_shape, world:explode and world:mover. Each with what it does
 -- and with its bad input (wrong type, NaN, out of range, unknown names):

@@ -144,8 +144,13 @@ describe("stale handles", function()
     h.collect() -- the handles' finalizers run after the world's
   end)
 
-  it("handles and world collected in one cycle, in either order", function()
+  it("handles and world collected in one cycle, in either order, free all of it", function()
+    -- round 1: nothing refers to the world but its handles; round 2: every
+    -- body's user value holds every shape, a cycle through the world
     for round = 1, 2 do
+      local refs = weak()
+      h.collect()
+      local before = collectgarbage("count")
       do
         local w = tumble.world()
         local list = {}
@@ -153,10 +158,23 @@ describe("stale handles", function()
           local b = w:body{ type = "dynamic", x = i }
           list[i] = b:circle{ r = 0.5 }
           if round == 2 then b.user = list end
+          refs[#refs + 1] = b
         end
         w:step(1 / 60)
+        assert.are.equal(50, w.body_count)
+        assert.is_true(list[1].body.y < 0) -- the step ran: they fell
+        refs.w, refs.shape = w, list[50]
       end
+      -- the world's engine memory is allocated through Lua's allocator: it
+      -- counts, and all but a little (the weak table's own slots) goes back
+      local held = collectgarbage("count") - before
       h.collect()
+      local left = collectgarbage("count") - before
+      assert.is_nil(refs.w, "round " .. round)
+      assert.is_nil(refs.shape, "round " .. round)
+      assert.is_nil(next(refs), "round " .. round)
+      assert.is_true(held > 16 and left < held / 4,
+        ("round %d: %.1f KB held, %.1f KB left"):format(round, held, left))
     end
   end)
 end)

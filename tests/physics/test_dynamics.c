@@ -1,7 +1,7 @@
 /* The engine against theory: free fall and projectiles against the discrete
  * closed form of symplectic Euler, bounce heights against e^2, the friction
- * angle on a ramp, momentum in free collisions, and the worked example of
- * seed 002 (two rough balls). */
+ * angle on a ramp, momentum in free collisions, and a collision of two rough
+ * balls worked by hand. */
 #include "test_util.h"
 
 #include <string.h>
@@ -386,21 +386,21 @@ static void test_elastic_head_on(void **state)
 	tb_destroy_world(w);
 }
 
-/* ---------------- seed 002: two rough balls ---------------- */
+/* ---------------- two rough balls, worked by hand ---------------- */
 
-/* The seed works in screen coordinates (y down, clockwise positive). In y-up
+/* The example is worked in screen coordinates (y down, clockwise positive). In y-up
  * world coordinates with counter-clockwise positive: C1 = (6, -13), C2 = (10, -10),
- * v1 = (0, 5), w1 = +1 (the seed's -1 is counter-clockwise), n = (0.8, 0.6),
+ * v1 = (0, 5), w1 = +1 (the example's -1 is counter-clockwise), n = (0.8, 0.6),
  * r1 = (1.6, 1.2), r2 = (-2.4, -1.8). Contact-point relative speed along n is 3,
  * along t = (0.6, -0.8) it is 6. In = (1 + e) 3 / (1/2 + 1/3) = 7.2. The impulse
  * that would stop sliding is 6 / (1/2 + 1/3 + 2^2/4 + 3^2/13.5) = 2.4 > mu In, so
  * friction is capped at It = 0.2 * 7.2 = 1.44. Impulse on ball 2:
  * 7.2 n - 1.44 t = (4.896, 5.472); ball 1 gets the opposite. Hence
- * v1' = (0, 5) - (4.896, 5.472) / 2 = (-2.448, 2.264)  (seed: -2.448i - 2.264j),
- * w1' = 1 + (r1 x (-7.2 n + 1.44 t)) / 4 = 1 + 1.44 * (-2) / 4 = 0.28 (seed: -0.28),
+ * v1' = (0, 5) - (4.896, 5.472) / 2 = (-2.448, 2.264)  (example: -2.448i - 2.264j),
+ * w1' = 1 + (r1 x (-7.2 n + 1.44 t)) / 4 = 1 + 1.44 * (-2) / 4 = 0.28 (example: -0.28),
  * v2' = (4.896, 5.472) / 3 = (1.632, 1.824),
  * w2' = (r2 x (-1.44 t)) / 13.5 = -1.44 * 3 / 13.5 = -0.32. */
-static void test_seed002_rough_balls(void **state)
+static void test_rough_balls_worked_example(void **state)
 {
 	(void)state;
 	tb_world *w = new_world(tb_v2(0.0f, 0.0f), 1);
@@ -409,7 +409,7 @@ static void test_seed002_rough_balls(void **state)
 	add_circle(w, b1, r1, m1 / (TB_PI * r1 * r1), 0.2f, 1.0f);
 	tb_body_id b2 = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(10.0f, -10.0f), 0.0f, tb_vec2_zero, 0.0f);
 	add_circle(w, b2, r2, m2 / (TB_PI * r2 * r2), 0.2f, 1.0f);
-	/* the masses and the solid-disc inertia m r^2 / 2 of the seed */
+	/* the masses and the solid-disc inertia m r^2 / 2 of the example */
 	assert_near(tb_body_get_mass(w, b1), 2.0f, 1e-5f);
 	assert_near(tb_body_get_mass(w, b2), 3.0f, 1e-5f);
 	assert_near(tb_body_get_inertia(w, b1), 4.0f, 1e-4f);
@@ -419,7 +419,7 @@ static void test_seed002_rough_balls(void **state)
 
 	tb_vec2 v1 = tb_body_get_linear_velocity(w, b1), v2 = tb_body_get_linear_velocity(w, b2);
 	float w1 = tb_body_get_angular_velocity(w, b1), w2 = tb_body_get_angular_velocity(w, b2);
-	print_message("# seed002: v1 (%.4f, %.4f) w1 %.4f v2 (%.4f, %.4f) w2 %.4f\n", v1.x, v1.y, w1, v2.x, v2.y, w2);
+	print_message("# rough balls: v1 (%.4f, %.4f) w1 %.4f v2 (%.4f, %.4f) w2 %.4f\n", v1.x, v1.y, w1, v2.x, v2.y, w2);
 	assert_near(v1.x, -2.448f, 1e-3f * 2.448f);
 	assert_near(v1.y, 2.264f, 1e-3f * 2.264f);
 	assert_near(w1, 0.28f, 1e-3f);
@@ -442,7 +442,7 @@ int main(void)
 		cmocka_unit_test(test_momentum_boxes),
 		cmocka_unit_test(test_angular_momentum_off_centre),
 		cmocka_unit_test(test_elastic_head_on),
-		cmocka_unit_test(test_seed002_rough_balls),
+		cmocka_unit_test(test_rough_balls_worked_example),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,13 +1,13 @@
-# tests/security/lib.sh: helpers for the security regression suite,
-# sourced by the case files. Every case runs a level (or a plain lua5.4 script
+# tests/security/lib.sh: helpers for the security regression suite, sourced
+# by the case files. Every case runs a level (or a plain lua5.4 script
 # against tumble.so) under `timeout` and GNU time, and passes only if:
 #   - it ended within its budget (no hang),
 #   - it did not crash (no signal, no sanitizer report),
 #   - it ended the expected way (a clear Lua error naming the limit, a clean
 #     refusal at start, or success),
 #   - its peak RSS stayed under the case's ceiling.
-# Output is TAP. A case for work another helper owns (the binding,
-# engine and host parts) that fails today is reported as
+# Output is TAP. A case for a fix not made yet (in the binding, the engine or
+# the host) that fails today is reported as
 #   ok N - ... # TODO-SKIP waiting for <who>: <what went wrong>
 # so the suite counts it without failing, and the line says what is missing.
 set -u
@@ -96,31 +96,29 @@ report() {
   fi
 }
 
-# The host's default time limit (1 s) can fire first on a loaded machine in a
-# case that tests another limit, so every host case runs with --time-limit
-# $HOST_TIME_LIMIT unless it gives its own or its PATTERN is about the time
-# limit. A suite that tests the default limit itself sets HOST_TIME_LIMIT=
-# (empty: the host's default) before its cases.
+# The host's time limit for a case that gives none: a case that tests another
+# limit must not end on the host's 1 s default first because the machine is
+# slow or busy. A suite that tests the default itself sets HOST_TIME_LIMIT=
+# (empty: the host's own default).
 HOST_TIME_LIMIT=${HOST_TIME_LIMIT-30}
-time_args() {
-  local pattern=$1 a; shift
-  [ -z "$HOST_TIME_LIMIT" ] && return
-  case $pattern in *"time limit"*) return ;; esac
-  for a in "$@"; do [ "$a" = --time-limit ] && return; done
-  echo "--time-limit $HOST_TIME_LIMIT"
+time_limit_args() {
+  TL_ARGS=()
+  case " $* " in *" --time-limit "*) return ;; esac
+  [ -n "$HOST_TIME_LIMIT" ] && TL_ARGS=(--time-limit "$HOST_TIME_LIMIT")
 }
 
 # host_case LABEL EXPECT PATTERN BUDGET RSS_CEILING_MB ARGS...
 #   EXPECT: error (non-zero exit) | ok (exit 0) | any; PATTERN: an ERE that must
 #   appear on stderr/stdout ("" for none); BUDGET: seconds before it counts as
-#   a hang; RSS_CEILING_MB: 0 for no check. The host runs headless.
+#   a hang; RSS_CEILING_MB: 0 for no check. The host runs headless, with
+#   --time-limit HOST_TIME_LIMIT unless ARGS give one.
 host_case() {
   local label=$1 expect=$2 pattern=$3 budget=$4 ceiling=$5; shift 5
   local b
   b=$(awk -v a="$budget" -v s="$SLOW" 'BEGIN { printf "%g", a * s }')
   [ "$ceiling" -gt 0 ] && ceiling=$((ceiling + RSS_EXTRA))
-  # shellcheck disable=SC2046 # two words or none
-  run_capture "$b" "$BIN" --headless $(time_args "$pattern" "$@") "$@"
+  time_limit_args "$@"
+  run_capture "$b" "$BIN" --headless "${TL_ARGS[@]}" "$@"
   report "$label" "$(why_bad "$expect" "$pattern" "$b" "$ceiling")"
 }
 
@@ -131,8 +129,8 @@ host_todo() {
   local b
   b=$(awk -v a="$budget" -v s="$SLOW" 'BEGIN { printf "%g", a * s }')
   [ "$ceiling" -gt 0 ] && ceiling=$((ceiling + RSS_EXTRA))
-  # shellcheck disable=SC2046
-  run_capture "$b" "$BIN" --headless $(time_args "$pattern" "$@") "$@"
+  time_limit_args "$@"
+  run_capture "$b" "$BIN" --headless "${TL_ARGS[@]}" "$@"
   report "$label" "$(why_bad "$expect" "$pattern" "$b" "$ceiling")" "$who"
 }
 

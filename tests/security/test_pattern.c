@@ -1,7 +1,7 @@
 /* tests/security: the sandbox's pattern matcher (src/host/pattern.c) against
  * Lua 5.4's own string.find/match/gmatch/gsub, on random subjects and random
- * patterns (well-formed and malformed), and its budget: the backtracking
- * backtracking pattern ends in an error after a bounded number of steps.
+ * patterns (well-formed and malformed), and its budget: a pattern that
+ * backtracks exponentially ends in an error after a bounded number of steps.
  * Output is TAP. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +124,7 @@ static const char script[] =
 	"local okm, err = pcall(sbx.match, ('a'):rep(3000), ('a*'):rep(12) .. 'b')\n"
 	"local dt = os.clock() - t0\n"
 	"ok(not okm and tostring(err):find('budget exceeded', 1, true) and charged() <= 1e7 + 5000,\n"
-	"   'the backtracking pattern ends in the budget error (' .. charged() .. ' steps, ' .. ('%.2f'):format(dt) .. ' s)')\n"
+	"   'an exponentially backtracking pattern ends in the budget error (' .. charged() .. ' steps, ' .. ('%.2f'):format(dt) .. ' s)')\n"
 	"set_limit(1e6)\n"
 	"okm, err = pcall(sbx.gsub, ('a'):rep(1e5), 'a-a-a-b', '')\n"
 	"ok(not okm and tostring(err):find('budget exceeded', 1, true), 'gsub is budgeted too')\n"

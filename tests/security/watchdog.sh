@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Security suite, class "the watchdog" (the wall-clock
-# budget): on every run, not only --sandbox, a callback past --time-limit
-# (default 1 s) is stopped with an error naming it and a traceback; C code
-# that never returns is ended by the hard stop; a stopped window stays
-# responsive, and saving a fixed file recovers the level.
-. "$(dirname "$0")/lib.sh"
-# this suite tests the default time limit itself
+# Security suite, class "the watchdog" (the wall-clock budget): on every run,
+# not only --sandbox, a callback past --time-limit (default 1 s) is stopped
+# with an error naming it and a traceback; C code that never returns is ended
+# by the hard stop; a stopped window stays responsive, and saving a fixed file
+# recovers the level.
+# (every case here tests the time limit: the host's default unless it gives one)
 HOST_TIME_LIMIT=
+. "$(dirname "$0")/lib.sh"
 
 loop_in() {
   raw_level "loop_$1" <<EOF

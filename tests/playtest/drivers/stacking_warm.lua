@@ -1,4 +1,5 @@
--- stacking_warm: seed 004's experiment, through the level's own keys.
+-- stacking_warm: warm starting on and off in the stacking example, through
+-- the level's own keys.
 --  1. defaults: the pyramid stands (its top box moves under 5 cm) and every
 --     box of it is asleep within 5 s;
 --  2. R, S (sleeping off so nothing can hide by sleeping), 3 s: drift A;
