@@ -23,8 +23,9 @@ JOBS=${TEST_JOBS:-$(($(nproc 2> /dev/null || echo 2) + 1))}
 sanitized() { case "$1" in build/asan | build/asan/*) return 0 ;; esac; return 1; }
 
 # Suites that measure the watchdog's wall-clock limits run after the pool,
-# with nothing of the tests' own beside them but the same suite of the other
-# build (one busy process each, on a machine of two cores or more).
+# one at a time, with nothing of the tests' own beside them (side by side,
+# the plain and sanitized watchdog suites' window cases missed the error
+# panel's frame).
 ALONE="tests/security/watchdog.sh"
 # Suites that test the plain build only, whatever build they are given (make
 # install and luarocks build and install the plain build).
@@ -95,9 +96,8 @@ while read -r b kind target; do
 	running=$((running + 1))
 done < "$list"
 wait
-for t in $ALONE; do
-	for b in "$@"; do bash tests/run_job.sh "$b" security "$t" & done
-	wait
+for b in "$@"; do
+	for t in $ALONE; do bash tests/run_job.sh "$b" security "$t"; done
 done
 
 for b in "$@"; do
