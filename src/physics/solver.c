@@ -483,6 +483,83 @@ static void update_sleep(tb_world *w, int32_t n)
 	}
 }
 
+/* The step's end for each awake body: its new pose and velocities from the
+ * substeps (a body whose pose went absurd keeps its last good one and stops),
+ * forces cleared, its sleep timer, and either new shape boxes or a place in
+ * the fast list for continuous collision. Returns how many are fast. */
+static int32_t finish_bodies(tb_world *w, int32_t n, float dt)
+{
+	int32_t fast_count = 0;
+	const tb_world_def *d = &w->def;
+	bool continuous = d->enable_continuous;
+	for (int32_t k = 0; k < n; ++k) {
+		int32_t i = w->awake_bodies.data[k];
+		tb_body *b = w->bodies.data + i;
+		tb_body_sim *s = w->sims.data + i;
+		const tb_body_state *st = w->states.data + k;
+		tb_vec2 center = tb_add(s->center0, st->dp);
+		tb_rot q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
+		tb_vec2 origin = tb_sub(center, tb_rotate(q, s->local_center));
+		if (tb_is_valid_vec2(st->linear_velocity) && isfinite(st->angular_velocity) && fabsf(origin.x) < TB_HUGE &&
+		    fabsf(origin.y) < TB_HUGE && fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
+			s->linear_velocity = st->linear_velocity;
+			s->angular_velocity = st->angular_velocity;
+			s->center = center;
+			s->transform.q = q;
+			s->transform.p = origin;
+		} else {
+			/* absurd input (a body 1e38 m away, a step of 1e30 s, a joint between
+			 * such bodies) must not poison the world: this body keeps its last good
+			 * pose and stops */
+			s->linear_velocity = tb_vec2_zero;
+			s->angular_velocity = 0.0f;
+		}
+		s->force = tb_vec2_zero;
+		s->torque = 0.0f;
+
+		float speed = tb_length(s->linear_velocity), spin = fabsf(s->angular_velocity);
+		float sleep_speed = tb_maxf(speed, s->max_extent * spin);
+		if (b->enable_sleep && d->enable_sleep && sleep_speed < b->sleep_threshold) b->sleep_time += dt;
+		else b->sleep_time = 0.0f;
+
+		float motion = speed * dt + spin * dt * s->max_extent;
+		if (continuous && b->type == TB_DYNAMIC_BODY && tb_minf(0.5f * s->min_extent, TB_SPECULATIVE_DISTANCE) < motion) {
+			s->is_fast = true;
+			w->fast_bodies.data[fast_count++] = i;
+		} else {
+			tb_update_body_shape_aabbs(w, i, true, false);
+		}
+	}
+	return fast_count;
+}
+
+/* Continuous collision for the fast bodies: non-bullets first (against
+ * static shapes), then bullets (also against the final positions of dynamic
+ * bodies). */
+static void solve_fast_bodies(tb_world *w, int32_t fast_count)
+{
+	w->fast_bodies.count = fast_count;
+	for (int32_t k = 0; k < fast_count; ++k) {
+		/* the fast bodies are scattered: each one's body record and first shape
+		 * are loaded ahead, or every sweep starts with two misses */
+		if (k + 8 < fast_count) __builtin_prefetch(&w->bodies.data[w->fast_bodies.data[k + 8]].head_shape);
+		if (k + 4 < fast_count) {
+			int32_t first = w->bodies.data[w->fast_bodies.data[k + 4]].head_shape;
+			if (first != TB_NULL_INDEX) {
+				__builtin_prefetch(&w->shapes.data[first].geom);
+				__builtin_prefetch((const char *)&w->shapes.data[first].geom + 64);
+				__builtin_prefetch(&w->shapes.data[first].proxy);
+			}
+		}
+		int32_t i = w->fast_bodies.data[k];
+		if (!w->sims.data[i].is_bullet) solve_continuous(w, i);
+	}
+	for (int32_t k = 0; k < fast_count; ++k) {
+		int32_t i = w->fast_bodies.data[k];
+		if (w->sims.data[i].is_bullet) solve_continuous(w, i);
+	}
+}
+
 void tb_solve(tb_world *w, float dt)
 {
 	tb_world_def *d = &w->def;
@@ -566,71 +643,11 @@ void tb_solve(tb_world *w, float dt)
 
 	/* finalize: positions, velocities, sleep timers, boxes */
 	t = tb_time_ms();
-	int32_t fast_count = 0;
-	bool continuous = d->enable_continuous;
-	for (int32_t k = 0; k < n; ++k) {
-		int32_t i = w->awake_bodies.data[k];
-		tb_body *b = w->bodies.data + i;
-		tb_body_sim *s = w->sims.data + i;
-		const tb_body_state *st = w->states.data + k;
-		tb_vec2 center = tb_add(s->center0, st->dp);
-		tb_rot q = tb_normalize_rot(tb_mul_rot(st->dq, s->rotation0));
-		tb_vec2 origin = tb_sub(center, tb_rotate(q, s->local_center));
-		if (tb_is_valid_vec2(st->linear_velocity) && isfinite(st->angular_velocity) && fabsf(origin.x) < TB_HUGE &&
-		    fabsf(origin.y) < TB_HUGE && fabsf(q.c * q.c + q.s * q.s - 1.0f) < 1.0e-3f) {
-			s->linear_velocity = st->linear_velocity;
-			s->angular_velocity = st->angular_velocity;
-			s->center = center;
-			s->transform.q = q;
-			s->transform.p = origin;
-		} else {
-			/* absurd input (a body 1e38 m away, a step of 1e30 s, a joint between
-			 * such bodies) must not poison the world: this body keeps its last good
-			 * pose and stops */
-			s->linear_velocity = tb_vec2_zero;
-			s->angular_velocity = 0.0f;
-		}
-		s->force = tb_vec2_zero;
-		s->torque = 0.0f;
-
-		float speed = tb_length(s->linear_velocity), spin = fabsf(s->angular_velocity);
-		float sleep_speed = tb_maxf(speed, s->max_extent * spin);
-		if (b->enable_sleep && d->enable_sleep && sleep_speed < b->sleep_threshold) b->sleep_time += dt;
-		else b->sleep_time = 0.0f;
-
-		float motion = speed * dt + spin * dt * s->max_extent;
-		if (continuous && b->type == TB_DYNAMIC_BODY && tb_minf(0.5f * s->min_extent, TB_SPECULATIVE_DISTANCE) < motion) {
-			s->is_fast = true;
-			w->fast_bodies.data[fast_count++] = i;
-		} else {
-			tb_update_body_shape_aabbs(w, i, true, false);
-		}
-	}
+	int32_t fast_count = finish_bodies(w, n, dt);
 	w->profile.integrate += (float)(tb_time_ms() - t);
 
-	/* non-bullets first (against static), then bullets (also against the
-	 * final positions of dynamic bodies) */
 	t = tb_time_ms();
-	w->fast_bodies.count = fast_count;
-	for (int32_t k = 0; k < fast_count; ++k) {
-		/* the fast bodies are scattered: each one's body record and first shape
-		 * are loaded ahead, or every sweep starts with two misses */
-		if (k + 8 < fast_count) __builtin_prefetch(&w->bodies.data[w->fast_bodies.data[k + 8]].head_shape);
-		if (k + 4 < fast_count) {
-			int32_t first = w->bodies.data[w->fast_bodies.data[k + 4]].head_shape;
-			if (first != TB_NULL_INDEX) {
-				__builtin_prefetch(&w->shapes.data[first].geom);
-				__builtin_prefetch((const char *)&w->shapes.data[first].geom + 64);
-				__builtin_prefetch(&w->shapes.data[first].proxy);
-			}
-		}
-		int32_t i = w->fast_bodies.data[k];
-		if (!w->sims.data[i].is_bullet) solve_continuous(w, i);
-	}
-	for (int32_t k = 0; k < fast_count; ++k) {
-		int32_t i = w->fast_bodies.data[k];
-		if (w->sims.data[i].is_bullet) solve_continuous(w, i);
-	}
+	solve_fast_bodies(w, fast_count);
 	w->profile.continuous = (float)(tb_time_ms() - t);
 
 	t = tb_time_ms();
