@@ -22,11 +22,9 @@ JOBS=${TEST_JOBS:-$(($(nproc 2> /dev/null || echo 2) + 1))}
 
 sanitized() { case "$1" in build/asan | build/asan/*) return 0 ;; esac; return 1; }
 
-# Suites that measure the watchdog's wall-clock limits run after the pool,
-# one at a time, with nothing of the tests' own beside them (side by side,
-# the plain and sanitized watchdog suites' window cases missed the error
-# panel's frame).
-ALONE="tests/security/watchdog.sh"
+# Suites that must run with nothing of the tests' own beside them: none now
+# (the watchdog suites wait for files, not for times, and run in the pool).
+ALONE=""
 # Suites that test the plain build only, whatever build they are given (make
 # install and luarocks build and install the plain build).
 PLAIN_ONLY="tests/playtest/kit_install.sh"

@@ -272,8 +272,9 @@ static void compare_colors(const tb_solver_kernels *k)
 	for (int variant = 0; variant < 300; ++variant) {
 		ctx.enable_position_correction = variant % 7 != 3;
 		int block_count = 1 + variant % MAX_BLOCKS, last = 1 + (variant / MAX_BLOCKS) % MAX_LANES, count = 0;
-		tb_contact_constraint scalar_cc[MAX_COLOR_LANES], wide_cc[MAX_COLOR_LANES];
-		tb_body_state scalar_states[MAX_COLOR_STATES], wide_states[MAX_COLOR_STATES];
+		/* zeroed: the copies below take whole arrays, used or not */
+		tb_contact_constraint scalar_cc[MAX_COLOR_LANES] = {0}, wide_cc[MAX_COLOR_LANES];
+		tb_body_state scalar_states[MAX_COLOR_STATES] = {0}, wide_states[MAX_COLOR_STATES];
 		int32_t list[MAX_COLOR_LANES];
 		for (int b = 0; b < block_count; ++b) {
 			/* each block its own bodies (a colour shares none), the case kinds by block */

@@ -136,8 +136,12 @@ local level = {}
 function level.update() while true do end end
 return level
 EOF
+    # the fix is saved once the halted frame has been kept (a wait for a
+    # file, not a time: on a busy machine the host may take seconds to start)
+    rm -f "$TMP/stopped.bmp"
     (
-      sleep $((3 * SLOW))
+      for i in $(seq 1 $((150 * SLOW))); do [ -s "$TMP/stopped.bmp" ] && break; sleep 0.1; done
+      sleep 0.5
       cat > "$dir/level.lua.new" <<'EOF'
 local level = {}
 local frames = 0
