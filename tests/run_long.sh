@@ -2,8 +2,9 @@
 # make test-long: what make test leaves out because it takes long, after make
 # test's builds. Each part prints its own result, and the run ends with one
 # "N passed, N failed" line:
-#   - the sanitized build's determinism sweep (make test runs the plain
-#     build's, which pins the same hashes);
+#   - the sanitized build's sweeps of the engine (determinism, continuous
+#     collision, stacking, maths; make test runs the plain build's, which
+#     check the same results) and the binding's fuzz at length;
 #   - every libFuzzer target for FUZZ_SMOKE_SECONDS (make fuzz-smoke; needs
 #     clang, else said and counted as skipped);
 #   - the source rewriter's fuzz at LONG_REWRITE_ROUNDS random programs.
@@ -25,7 +26,15 @@ ctest() {
 	p=$((p + rp)) f=$((f + rf))
 }
 
-ctest "$ASAN" "$ASAN/tests/test_determinism"
+# the sanitized sweeps that make test leaves out (named in run_suites.sh)
+eval "$(grep -m1 '^LONG_SANITIZED=' tests/run_suites.sh)"
+for t in $LONG_SANITIZED; do ctest "$ASAN" "$ASAN/tests/$t"; done
+
+# the binding's random-call fuzz at ten times make test's length, sanitized
+r="$ASAN/results.d/lua_fuzz_spec"
+TUMBLE_FUZZ_CALLS=400000 TUMBLE_HOSTILE_FUZZ_CALLS=100000 bash tests/run_job.sh "$ASAN" busted tests/lua/fuzz_spec.lua
+read -r _ rp rf < "$r" || { rp=0 rf=1; }
+p=$((p + rp)) f=$((f + rf))
 
 if command -v "${FUZZ_CC:-clang}" > /dev/null; then
 	if make --no-print-directory fuzz-smoke > build/fuzz-smoke.log 2>&1; then

@@ -28,9 +28,12 @@ ALONE=""
 # Suites that test the plain build only, whatever build they are given (make
 # install and luarocks build and install the plain build).
 PLAIN_ONLY="tests/playtest/kit_install.sh"
-# Sanitized runs that repeat the plain build's work at length: make test-long
-# runs them (tests/run_long.sh).
-LONG_SANITIZED="test_determinism"
+# Sanitized runs of the engine's sweeps, which repeat the plain build's work
+# at length (the same worlds, every step validated): make test-long runs them
+# (tests/run_long.sh reads this line). The engine stays under the sanitizer in
+# make test through its random worlds (test_fuzz, fuzz_spec), the snapshot,
+# memory and world tests and every binding and host suite.
+LONG_SANITIZED="test_determinism test_continuous test_stacking test_math"
 listed() {
 	local a
 	for a in $2; do [ "$a" = "$1" ] && return 0; done

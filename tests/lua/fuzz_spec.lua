@@ -1,10 +1,11 @@
 -- Random calls with random (also absurd) arguments: the binding must answer
 -- every one with a result or a Lua error (a string), never a crash. Runs under
--- AddressSanitizer too (make test), so memory errors surface as failures.
+-- AddressSanitizer too (make test; make test-long at ten times the calls), so
+-- memory errors surface as failures.
 local h = dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./") .. "helpers.lua")
 local tumble = h.tumble
 
-local CALLS = tonumber(os.getenv("TUMBLE_FUZZ_CALLS")) or 100000
+local CALLS = tonumber(os.getenv("TUMBLE_FUZZ_CALLS")) or 40000
 
 local KEYS = {
   -- world settings and counters
@@ -320,7 +321,7 @@ end)
 -- tables dropped along the way) run wherever the collector lets them, with the
 -- collector made eager. Under AddressSanitizer (make test) a use after free is
 -- a failure.
-local HOSTILE_CALLS = tonumber(os.getenv("TUMBLE_HOSTILE_FUZZ_CALLS")) or 20000
+local HOSTILE_CALLS = tonumber(os.getenv("TUMBLE_HOSTILE_FUZZ_CALLS")) or 10000
 
 describe("the binding under hostile tables", function()
   it("raises only Lua errors for " .. HOSTILE_CALLS .. " calls with metatables that destroy things", function()
