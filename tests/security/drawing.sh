@@ -195,4 +195,68 @@ EOF
 host_case "drawing: a 10 MB line at 512 px and 100000 lines render only what is seen" \
   ok "drew 10 MB of text" 120 300 "${LONG[@]}" --mem-limit 200 --frames 5 --screenshot "$TMP/text.png" "$L"
 
+# metamethods that run in the middle of a drawing call (the options of a draw
+# switching the canvas and dropping the one drawn into, a batch cleared while
+# a sprite is added, an emitter emptied while its settings are read, a length
+# of 2^31): each call ends in its result or a clear Lua error, nothing freed
+# is touched (the sanitized run checks that)
+L=$(raw_level hostile_mid_call <<'EOF'
+local level = {}
+local gfx = tumble.gfx
+local results = {}
+local function try(name, f)
+  local ok, err = pcall(f)
+  results[#results + 1] = name .. "=" .. (ok and "ok" or ("err:" .. tostring(err):gsub("^.-:%d+: ", ""):sub(1, 80)))
+end
+local c, c2, b, ps, img
+function level.load(world)
+  c = gfx.canvas(64, 64)
+  c2 = gfx.canvas(32, 32)
+end
+function level.draw(g)
+  if tumble.frame ~= 2 then return end
+  try("self-draw", function() gfx.set_canvas(c); gfx.draw(c, 0, 0); gfx.set_canvas() end)
+  try("switch-mid-options", function()
+    gfx.set_canvas(c)
+    gfx.draw(c2, 0, 0, setmetatable({}, {__index = function(t, k) gfx.set_canvas(c2); c = nil; collectgarbage(); return nil end}))
+    gfx.set_canvas()
+  end)
+  b = gfx.batch(c2, 10)
+  try("batch-clear-mid-add", function()
+    for i = 1, 20 do b:add(0, 0, setmetatable({}, {__index = function(t, k) b:clear(); return nil end})) end
+  end)
+  try("batch-draw-self", function() gfx.set_canvas(c2); gfx.draw(b, 0, 0); gfx.set_canvas() end)
+  ps = gfx.particles(c2, {max = 50})
+  try("ps-set-mid", function()
+    ps:set(setmetatable({}, {__index = function(t, k) ps:emit(50); ps:reset(); ps:update(0.1); return nil end}))
+  end)
+  try("ps-colors-len", function()
+    ps:set({colors = setmetatable({}, {__len = function() return 2^31 end})})
+  end)
+  try("ps-colors-len-mid", function()
+    ps:set({colors = setmetatable({{1,0,0},{0,1,0}}, {__len = function() ps:emit(50) return 2 end})})
+  end)
+  try("plot-table-name", function() tumble.plot(setmetatable({}, {__tostring = function() error("x") end}), 1) end)
+  try("plot-many", function() for i = 1, 100000 do tumble.plot("s" .. i, i) end end)
+  try("plot-nan", function() tumble.plot("n", 0/0) end)
+  try("font-huge-mid", function() gfx.text(0, 0, setmetatable({}, {__tostring = function() gfx.pop() return "x" end})) end)
+  try("push-in-canvas", function() gfx.set_canvas(c2); for i = 1, 10 do gfx.push() end; gfx.set_canvas(); gfx.pop() end)
+  try("text-size-mt", function() gfx.text_size(setmetatable({}, {__index = function() collectgarbage() end})) end)
+  print(table.concat(results, "\n"))
+  tumble.exit(0, "hostile calls answered")
+end
+return level
+EOF
+)
+host_case "drawing: metamethods in the middle of canvas, batch, particle and plot calls" \
+  ok "hostile calls answered" 60 0 "${LONG[@]}" --frames 5 "$L"
+N=$((N + 1))
+if grep -q "^self-draw=ok" "$TMP/out" && grep -q "^ps-colors-len=err:.*field 'colors'" "$TMP/out" &&
+  grep -q "^plot-many=err:.*too many series" "$TMP/out" && grep -q "^batch-clear-mid-add=err:.*SpriteBatch is full" "$TMP/out"; then
+  echo "ok $N - drawing: the hostile calls' answers are the documented ones"
+else
+  echo "not ok $N - drawing: the hostile calls' answers are the documented ones"
+  sed 's/^/#   /' "$TMP/out" | head -16
+fi
+
 finish
