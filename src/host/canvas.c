@@ -34,24 +34,6 @@ static th_level *host_up(lua_State *L)
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
-/* Argument t's field name as a finite number within [lo, hi], or def when absent. */
-static double field_number(lua_State *L, int t, const char *name, double def, double lo, double hi)
-{
-	lua_pushstring(L, name);
-	lua_rawget(L, t);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		return def;
-	}
-	int ok = 0;
-	double v = lua_tonumberx(L, -1, &ok);
-	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
-		luaL_argerror(L, t, lua_pushfstring(L, "field '%s': number in [%f, %f] expected", name, lo, hi));
-	}
-	lua_pop(L, 1);
-	return v;
-}
-
 /* ================= Canvas ================= */
 
 typedef struct th_canvas {
@@ -211,7 +193,7 @@ static int gfx_canvas(lua_State *L)
 	if (!lua_isnoneornil(L, 3)) {
 		luaL_checktype(L, 3, LUA_TTABLE);
 		th_image_check_options(L, 3, canvas_names);
-		ppm = field_number(L, 3, "ppm", 32.0, 1e-3, 1e6);
+		ppm = th_opt_number(L, 3, "ppm", 32.0, 1e-3, 1e6);
 		lua_getfield(L, 3, "filter");
 		if (!lua_isnil(L, -1)) {
 			const char *f = lua_tostring(L, -1);
@@ -510,16 +492,16 @@ static const char *const particle_names[] = {"max", "rate", "life", "speed", "di
 static void particles_read(lua_State *L, int t, th_particles *ps)
 {
 	th_image_check_options(L, t, particle_names);
-	ps->rate = field_number(L, t, "rate", ps->rate, 0, 1e6);
+	ps->rate = th_opt_number(L, t, "rate", ps->rate, 0, 1e6);
 	field_range(L, t, "life", ps->life, 1e-3, 1e3);
 	field_range(L, t, "speed", ps->speed, -1e6, 1e6);
 	field_range(L, t, "spin", ps->spin, -1e6, 1e6);
 	field_range(L, t, "size", ps->size, 0, 1e4);
 	field_range(L, t, "area", ps->area, 0, 1e6);
-	ps->direction = field_number(L, t, "direction", ps->direction, -1e6, 1e6);
-	ps->spread = field_number(L, t, "spread", ps->spread, 0, 1e6);
-	ps->x = field_number(L, t, "x", ps->x, -1e6, 1e6);
-	ps->y = field_number(L, t, "y", ps->y, -1e6, 1e6);
+	ps->direction = th_opt_number(L, t, "direction", ps->direction, -1e6, 1e6);
+	ps->spread = th_opt_number(L, t, "spread", ps->spread, 0, 1e6);
+	ps->x = th_opt_number(L, t, "x", ps->x, -1e6, 1e6);
+	ps->y = th_opt_number(L, t, "y", ps->y, -1e6, 1e6);
 	lua_getfield(L, t, "gravity");
 	if (!lua_isnil(L, -1)) {
 		double g[2] = {0, 0};

@@ -258,8 +258,7 @@ void th_image_check_options(lua_State *L, int t, const char *const names[])
 	}
 }
 
-/* Argument t's field name as a finite number within [lo, hi], or def when absent. */
-static double opt_number(lua_State *L, int t, const char *name, double def, double lo, double hi)
+double th_opt_number(lua_State *L, int t, const char *name, double def, double lo, double hi)
 {
 	lua_pushstring(L, name);
 	lua_rawget(L, t);
@@ -308,9 +307,9 @@ static int gfx_image(lua_State *L)
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
 		th_image_check_options(L, 2, names);
-		fw = (int)opt_number(L, 2, "frame_w", 0, 1, MAX_SIDE);
-		fh = (int)opt_number(L, 2, "frame_h", 0, 1, MAX_SIDE);
-		ppm = opt_number(L, 2, "ppm", DEFAULT_PPM, 1e-3, 1e6);
+		fw = (int)th_opt_number(L, 2, "frame_w", 0, 1, MAX_SIDE);
+		fh = (int)th_opt_number(L, 2, "frame_h", 0, 1, MAX_SIDE);
+		ppm = th_opt_number(L, 2, "ppm", DEFAULT_PPM, 1e-3, 1e6);
 		lua_getfield(L, 2, "filter");
 		if (!lua_isnil(L, -1)) {
 			const char *f = lua_tostring(L, -1);
@@ -496,7 +495,7 @@ bool th_image_read_spec(lua_State *L, int t, th_image *img, draw_spec *d, bool s
 	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
 		double *field = (double *)((char *)d + numbers[i].offset);
 		if (strict) {
-			*field = opt_number(L, t, numbers[i].name, *field, numbers[i].lo, numbers[i].hi);
+			*field = th_opt_number(L, t, numbers[i].name, *field, numbers[i].lo, numbers[i].hi);
 			continue;
 		}
 		lua_pushstring(L, numbers[i].name);
@@ -652,8 +651,8 @@ static int gfx_sprite(lua_State *L)
 	draw_spec d;
 	th_image_default_spec(&d);
 	th_image_read_spec(L, 2, img, &d, true);
-	opt_number(L, 2, "x", 0, -1e6, 1e6);
-	opt_number(L, 2, "y", 0, -1e6, 1e6);
+	th_opt_number(L, 2, "x", 0, -1e6, 1e6);
+	th_opt_number(L, 2, "y", 0, -1e6, 1e6);
 	lua_pushvalue(L, 1);
 	lua_rawget(L, map);
 	bool had = !lua_isnil(L, -1);
