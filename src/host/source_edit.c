@@ -396,6 +396,21 @@ static void token_text(parser *p, int first, int last, char *out, size_t size)
 	}
 }
 
+/* The expressions after the "=" of an assignment or a local statement of
+ * nnames targets (tokens [first, last] name the one target): a function
+ * given to a single name is parsed under that name. Returns how many. */
+static int assigned_explist(parser *p, int nnames, int first, int last)
+{
+	if (nnames != 1 || !at(p, "function")) return explist(p);
+	char fname[64];
+	token_text(p, first, last, fname, sizeof fname);
+	next(p);
+	funcbody(p, fname, false);
+	int nexps = 1;
+	while (accept(p, ",")) expr(p), nexps++;
+	return nexps;
+}
+
 static void statement(parser *p)
 {
 	enter(p);
@@ -482,16 +497,7 @@ static void statement(parser *p)
 			}
 			if (accept(p, "=")) {
 				exp_first = p->i;
-				if (nnames == 1 && at(p, "function")) {
-					char fname[64];
-					token_text(p, name, name, fname, sizeof fname);
-					next(p);
-					funcbody(p, fname, false);
-					nexps = 1;
-					while (accept(p, ",")) expr(p), nexps++;
-				} else {
-					nexps = explist(p);
-				}
+				nexps = assigned_explist(p, nnames, name, name);
 			}
 		}
 	} else if (accept(p, "::")) {
@@ -514,16 +520,7 @@ static void statement(parser *p)
 			}
 			expect(p, "=");
 			exp_first = p->i;
-			if (nnames == 1 && at(p, "function")) {
-				char fname[64];
-				token_text(p, first, target_last, fname, sizeof fname);
-				next(p);
-				funcbody(p, fname, false);
-				nexps = 1;
-				while (accept(p, ",")) expr(p), nexps++;
-			} else {
-				nexps = explist(p);
-			}
+			nexps = assigned_explist(p, nnames, first, target_last);
 		} else if (call) {
 			kind = S_CALL;
 		} else {
