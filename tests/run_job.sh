@@ -47,6 +47,12 @@ security) NAME="security/$(basename "$TARGET" .sh)" ;;
 esac
 FILE=${NAME//\//_}
 LOG="$BUILD/logs/$FILE.log"
+# Every temporary file of the suite (its own, xvfb-run's, mktemp's) goes in a
+# folder of the build's, emptied when the suite ends: nothing else on the
+# machine that tidies /tmp can remove a folder a suite is still using.
+export TMPDIR="$ROOT/$BUILD/tmp/$FILE"
+rm -rf "$TMPDIR"
+mkdir -p "$TMPDIR"
 
 start=$(date +%s%N)
 case "$KIND" in
@@ -59,6 +65,7 @@ playtest | security) timeout 900 bash "$TARGET" > "$LOG" 2>&1 ;;
 esac
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
+rm -rf "$TMPDIR"
 # the CPU time of the suite's processes (user + system, the children's line of `times`)
 times > "$LOG.cpu"
 cpu_ms=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s * 1000 }' "$LOG.cpu")

@@ -15,7 +15,7 @@ ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
 SO_DIR=${TUMBLE_SO_DIR:-$ROOT}
 SAN=${TUMBLE_SANITIZE:-}
-TMP=$(mktemp -d /tmp/tumble-security.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tumble-security.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 N=0
 TIMEFMT=/usr/bin/time
