@@ -7,6 +7,12 @@
 #  - bad calls (a 17th series, a string value, NaN, a name over 64 bytes, a
 #    comma in a name) are Lua errors that say what is wrong;
 #  - --plot-csv refuses a directory;
+#  - "plot this": in edit mode a right-click on an inspector line plots that
+#    property (recorded input, plot_this_level.lua): its --plot-csv column
+#    holds, from the step after the click, each step's value as the level
+#    itself prints it in the next update;
+#    a plotted object that is destroyed stops its series; the session
+#    re-recorded with --record replays to the same CSV;
 #  - the chart's cursor: paused at the newest frame there is none; Page Up
 #    (the timeline scrubbed back) draws it at the shown frame's column, and a
 #    second Page Up moves it left by as many frames (png_probe reads the
@@ -73,6 +79,66 @@ mkdir "$TMP/dir"
 timeout 60 "$BIN" --headless --frames 4 --plot-csv "$TMP/dir" "$LEVEL" > /dev/null 2> "$TMP/dir.err"
 rc=$?
 check "--plot-csv refuses a directory" "[ $rc -ne 0 ] && grep -q 'cannot write .*dir' '$TMP/dir.err'"
+
+# "plot this": 10 frames, F12, click the falling ball (pixel 640, 246), right-
+# click the inspector's line 2 (its y, at y 66), click the platform (840, 480)
+# and right-click line 1 (its x, at y 54), F12 again, 90 frames. The platform
+# is destroyed in frame 60's update.
+cat > "$TMP/this.rec" <<'REC'
+tumble-input 1
+view 1280 720
+F 1 10
+kd f12
+F 0
+ku f12
+F 0
+md 1 640 246
+F 0
+mu 1 640 246
+F 0
+md 3 900 66
+F 0
+mu 3 900 66
+F 0
+md 1 840 480
+F 0
+mu 1 840 480
+F 0
+md 3 900 54
+F 0
+mu 3 900 54
+F 0
+kd f12
+F 0
+ku f12
+F 0
+F 1 90
+REC
+THIS=$ROOT/tests/playtest/levels/plot_this_level.lua
+timeout 60 "$BIN" --headless --frames 114 --replay "$TMP/this.rec" --record "$TMP/this2.rec" \
+  --plot-csv "$TMP/this.csv" "$THIS" > "$TMP/this.out" 2> "$TMP/this.err"
+rc=$?
+check "plot this: the run exits 0" "[ $rc -eq 0 ]"
+check "plot this: the edit mode says what it plots" \
+  "grep -q 'body 2.y plotted' '$TMP/this.err' && grep -q 'body 3.x plotted' '$TMP/this.err'"
+check "plot this: the CSV has a column for each plotted property" "[ \"\$(head -1 '$TMP/this.csv')\" = 'frame,body 2.y,body 3.x' ]"
+# The series holds the value as the frame's step left it, which the level's
+# update prints in the next frame: row f against "y f+1" (rows 10..100; 101
+# has no next frame). "frame" lines where they differ, then the counts.
+awk -F, 'NR == FNR { if ($1 == "y") y[$2] = $3; next }
+  FNR > 1 && $2 != "" { n++; if (first == "") first = $1; last = $1
+    if (($1 + 1) in y) { m++; if (y[$1 + 1] != $2) print "frame " $1 ": printed " y[$1 + 1] ", plotted " $2 } }
+  END { print "rows " first ".." last ", " m " compared" }' FS=' ' "$TMP/this.out" FS=, "$TMP/this.csv" > "$TMP/this.cmp"
+check "plot this: the ball's y is plotted from frame 10 (the step after the click), each value what the level prints in the next update ($(tail -1 "$TMP/this.cmp"))" \
+  "[ \"\$(cat '$TMP/this.cmp')\" = 'rows 10..101, 91 compared' ]"
+grep -q '^rows 10..101, 91 compared$' "$TMP/this.cmp" || sed 's/^/# /' "$TMP/this.cmp" | head -5
+check "plot this: the destroyed platform's series ends with it: x = 5 in frames 10..59, none after" \
+  "[ \"\$(awk -F, 'NR > 1 && \$3 != \"\" { print \$1 \"=\" \$3 }' '$TMP/this.csv' | sed -n '1p;\$p' | tr '\n' ' ')\" = '10=5 59=5 ' ] &&
+   [ \"\$(awk -F, 'NR > 1 && \$3 != \"\"' '$TMP/this.csv' | wc -l)\" = 50 ]"
+timeout 60 "$BIN" --headless --frames 114 --replay "$TMP/this2.rec" --plot-csv "$TMP/this2.csv" "$THIS" \
+  > /dev/null 2>&1
+check "plot this: the session recorded with --record replays to the same CSV" \
+  "cmp -s '$TMP/this.csv' '$TMP/this2.csv' && grep -q '^frame,body 2.y,body 3.x$' '$TMP/this2.csv'"
 
 # The cursor: 120 frames of plot_level in a 640x480 view. The chart is 320
 # pixels wide at the right (x 310..630), its lines over x 314..498 for frames
