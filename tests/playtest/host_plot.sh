@@ -11,7 +11,7 @@
 #    property (recorded input, plot_this_level.lua): its --plot-csv column
 #    holds, from the step after the click, each step's value as the level
 #    itself prints it in the next update;
-#    a plotted object that is destroyed stops its series; the session
+#    a second right-click, or the object's destruction, stops the series; the session
 #    re-recorded with --record replays to the same CSV;
 #  - the chart's cursor: paused at the newest frame there is none; Page Up
 #    (the timeline scrubbed back) draws it at the shown frame's column, and a
@@ -139,6 +139,50 @@ timeout 60 "$BIN" --headless --frames 114 --replay "$TMP/this2.rec" --plot-csv "
   > /dev/null 2>&1
 check "plot this: the session recorded with --record replays to the same CSV" \
   "cmp -s '$TMP/this.csv' '$TMP/this2.csv' && grep -q '^frame,body 2.y,body 3.x$' '$TMP/this2.csv'"
+
+# A second right-click on the line stops the series: plotted in frames 10..29
+# (F12 at frame 30, the ball still selected), none after.
+cat > "$TMP/off.rec" <<'REC'
+tumble-input 1
+view 1280 720
+F 1 10
+kd f12
+F 0
+ku f12
+F 0
+md 1 640 246
+F 0
+mu 1 640 246
+F 0
+md 3 900 66
+F 0
+mu 3 900 66
+F 0
+kd f12
+F 0
+ku f12
+F 0
+F 1 20
+kd f12
+F 0
+ku f12
+F 0
+md 3 900 66
+F 0
+mu 3 900 66
+F 0
+kd f12
+F 0
+ku f12
+F 0
+F 1 20
+REC
+timeout 60 "$BIN" --headless --frames 60 --replay "$TMP/off.rec" --plot-csv "$TMP/off.csv" "$THIS" \
+  > "$TMP/off.out" 2> "$TMP/off.err"
+check "plot this: a second right-click stops the series (frames 10..29 plotted, none after)" \
+  "grep -q 'body 2.y is no longer plotted' '$TMP/off.err' &&
+   [ \"\$(awk -F, 'NR > 1 && \$2 != \"\" { print \$1 }' '$TMP/off.csv' | sed -n '1p;\$p' | tr '\n' ' ')\" = '10 29 ' ] &&
+   [ \"\$(awk -F, 'NR > 1 && \$2 != \"\"' '$TMP/off.csv' | wc -l)\" = 20 ]"
 
 # The cursor: 120 frames of plot_level in a 640x480 view. The chart is 320
 # pixels wide at the right (x 310..630), its lines over x 314..498 for frames
