@@ -5,6 +5,15 @@
 // its hot keys (F1 overlay, F2 pause, F3 step, F4 slow motion, F5 restart,
 // F6-F10 layers) and mouse drag work as in the native window; edit mode is `
 // (backquote) here, as F12 opens the browser's developer tools.
+//
+// The Source panel holds the level's text (its main file). What is typed in it
+// is written to that file in the page's file system at once, so nothing typed
+// is lost and Restart (or Ctrl+Enter in it) runs it; edit mode's edits, undos
+// and redos are written to the same file, and the host tells the page
+// (Module.tumbleSourceWritten), which puts the new text back into the panel.
+// Edit mode's session thus works on the panel's text: an edit made after some
+// typing takes the typed text, or refuses if what it would change is gone,
+// and an undo after typing is refused rather than lose the typing.
 'use strict';
 
 var Module = (function () {
@@ -14,6 +23,7 @@ var Module = (function () {
   var REPLAY = '/tmp/replay.rec';
   var errors = [];
   var current = null;               // {level, replay, frames, replayName}
+  var sourcePath = null;            // the file the Source panel shows
   var summary = null;               // the host's closing line of a scripted run
 
   function status(html) { $('status').innerHTML = html; }
@@ -34,7 +44,9 @@ var Module = (function () {
   // the summary line "frames=... hash=..." of a run with a frame count.
   function printErr(text) {
     console.warn(text);
-    if (/^tumble: (restarted|reloaded)/.test(text)) return;
+    // notices, not errors: the canvas shows them (the overlay's notice, edit
+    // mode's status line)
+    if (/^tumble: (restarted|reloaded|edit: |load\(\) changed: rebuilt)/.test(text)) return;
     addError(text);
   }
   function print(text) {
@@ -101,6 +113,7 @@ var Module = (function () {
     summary = null;
     clearErrors();
     var path = run.level.charAt(0) === '/' ? run.level : ROOT + run.level;
+    showSource(path);
     var size = viewSize();
     var rc = Module.ccall('tumble_web_start', 'number',
                           ['string', 'string', 'number', 'number', 'number'],
@@ -113,6 +126,44 @@ var Module = (function () {
     status(run.replay ? 'replaying ' + escapeHtml(run.replayName) + ' (' + run.frames + ' frames)&hellip;'
                       : escapeHtml(run.level) + ' &mdash; F1 overlay, F2 pause, F5 restart, ` edit');
     $('canvas').focus();
+  }
+
+  // The Source panel: the level's file, read when a run starts and whenever
+  // edit mode writes it; what is typed goes straight back into the file.
+  function showSource(path) {
+    sourcePath = path;
+    $('source-name').textContent = path.replace(ROOT, '');
+    try { $('source').value = Module.FS.readFile(path, {encoding: 'utf8'}); } catch (e) { $('source').value = ''; }
+  }
+  function sourceWritten(path) {
+    if (path !== sourcePath) return;
+    var ta = $('source'), at = ta.selectionStart, top = ta.scrollTop;
+    ta.value = Module.FS.readFile(path, {encoding: 'utf8'});
+    ta.selectionStart = ta.selectionEnd = Math.min(at, ta.value.length);
+    ta.scrollTop = top;
+  }
+  function wireSource() {
+    var ta = $('source');
+    ta.addEventListener('input', function () {
+      if (sourcePath) Module.FS.writeFile(sourcePath, ta.value);
+    });
+    // keys typed here are the text's, not the level's or the host's (SDL
+    // listens on the window: the events stop at the text area)
+    ['keydown', 'keyup', 'keypress'].forEach(function (type) {
+      ta.addEventListener(type, function (ev) {
+        ev.stopPropagation();
+        if (type === 'keydown' && ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && current) {
+          ev.preventDefault();
+          start({level: current.level});
+        }
+      });
+    });
+    $('source-toggle').onclick = function () {
+      document.body.classList.toggle('source-open');
+      // SDL sizes the canvas on the window's resize
+      window.dispatchEvent(new Event('resize'));
+      if (!document.body.classList.contains('source-open')) $('canvas').focus();
+    };
   }
 
   function escapeHtml(s) {
@@ -155,6 +206,7 @@ var Module = (function () {
     });
     sel.onchange = function () { setLevel(sel.value, true); };
     $('restart').onclick = function () { if (current) start({level: current.level}); };
+    wireSource();
     $('errors-close').onclick = function () { $('errors').style.display = 'none'; };
     $('open').onchange = function (ev) {
       var files = [].slice.call(ev.target.files);
@@ -190,6 +242,7 @@ var Module = (function () {
     printErr: printErr,
     tumbleEnded: ended,
     tumbleFreeze: freeze,
+    tumbleSourceWritten: sourceWritten,
     onRuntimeInitialized: wire,
     setStatus: function (text) { if (text) status(escapeHtml(text)); },
     onAbort: function (what) { addError('tumble stopped: ' + what); status('stopped'); },

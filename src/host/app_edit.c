@@ -739,6 +739,62 @@ static void release(th_app *app)
 	}
 }
 
+/* ---------------- plot this ---------------- */
+
+int th_app_edit_plotted(const th_app *app, th_sel obj, const char *name)
+{
+	const th_level *lv = &app->level;
+	for (int i = 0; i < lv->plot_this_count; ++i) {
+		const th_plot_this *w = &lv->plot_this[i];
+		if (w->kind == (int)obj.kind && w->index1 == obj.index1 && w->generation == obj.generation &&
+		    strcmp(w->prop, name) == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* A right-click on a property of the inspector plots it in the strip chart,
+ * a series named "body 3.y" read every step; another takes it away. */
+static void plot_this(th_app *app, int x, int y)
+{
+	th_edit *e = &app->edit;
+	th_level *lv = &app->level;
+	th_app_edit_refresh(app);
+	int row = prop_at(app, x, y);
+	if (row < 0 || e->props[row].header) return;
+	const th_edit_prop *p = &e->props[row];
+	char who[48], series[sizeof(lv->plot_this[0].series)];
+	object_name(app, p->obj, who, sizeof(who));
+	snprintf(series, sizeof(series), "%.31s.%.31s", who, p->name);
+	int at = th_app_edit_plotted(app, p->obj, p->name);
+	if (at >= 0) {
+		memmove(&lv->plot_this[at], &lv->plot_this[at + 1], (size_t)(lv->plot_this_count - at - 1) * sizeof(lv->plot_this[0]));
+		lv->plot_this_count -= 1;
+		say(app, "%s is no longer plotted", series);
+		return;
+	}
+	if (!p->number && !p->boolean) {
+		say(app, "%s is not a number: it cannot be plotted", p->name);
+		return;
+	}
+	if (app->plot == NULL) return;
+	bool known = false;
+	for (int i = 0; i < app->plot->count && !known; ++i) known = strcmp(app->plot->names[i], series) == 0;
+	if (lv->plot_this_count == TH_PLOT_THIS_MAX || (!known && app->plot->count == TH_PLOT_MAX_SERIES)) {
+		say(app, "%s: too many series: at most %d can be plotted", series, TH_PLOT_MAX_SERIES);
+		return;
+	}
+	th_plot_this *w = &lv->plot_this[lv->plot_this_count++];
+	memset(w, 0, sizeof(*w));
+	w->kind = (int)p->obj.kind;
+	w->index1 = p->obj.index1;
+	w->generation = p->obj.generation;
+	snprintf(w->prop, sizeof(w->prop), "%s", p->name);
+	snprintf(w->series, sizeof(w->series), "%s", series);
+	say(app, "%s plotted: a series of the strip chart from the next step (right-click again to stop)", series);
+}
+
 /* ---------------- the events ---------------- */
 
 bool th_app_edit_event(th_app *app, const th_event *ev)
@@ -772,6 +828,7 @@ bool th_app_edit_event(th_app *app, const th_event *ev)
 		}
 		return true;
 	case TH_EV_MOUSE_DOWN: {
+		if (ev->button == 3) plot_this(app, ev->x, ev->y);
 		if (ev->button != 1) return true;
 		/* the timeline and the error panel keep their clicks */
 		th_overlay_view v;

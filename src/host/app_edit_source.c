@@ -227,6 +227,7 @@ void th_app_edit_origin(th_app *app, th_sel obj, const char *name, char *buf, si
 static void reload(th_app *app)
 {
 	th_watch_seen(&app->watch, app->level_path);
+	if (app->opt.source_written != NULL) app->opt.source_written(app->level_path);
 	th_app_reload(app);
 }
 

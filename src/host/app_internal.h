@@ -152,6 +152,8 @@ int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap);
 double th_app_edit_scrub_value(const th_app *app);
 /* The property was set in the running world only (not saved). */
 bool th_app_edit_unsaved(const th_app *app, th_sel obj, const char *name);
+/* The property's place in app->level.plot_this ("plot this"), or -1. */
+int th_app_edit_plotted(const th_app *app, th_sel obj, const char *name);
 
 /* ---- app_edit_source.c ---- */
 th_edit_writeback th_app_edit_write_back(th_app *app, const th_edit_change *c, char *why, size_t size);

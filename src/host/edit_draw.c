@@ -266,16 +266,18 @@ static void draw_panel(th_app *app, th_target *t)
 		char from[128];
 		from[0] = '\0';
 		bool unsaved = th_app_edit_unsaved(app, p->obj, p->name);
+		bool plotted = th_app_edit_plotted(app, p->obj, p->name) >= 0;
+		if (plotted) snprintf(from, sizeof(from), "plotted; ");
 		if (unsaved) {
-			snprintf(from, sizeof(from), "not saved; ");
+			snprintf(from + strlen(from), sizeof(from) - strlen(from), "not saved; ");
 			th_app_edit_origin(app, p->obj, p->name, from + strlen(from), sizeof(from) - strlen(from));
 		} else if (p->writable) {
-			th_app_edit_origin(app, p->obj, p->name, from, sizeof(from));
+			th_app_edit_origin(app, p->obj, p->name, from + strlen(from), sizeof(from) - strlen(from));
 		}
 		if (from[0] != '\0' && from_cols > 4) {
 			fit(cut, sizeof(cut), from, from_cols);
 			th_render_text(t, (float)from_x, y + 1, 1, cut,
-			               unsaved ? warn_color : strncmp(from, "literal", 7) == 0 ? (SDL_Color){120, 230, 130, 255} : dim_color);
+			               unsaved ? warn_color : strncmp(from + (plotted ? 9 : 0), "literal", 7) == 0 ? (SDL_Color){120, 230, 130, 255} : dim_color);
 		}
 	}
 	if (count > l.rows) {
@@ -284,7 +286,7 @@ static void draw_panel(th_app *app, th_target *t)
 		th_render_text(t, (float)name_x, (float)(l.rows_y + l.rows * TH_EDIT_ROW_H + 4), 1, line, dim_color);
 	}
 	th_render_text(t, (float)name_x, (float)(l.rows_y + l.rows * TH_EDIT_ROW_H + 4 + TH_EDIT_ROW_H), 1,
-	               "click a number to type it, drag it sideways to scrub", dim_color);
+	               "click: type a number, drag: scrub it, right-click: plot it", dim_color);
 }
 
 void th_app_edit_draw(th_app *app, th_target *t)

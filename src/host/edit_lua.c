@@ -6,6 +6,7 @@
  * handles' metatables are the binding's, and tables read back are copies). */
 #include "edit_mode.h"
 #include "level.h"
+#include "plot.h"
 #include "tumble/tumble_lua.h"
 
 #include <lauxlib.h>
@@ -267,4 +268,47 @@ bool th_edit_site(th_level *lv, th_sel s, tumble_lua_site *out)
 	bool ok = lua_pcall(L, 3, 1, 0) == LUA_OK && lua_toboolean(L, -1);
 	lua_settop(L, top);
 	return ok;
+}
+
+/* The value of one plotted property: a number (a boolean as 0 or 1) pushed,
+ * or nil when it is neither. */
+static int plot_read_lua(lua_State *L)
+{
+	th_level *lv = lua_touserdata(L, 1);
+	const th_plot_this *w = lua_touserdata(L, 2);
+	lua_settop(L, 0);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->world_ref);
+	push_handle(L, 1, (th_sel){(th_sel_kind)w->kind, w->index1, w->generation});
+	if (lua_isnil(L, 2)) return 1;
+	char name[sizeof(w->prop)];
+	snprintf(name, sizeof(name), "%s", w->prop);
+	char *key = strchr(name, '.');
+	if (key != NULL) *key++ = '\0';
+	lua_getfield(L, 2, name);
+	if (key != NULL) {
+		if (!lua_istable(L, -1)) return 0;
+		lua_getfield(L, -1, key);
+	}
+	if (lua_isboolean(L, -1)) lua_pushnumber(L, lua_toboolean(L, -1) ? 1.0 : 0.0);
+	return 1;
+}
+
+void th_edit_plot_step(th_level *lv)
+{
+	if (lv->L == NULL || lv->world == NULL || lv->world_ref == LUA_NOREF || lv->plot == NULL) return;
+	lua_State *L = lv->L;
+	int n = 0;
+	for (int i = 0; i < lv->plot_this_count; ++i) {
+		th_plot_this *w = &lv->plot_this[i];
+		if (!th_sel_valid(lv->world, (th_sel){(th_sel_kind)w->kind, w->index1, w->generation})) continue;
+		int top = lua_gettop(L);
+		lua_pushcfunction(L, plot_read_lua);
+		lua_pushlightuserdata(L, lv);
+		lua_pushlightuserdata(L, w);
+		bool keep = lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TNUMBER &&
+		            th_plot_value(lv->plot, w->series, strlen(w->series), lua_tonumber(L, -1)) == NULL;
+		lua_settop(L, top);
+		if (keep) lv->plot_this[n++] = *w;
+	}
+	lv->plot_this_count = n;
 }

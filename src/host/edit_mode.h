@@ -138,6 +138,10 @@ int th_edit_read(struct th_level *lv, const th_sel *sel, int sel_count, th_edit_
 /* Sets the property an edit event names; false (and a message) if the
  * binding refused it. */
 bool th_edit_apply(struct th_level *lv, const th_event *ev, char *message, int size);
+/* Reads each of lv->plot_this into its series of lv->plot for the frame
+ * being run (a number, or a boolean as 0 or 1); drops one whose object is
+ * gone or whose value cannot be plotted. */
+void th_edit_plot_step(struct th_level *lv);
 /* Where the binding says the object was made; false if it does not know. */
 bool th_edit_site(struct th_level *lv, th_sel s, struct tumble_lua_site *out);
 

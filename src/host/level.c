@@ -1138,6 +1138,9 @@ void th_level_step(th_level *lv)
 	push_world(lv);
 	lua_pushnumber(lv->L, TH_HOST_DT);
 	th_level_pcall(lv, "world:step (event handlers)", 2);
+	/* the inspector's plotted properties, as the step left them (as the
+	 * inspector shows them once the frame is drawn) */
+	if (lv->plot != NULL && lv->plot_this_count > 0) th_edit_plot_step(lv);
 	if (lv->plot != NULL) th_plot_end_frame(lv->plot, lv->frame, lv->replaying);
 	lv->frame += 1;
 	set_frame(lv);

@@ -73,6 +73,17 @@ typedef struct th_moment {
 	size_t random_size;
 } th_moment;
 
+/* A property the inspector plots ("plot this"): read at the end of each
+ * step into the series named series (edit_lua.c). */
+#define TH_PLOT_THIS_MAX 16
+typedef struct th_plot_this {
+	int kind;             /* th_sel_kind (edit.h) */
+	int32_t index1;
+	uint32_t generation;
+	char prop[32];        /* as the inspector names it ("field.fy" for a table's key) */
+	char series[64];
+} th_plot_this;
+
 typedef struct th_level {
 	/* Given by the app; the level only reads them. */
 	const th_app_options *opt;
@@ -84,6 +95,10 @@ typedef struct th_level {
 	th_media *media;         /* budgets of images and sounds, across starts */
 	th_watch *watch;         /* the files the level's code came from */
 	bool halt_on_error;      /* a runtime error halts the simulation */
+	/* the inspector's plotted properties (the app adds and removes them;
+	 * one whose object is gone is dropped); kept across rebuilds */
+	th_plot_this plot_this[TH_PLOT_THIS_MAX];
+	int plot_this_count;
 
 	/* One run of the level: th_level_start makes it, th_level_stop ends it. */
 	lua_State *L;

@@ -31,6 +31,9 @@ typedef struct th_app_options {
 	double rewind_seconds;    /* how far back the timeline reaches; 0 = no rewind */
 	double rewind_mb;         /* what the kept moments may hold */
 	bool rewind_stats;        /* scripted runs: a line of rewind's costs at the end */
+	/* edit mode wrote the level's file (an edit, an undo or a redo): the
+	 * browser's page reads it back into its text area; NULL natively */
+	void (*source_written)(const char *path);
 } th_app_options;
 
 void th_app_default_options(th_app_options *options);

@@ -61,6 +61,26 @@ static void frame(void *unused)
 	}
 }
 
+/* Edit mode wrote the level's text (an edit, an undo, a redo): the page puts
+ * it back into its text area. The text area writes what is typed into the
+ * same file, so edit mode's session always works on the text area's text. */
+static void source_written(const char *path)
+{
+	char js[4200]; /* web.level, every byte escaped at worst */
+	size_t n = (size_t)snprintf(js, sizeof js, "Module.tumbleSourceWritten && Module.tumbleSourceWritten('");
+	for (const unsigned char *c = (const unsigned char *)path; *c != '\0' && n + 16 < sizeof js; ++c) {
+		/* a JS string literal: quotes, backslashes and control bytes escaped,
+		 * UTF-8 bytes as they are (the script is read as UTF-8) */
+		if (*c == '\\' || *c == '\'' || *c < 0x20) {
+			n += (size_t)snprintf(js + n, sizeof js - n, "\\x%02x", *c);
+		} else {
+			js[n++] = (char)*c;
+		}
+	}
+	snprintf(js + n, sizeof js - n, "')");
+	emscripten_run_script(js);
+}
+
 EMSCRIPTEN_KEEPALIVE void tumble_web_stop(void)
 {
 	if (web.app == NULL) return;
@@ -86,6 +106,7 @@ EMSCRIPTEN_KEEPALIVE int tumble_web_start(const char *level, const char *replay,
 	web.opt.replay_path = web.replay[0] != '\0' ? web.replay : NULL;
 	web.opt.frames = frames >= 1 && frames <= 1e9 ? (long)frames : 0;
 	web.opt.watch = 0; /* the files only change through the page, which restarts */
+	web.opt.source_written = source_written;
 	if (width >= 64 && height >= 64 && th_view_fits((long long)width, (long long)height)) {
 		web.opt.width = width;
 		web.opt.height = height;

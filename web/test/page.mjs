@@ -5,6 +5,9 @@
 //  - it reacts to keys: F2 freezes the picture, F1 opens the dev overlay on it;
 //  - the mouse drags a body out of a sleeping pyramid (the overlay's drag);
 //  - a Lua error in a level shows on the page;
+//  - edit mode (`) writes into the Source panel's text: a drag changes the
+//    number there, Ctrl+Z gives the text back byte for byte, and an edit made
+//    after typing in the panel keeps what was typed;
 //  - a native recording loaded through the Replay button ends with the native
 //    hash, shown on the page and offered for download; so do 600 frames of
 //    every example;
@@ -181,6 +184,75 @@ try {
   check(/broken\.lua:4: attempt to index a nil value/.test(err), 'a Lua error shows on the page: ' +
         (err.split('\n')[0] || '(none)').slice(0, 100));
   await shoot(page, 'lua-error');
+
+  stage = 'edit';
+  // 3b. edit mode writes into the Source panel (a level of the user's: its
+  // camera at (0, 5), 40 px/m, so in the 1000x600 canvas world (x, y) is
+  // pixel (500 + 40 x, 500 - 40 y); the platform at (-4, 3) is at (340, 380),
+  // clear of the inspector, which takes the right 420 pixels once selected)
+  const editText = 'local level = {}\nfunction level.load(world)\n' +
+    '  tumble.camera.x, tumble.camera.y, tumble.camera.scale = 0, 5, 40\n' +
+    '  world:body{ type = "static", x = 0, y = -0.5 }:box{ w = 20, h = 1 }\n' +
+    '  local platform = world:body{ type = "static", x = -4, y = 3 }\n' +
+    '  platform:box{ w = 3, h = 0.5 }\nend\nreturn level\n';
+  const editFile = path.join(profile, 'editme.lua');
+  fs.writeFileSync(editFile, editText);
+  await page.setInputFiles('#open', editFile);
+  await page.waitForFunction(() => /editme/.test(document.getElementById('status').textContent), null, { timeout: 10000 });
+  await frames(page, 10);
+  const sourceOf = () => page.$eval('#source', (t) => t.value);
+  check(await sourceOf() === editText, 'the Source panel holds the level\'s text');
+  const cbox = await page.$eval('#canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left, r.top]; });
+  const drag = async (x0, y0, x1, y1) => {
+    await page.mouse.move(cbox[0] + x0, cbox[1] + y0);
+    await frames(page, 2);
+    await page.mouse.down();
+    await frames(page, 2);
+    for (let i = 1; i <= 4; i++) { await page.mouse.move(cbox[0] + x0 + (x1 - x0) * i / 4, cbox[1] + y0 + (y1 - y0) * i / 4); await frames(page, 2); }
+    await page.mouse.up();
+    await frames(page, 6);
+  };
+  await page.focus('#canvas');
+  await page.keyboard.press('Backquote');
+  await frames(page, 3);
+  await drag(340, 380, 380, 380);
+  const moved = await sourceOf();
+  const movedWant = editText.replace('x = -4, y = 3', 'x = -3, y = 3');
+  check(moved === movedWant, 'edit mode: a drag of the platform 1 m right writes x = -3 into the Source panel' +
+        (moved === movedWant ? '' : ': ' + JSON.stringify(moved.split('\n')[4])));
+  await shoot(page, 'edit-dragged');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('z');
+  await page.keyboard.up('Control');
+  await frames(page, 6);
+  check(moved === movedWant && await sourceOf() === editText,
+        'edit mode: Ctrl+Z gives the Source panel its text back, byte for byte');
+  // typing in the panel (it is the file the session edits), then a drag of
+  // the platform (at x = -4 again): the edit goes into the typed text. The
+  // keys typed are the text's: the ` in it does not leave edit mode.
+  await page.click('#source-toggle');
+  await frames(page, 3);
+  await page.click('#source');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('-- typed in the page (` is text here)\n');
+  await page.click('#source-toggle');
+  await frames(page, 6);
+  await page.focus('#canvas');
+  await drag(340, 380, 340, 340);
+  const typed = await sourceOf();
+  const typedWant = editText.replace('x = -4, y = 3', 'x = -4, y = 4') + '-- typed in the page (` is text here)\n';
+  check(typed === typedWant, 'edit mode: after typing in the panel, a drag 1 m up writes y = 4 and keeps what was typed' +
+        (typed === typedWant ? '' : ': ' + JSON.stringify(typed.slice(-80))));
+  const editErrors = await errorsOf(page);
+  check(editErrors === '', 'no error while editing' + (editErrors ? ': ' + editErrors.split('\n')[0] : ''));
+  await page.click('#source-toggle');
+  await frames(page, 10);
+  await shoot(page, 'edit-source-panel');
+  await page.screenshot({ path: path.join(shots, 'edit-source-page.png') });
+  await page.click('#source-toggle');
+  await page.focus('#canvas');
+  await page.keyboard.press('Backquote');
+  await frames(page, 3);
 
   stage = 'replay';
   // 4. the native recording, replayed in the page
