@@ -38,8 +38,11 @@ OPT     ?= -O2
 CFLAGS_COMMON := -std=c11 $(OPT) -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
                  -ffp-contract=off -fno-strict-aliasing -fno-tree-slp-vectorize -fPIC -D_GNU_SOURCE -MMD -MP
 # The sanitized build also checks every world after every step (tb_world_validate).
+# Its debug information is line tables only (SAN_G; -g for a debugger): what
+# the sanitizers' reports print, at three quarters of the compile time.
 ifdef SANITIZE
-CFLAGS_COMMON += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DTB_VALIDATE
+SAN_G ?= -g1
+CFLAGS_COMMON += $(SAN_G) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DTB_VALIDATE
 LDFLAGS_SAN   := -fsanitize=address,undefined
 endif
 
@@ -103,10 +106,11 @@ endif
 
 # The solver's kernels inline the lanes headers' maths into a few huge
 # functions of vector locals; ASan's use-after-scope checks on those locals,
-# together with -g's variable tracking, take GCC 12 minutes per file (the
-# scalar kernels 27 s, the kernel test 51 s, against 5 s and 13 s without).
-# The kernels keep every other check (their array accesses are what ASan is
-# for here); nothing in them takes the address of a local that outlives it.
+# together with -g's variable tracking, take GCC 12 half a minute or more per
+# file (the scalar kernels 27 s, the kernel test 51 s, against 3 s and 13 s
+# without). The kernels keep every other check (their array accesses are what
+# ASan is for here); nothing in them takes the address of a local that
+# outlives it.
 ifdef SANITIZE
 KERNEL_SAN_FLAGS := -fno-sanitize-address-use-after-scope -fno-var-tracking-assignments
 $(BUILD)/src/physics/solver_kernels_%.o: CFLAGS_COMMON += $(KERNEL_SAN_FLAGS)
@@ -207,27 +211,38 @@ run: deps
 # Everything the suites run, for the current BUILD.
 test-build: all $(CTEST_BIN) $(LTEST_BIN) $(PNG_PROBE) $(SEC_BIN) $(HTEST_BIN)
 
+# The engine's sweeps whose sanitized runs repeat the plain build's work at
+# length (the same worlds, every step validated): make test runs their plain
+# builds and leaves the sanitized ones to make test-long. The engine stays
+# under the sanitizer in make test through its random worlds (test_fuzz,
+# fuzz_spec), the snapshot, memory and world tests and every binding and host
+# suite.
+SAN_LONG_TESTS := test_determinism test_continuous test_stacking test_math
+test-build-san: all $(filter-out $(SAN_LONG_TESTS:%=$(BUILD)/tests/%),$(CTEST_BIN)) $(LTEST_BIN) $(PNG_PROBE) \
+                $(SEC_BIN) $(HTEST_BIN)
+
 # Both builds, then every suite of both in one pool of workers
 # (tests/run_suites.sh), then the one closing line. The browser build's suite
 # is `make web-test` (its cold build alone takes minutes).
 test: deps
 	@rm -f build/results build/asan/results
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
-	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
-	@bash tests/run_suites.sh build build/asan
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build-san BUILD=build/asan SANITIZE=1 OPT=-O1
+	@LONG_SANITIZED="$(SAN_LONG_TESTS)" bash tests/run_suites.sh build build/asan
 	@echo "[web]   skipped: the browser build's suite is make web-test (its cold build takes minutes)"
-	@echo "[long]  not run here: make test-long (the sanitized determinism sweep, fuzz-smoke, the rewriter's fuzz)"
+	@echo "[long]  not run here: make test-long (the sanitized engine sweeps, the long fuzz runs)"
 	@bash tests/summarize.sh build/results build/asan/results
 
 # What make test leaves out because it takes long (tests/run_long.sh): the
-# sanitized determinism sweep, make fuzz-smoke, the rewriter's fuzz at
-# LONG_REWRITE_ROUNDS. Ends with its own "N passed, N failed".
+# sanitized engine sweeps (SAN_LONG_TESTS), the binding's fuzz at length, make
+# fuzz-smoke, the rewriter's fuzz at LONG_REWRITE_ROUNDS. Ends with its own
+# "N passed, N failed".
 LONG_REWRITE_ROUNDS ?= 5000
-.PHONY: test-long
+.PHONY: test-long test-build-san
 test-long: deps
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
 	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build BUILD=build/asan SANITIZE=1 OPT=-O1
-	@LONG_REWRITE_ROUNDS=$(LONG_REWRITE_ROUNDS) bash tests/run_long.sh build build/asan
+	@LONG_SANITIZED="$(SAN_LONG_TESTS)" LONG_REWRITE_ROUNDS=$(LONG_REWRITE_ROUNDS) bash tests/run_long.sh build build/asan
 
 bench: $(PHYS_LIB) $(SO) $(BIN)
 	@$(MAKE) --no-print-directory -C tests/bench ROOT=$(CURDIR) PHYS_LIB=$(CURDIR)/$(PHYS_LIB)

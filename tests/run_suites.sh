@@ -28,12 +28,9 @@ ALONE=""
 # Suites that test the plain build only, whatever build they are given (make
 # install and luarocks build and install the plain build).
 PLAIN_ONLY="tests/playtest/kit_install.sh"
-# Sanitized runs of the engine's sweeps, which repeat the plain build's work
-# at length (the same worlds, every step validated): make test-long runs them
-# (tests/run_long.sh reads this line). The engine stays under the sanitizer in
-# make test through its random worlds (test_fuzz, fuzz_spec), the snapshot,
-# memory and world tests and every binding and host suite.
-LONG_SANITIZED="test_determinism test_continuous test_stacking test_math"
+# Sanitized C tests that make test leaves to make test-long (the Makefile's
+# SAN_LONG_TESTS, given in the environment).
+LONG_SANITIZED=${LONG_SANITIZED:-}
 listed() {
 	local a
 	for a in $2; do [ "$a" = "$1" ] && return 0; done
