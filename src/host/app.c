@@ -331,6 +331,13 @@ bool th_app_frame(th_app *app)
 		}
 	}
 	if (halts_run(app)) fail(app, 1);
+	/* once per drawn frame, at the present only: what is shown, not lived */
+	if (!app->reviewing && !app->paused && !app->fatal && !th_app_behind(app)) {
+		bool fixed = app->opt.headless && !app->opt.realtime;
+		th_level_frame(lv, fixed ? TH_HOST_DT : fmin(frame_ms / 1000.0, 0.25));
+		if (halts_run(app)) fail(app, 1);
+	}
+	th_app_apply_cursor(app);
 
 	if (app->watch_enabled && !app->fatal) {
 		double t = th_now_ms();
