@@ -83,9 +83,10 @@ static bool boolean(lua_State *L, const char *where, const char *key)
 /* A key name (string) on top, checked and normalized into out; popped. */
 static void key_name(lua_State *L, const char *where, char out[TH_KEY_NAME])
 {
+	/* the type first: lua_tolstring would turn a number into a string */
+	if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "%s: key name (string) expected, got %s", where, luaL_typename(L, -1));
 	size_t len = 0;
 	const char *s = lua_tolstring(L, -1, &len);
-	if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "%s: key name (string) expected, got %s", where, luaL_typename(L, -1));
 	if (len >= TH_KEY_NAME || strlen(s) != len) {
 		luaL_error(L, "%s: key name of at most %d bytes expected", where, TH_KEY_NAME - 1);
 	}
