@@ -42,6 +42,11 @@ check "dev_keys = false: every developer key reaches the level (f1, f2, f5, p) a
 IN_CONF=nodev run --replay "$T/esc.rec" > "$T/nodev_esc.out"
 check "dev_keys = false: escape, unclaimed, still quits" \
   bash -c "! grep -q '^keypressed escape' '$T/nodev_esc.out' && grep -q '^frames=6 ' '$T/nodev_esc.out'"
+{ echo "$HEAD"; printf '%s\n' 'F 1 10' 'kd escape' 'ku escape' 'F 1 2'; } > "$T/err_esc.rec"
+IN_CONF=claim IN_ERROR=1 "$TUMBLE_BIN" --headless --watch --frames 100 --replay "$T/err_esc.rec" "$LEVEL" \
+  > "$T/err_esc.out" 2>&1
+check "while the level is halted by an error its claims are lifted: escape quits again" \
+  bash -c "grep -q 'the level fails at frame 5' '$T/err_esc.out' && grep -q '^frames=11 steps=5 ' '$T/err_esc.out'"
 
 # ---- scancodes and the auto-repeat, recorded and replayed
 { echo "$HEAD"; printf '%s\n' 'F 1 5' 'ksd 20 a' 'F 1' 'ksr 20 a' 'ksr 20 a' 'F 1' 'ksu 20 a' 'kd b' 'F 1' 'ku b' \
@@ -73,6 +78,11 @@ check "tumble.input.set_mouse_visible / set_mouse_grabbed: the level's wishes re
 IN_CONF=none IN_FRAMES=25 run --replay "$T/frame.rec" > "$T/frame.out"
 check "level.frame runs once per drawn frame (steps or none), not while paused, dt 1/60 headless" \
   bash -c "grep -q '^done frame() 35 times, dt 0.5833$' '$T/frame.out'"
+{ echo "$HEAD"; printf '%s\n' 'F 1 60' 'kd pageup' 'ku pageup' 'F 0 10' 'kd end' 'ku end' 'kd f2' 'ku f2' 'F 1 20'; } \
+  > "$T/review.rec"
+IN_CONF=none IN_FRAMES=70 run --replay "$T/review.rec" > "$T/review.out"
+check "level.frame does not run while an earlier moment is shown nor while the timeline replays steps to it" \
+  bash -c "grep -q '^done frame() 70 times' '$T/review.out'"
 IN_CONF=none IN_FRAMES=25 IN_FRAME=off run --replay "$T/frame.rec" > "$T/noframe.out"
 h1=$(sed -n 's/.*hash=//p' "$T/frame.out"); h2=$(sed -n 's/.*hash=//p' "$T/noframe.out")
 check "level.frame changes nothing of the simulation: the same hash without it ($h1 = $h2)" \

@@ -59,6 +59,7 @@ if os.getenv("IN_FRAME") ~= "off" then
 end
 
 function level.update()
+  if os.getenv("IN_ERROR") and tumble.frame == 5 then error("the level fails at frame 5") end
   if tumble.frame == (tonumber(os.getenv("IN_FRAMES")) or 60) then
     tumble.exit(0, string.format("done frame() %d times, dt %.4f", frames, frame_dt))
   end
