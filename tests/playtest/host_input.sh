@@ -91,4 +91,43 @@ IN_FRAME=spin "$TUMBLE_BIN" --headless --frames 100 --time-limit 0.5 "$LEVEL" > 
 check "level.frame is held to the time limit like every callback" \
   bash -c "[ $rc -eq 1 ] && grep -q 'time limit exceeded in frame' '$T/spin.out'"
 
+# ---- closing the window always quits, whatever the level claims
+{ echo "$HEAD"; printf '%s\n' 'F 1 5' 'quit' 'F 1 5'; } > "$T/quit.rec"
+IN_CONF=claim run --replay "$T/quit.rec" > "$T/quit.out"
+check "a claimed escape does not keep the window open: closing it quits" \
+  bash -c "grep -q '^frames=6 ' '$T/quit.out' && ! grep -q '^done' '$T/quit.out'"
+
+# ---- a real window under Xvfb, driven by xdotool: SDL's own key repeat and
+# the pointer's grab (X confines the pointer to the window)
+if command -v xvfb-run > /dev/null 2>&1 && command -v xdotool > /dev/null 2>&1; then
+  cat > "$T/window.sh" <<SH
+IN_SMALL=1 IN_REPEAT=1 IN_FRAMES=1000000 "$TUMBLE_BIN" --frames 3600 "$LEVEL" > "$T/win.out" 2>&1 &
+pid=\$!
+id=\$(timeout 20 xdotool search --sync --name "^input test\$" | head -1)
+sleep 0.3
+xdotool windowfocus --sync "\$id"
+xdotool key Escape
+xdotool keydown a; sleep 1.5; xdotool keyup a
+xdotool key g; sleep 0.5
+xdotool mousemove --window "\$id" 100 100; sleep 0.2
+xdotool mousemove 1200 700; sleep 0.2; xdotool getmouselocation >> "$T/win.log"
+xdotool key g; sleep 0.5
+xdotool mousemove 1200 700; sleep 0.2; xdotool getmouselocation >> "$T/win.log"
+xdotool key x
+wait \$pid
+echo "exit \$?" >> "$T/win.log"
+SH
+  timeout 90 bash "$TUMBLE_ROOT/tests/xvfb_run.sh" -s "-screen 0 1280x720x24" bash "$T/window.sh" > /dev/null 2>&1
+  sed 's/^/# /' "$T/win.log" 2> /dev/null
+  check "in a window a claimed escape reaches the level with its scancode" \
+    grep -q '^keypressed escape escape false' "$T/win.out"
+  check "holding a key gives keypressed with isrepeat true (SDL's auto-repeat), then one keyreleased" \
+    bash -c "grep -q '^keypressed a a false' '$T/win.out' && grep -q '^keypressed a a true' '$T/win.out' && [ \$(grep -c '^keyreleased a a' '$T/win.out') -eq 1 ]"
+  check "set_mouse_grabbed(true) keeps the pointer in the 640x360 window, false lets it go" \
+    bash -c "head -1 '$T/win.log' | grep -q '^x:639 y:359 ' && sed -n 2p '$T/win.log' | grep -q '^x:1200 y:700 '"
+  check "the windowed run ends cleanly" grep -q "^exit 0$" "$T/win.log"
+else
+  TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - # skip xvfb-run or xdotool is not installed"
+fi
+
 tap_done

@@ -6,7 +6,8 @@ io.stdout:setvbuf("line")
 local level = {}
 local mode = os.getenv("IN_CONF") or "claim"
 
-level.conf = { width = 1280, height = 720, camera = { x = 0, y = 0, scale = 40 } }
+level.conf = { title = "input test", width = 1280, height = 720, camera = { x = 0, y = 0, scale = 40 } }
+if os.getenv("IN_SMALL") then level.conf.width, level.conf.height = 640, 360 end
 if mode == "claim" then
   level.conf.claim_keys = { "escape", "f5", "f2" }
 elseif mode == "remap" then
@@ -27,6 +28,7 @@ end
 
 function level.keypressed(key, scancode, isrepeat)
   print(string.format("keypressed %s %s %s at frame %d", key, scancode, tostring(isrepeat), tumble.frame))
+  if key == "x" then tumble.exit(0, "x pressed") end
   if key == "v" then tumble.input.set_mouse_visible(not tumble.input.mouse_visible()) end
   if key == "g" then tumble.input.set_mouse_grabbed(not tumble.input.mouse_grabbed()) end
   if key == "v" or key == "g" then
