@@ -75,6 +75,11 @@ static bool level_listens(const th_app *app)
 	return lv->ok && !lv->faulted && lv->L != NULL;
 }
 
+void th_app_keys_in_force(th_app *app)
+{
+	th_action_use_keys(level_listens(app) ? &app->level.conf.keys : NULL);
+}
+
 /* A key's auto-repeat is the level's alone, and only when it asked for it
  * and holds the key (the press was its own): it never fires an action of the
  * host's or edit mode's. One that is not the level's is dropped before it is
@@ -98,7 +103,7 @@ void th_app_handle_event(th_app *app, const th_event *ev)
 {
 	/* the level's keys while it listens; the host's own while it cannot, so
 	 * that an error's choices (F2, Escape) always answer */
-	th_action_use_keys(level_listens(app) ? &app->level.conf.keys : NULL);
+	th_app_keys_in_force(app);
 	if (ev->type == TH_EV_KEY_DOWN && (ev->flags & TH_EVF_REPEAT)) {
 		if (!repeat_wanted(app, ev)) return;
 		th_recorder_event(&app->recorder, ev);

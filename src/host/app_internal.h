@@ -115,6 +115,9 @@ void th_app_apply_cursor(th_app *app);
 
 /* ---- app_events.c ---- */
 void th_app_handle_event(th_app *app, const th_event *ev);
+/* The level's keys (level.conf) while it can take keys, the host's own
+ * while it cannot (an error): for the frame's events and its hints. */
+void th_app_keys_in_force(th_app *app);
 
 /* ---- app_reload.c ---- */
 bool th_app_restart(th_app *app);

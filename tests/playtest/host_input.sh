@@ -48,6 +48,16 @@ IN_CONF=claim IN_ERROR=1 "$TUMBLE_BIN" --headless --watch --frames 100 --replay 
 check "while the level is halted by an error its claims are lifted: escape quits again" \
   bash -c "grep -q 'the level fails at frame 5' '$T/err_esc.out' && grep -q '^frames=11 steps=5 ' '$T/err_esc.out'"
 
+# the corner's hint names the overlay's key only while it has one
+IN_CONF=claim run --frames 10 --screenshot "$T/hint_dev.png" > /dev/null
+IN_CONF=nodev run --frames 10 --screenshot "$T/hint_nodev.png" > /dev/null
+bg=$("$PNG_PROBE" "$T/hint_nodev.png" at 1279 719 | cut -d' ' -f1-3)
+c_dev=$("$PNG_PROBE" "$T/hint_dev.png" count 980 670 1279 719 $bg 0)
+c_nodev=$("$PNG_PROBE" "$T/hint_nodev.png" count 980 670 1279 719 $bg 0)
+d=$("$PNG_PROBE" "$T/hint_dev.png" diff "$T/hint_nodev.png")
+check "dev_keys = false: no 'F1 dev overlay' hint in the corner (background pixels $c_dev -> $c_nodev, $d differ)" \
+  bash -c "[ -n '$c_dev' ] && [ '$c_dev' -lt '$c_nodev' ] && [ '$d' -gt 0 ]"
+
 # ---- scancodes and the auto-repeat, recorded and replayed
 { echo "$HEAD"; printf '%s\n' 'F 1 5' 'ksd 20 a' 'F 1' 'ksr 20 a' 'ksr 20 a' 'F 1' 'ksu 20 a' 'kd b' 'F 1' 'ku b' \
   'F 1 60'; } > "$T/rep.rec"
