@@ -171,6 +171,11 @@ void th_app_handle_event(th_app *app, const th_event *ev)
 			return;
 		}
 		break;
+	case TH_EV_TOUCH_DOWN:
+	case TH_EV_TOUCH_UP:
+	case TH_EV_TOUCH_MOVE:
+		if (app->edit.on) return; /* edit mode has the pointer */
+		break;
 	case TH_EV_QUIT: app->quit = true; return;
 	case TH_EV_SETTING:
 	case TH_EV_EDIT: return; /* never from outside */
