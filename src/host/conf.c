@@ -180,8 +180,9 @@ int th_conf_read_lua(lua_State *L)
 	check_keys(L, t, "level.conf", conf_keys);
 	if (field(L, t, "title")) {
 		size_t len = 0;
-		const char *s = lua_tolstring(L, -1, &len);
-		if (lua_type(L, -1) != LUA_TSTRING || len >= sizeof(c->title) || strlen(s) != len) {
+		/* the type first: lua_tolstring would turn a number into a string */
+		const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+		if (s == NULL || len >= sizeof(c->title) || strlen(s) != len) {
 			luaL_error(L, "level.conf.title: string of at most %d bytes expected", (int)sizeof(c->title) - 1);
 		}
 		memcpy(c->title, s, len + 1);

@@ -36,6 +36,7 @@ conf_case host_keys_unknown_name "level.conf.host_keys.pause: unknown key name '
 conf_case host_keys_clash "level.conf.host_keys: 'f1' is the key of both overlay and pause" '{ host_keys = { pause = "f1" } }'
 conf_case host_keys_claimed "level.conf.host_keys.pause: 'p' is in claim_keys" \
   '{ claim_keys = { "p" }, host_keys = { pause = "p" } }'
+conf_case title_number "level.conf.title: string of at most 255 bytes expected" '{ title = 5 }'
 
 # a claim list with __index and __len metamethods is read raw: neither runs
 dir="$TMP/conf_meta"; mkdir -p "$dir"
