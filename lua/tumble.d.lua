@@ -711,6 +711,28 @@ function Sound:playing() end
 ---@field resizable? boolean         default true
 ---@field camera? tumble.ConfCamera
 ---@field layers? tumble.ConfLayers  debug draw layers at the start (F6-F10 toggle them)
+---@field claim_keys? string[]       keys that are the level's: no host action fires for them (at most 64)
+---@field dev_keys? boolean          false: the developer keys are off (quit and fullscreen keep theirs)
+---@field host_keys? tumble.ConfHostKeys  the host's actions on other keys (false: no key)
+
+---@class tumble.ConfHostKeys
+---@field quit? string|false        default "escape"
+---@field overlay? string|false     default "f1"
+---@field pause? string|false       default "f2"
+---@field step? string|false        default "f3"
+---@field slowmo? string|false      default "f4"
+---@field restart? string|false     default "f5"
+---@field shapes? string|false      default "f6"
+---@field joints? string|false      default "f7"
+---@field contacts? string|false    default "f8"
+---@field aabbs? string|false       default "f9"
+---@field mass? string|false        default "f10"
+---@field fullscreen? string|false  default "f11"
+---@field edit? string|false        default "f12" (and "`")
+---@field back? string|false        default "pageup"
+---@field forward? string|false     default "pagedown"
+---@field oldest? string|false      default "home"
+---@field present? string|false     default "end"
 
 ---@class tumble.Level
 ---@field conf? tumble.Conf                              read before load, on every start
@@ -718,8 +740,9 @@ function Sound:playing() end
 ---@field load? fun(world: tumble.World)                 build the scene
 ---@field update? fun(dt: number, world: tumble.World)   fixed 60 Hz, before each step
 ---@field draw? fun(gfx: tumble.Gfx)                     after the debug draw and the sprites
----@field keypressed? fun(key: string)
----@field keyreleased? fun(key: string)
+---@field frame? fun(dt: number)                       once per drawn frame (real seconds since the last), for what is shown only
+---@field keypressed? fun(key: string, scancode: string, isrepeat: boolean)
+---@field keyreleased? fun(key: string, scancode: string)
 ---@field textinput? fun(text: string)                   typed text, UTF-8
 ---@field mousepressed? fun(x: number, y: number, button: string)
 ---@field mousereleased? fun(x: number, y: number, button: string)
@@ -729,6 +752,9 @@ function Sound:playing() end
 ---@field gamepadreleased? fun(button: string)
 ---@field gamepadaxis? fun(axis: string, value: number)
 ---@field resize? fun(width: integer, height: integer)   the view's new size in pixels
+---@field touchpressed? fun(id: integer, x: number, y: number, dx: number, dy: number, sx: integer, sy: integer)  world, then pixels
+---@field touchmoved? fun(id: integer, x: number, y: number, dx: number, dy: number, sx: integer, sy: integer)
+---@field touchreleased? fun(id: integer, x: number, y: number, dx: number, dy: number, sx: integer, sy: integer)
 ---@field reload? fun(world: tumble.World, old: tumble.Level)  after a hot reload
 
 ---Polling input; key names are SDL's, lowercased ("left", "space", "a").
@@ -776,6 +802,21 @@ function tumble.input.gamepad_released(button) end
 ---@param axis string "leftx", "lefty", "rightx", "righty", "triggerleft", "triggerright"
 ---@return number value -1..1
 function tumble.input.axis(axis) end
+---keypressed also for the keyboard's auto-repeat (isrepeat true); off by default.
+---@param on boolean
+function tumble.input.set_key_repeat(on) end
+---@return boolean
+function tumble.input.key_repeat() end
+---Show or hide the pointer over the window (shown again while an error, the overlay or edit mode is up).
+---@param visible boolean
+function tumble.input.set_mouse_visible(visible) end
+---@return boolean
+function tumble.input.mouse_visible() end
+---Keep the pointer inside the window (let go while an error, the overlay or edit mode is up).
+---@param grabbed boolean
+function tumble.input.set_mouse_grabbed(grabbed) end
+---@return boolean
+function tumble.input.mouse_grabbed() end
 
 ---Drawing in world units (metres, y up), in draw(gfx).
 ---@class tumble.Gfx

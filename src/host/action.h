@@ -46,15 +46,43 @@ typedef enum th_action {
 } th_action;
 
 typedef struct th_action_info {
-	const char *key;  /* the key that does it (SDL name, lowercase), or NULL */
+	const char *key;  /* the key that does it by default (SDL name, lowercase), or NULL */
 	const char *name; /* what it does, for the overlay */
+	const char *id;   /* its name in level.conf's host_keys, or NULL: no key of its own */
 } th_action_info;
 
 const th_action_info *th_action_info_of(th_action a);
 /* The action a key stands for; TH_ACT_NONE if the key is the level's. While
  * the level shows an earlier moment (reviewing), it gets no input, and the
- * arrows step along the timeline too. */
+ * arrows step along the timeline too. The keys are the ones in force
+ * (th_action_use_keys). */
 th_action th_action_for_key(const char *key, bool reviewing);
+
+/* The host's keys as a level asks for them (level.conf: claim_keys, dev_keys,
+ * host_keys; conf.c reads it). A claimed key is the level's: no action of the
+ * host's fires for it. Without dev_keys only the player's actions (quit,
+ * fullscreen) keep their keys. Closing the window always quits. */
+#define TH_CLAIM_MAX 64
+#define TH_KEY_NAME 32
+typedef struct th_keymap {
+	bool dev_off;                           /* dev_keys = false */
+	bool remapped[TH_ACT_COUNT];            /* host_keys gave this action's key */
+	char key[TH_ACT_COUNT][TH_KEY_NAME];    /* ... which ("" for none) */
+	int claimed_count;
+	char claimed[TH_CLAIM_MAX][TH_KEY_NAME];
+} th_keymap;
+
+/* The keys in force from now on; NULL: the defaults. The app puts a level's
+ * keys in force while it listens, and the defaults while it cannot (an
+ * error), so a level that claimed Escape and failed can still be left. One
+ * host, one keymap: the map is not copied, it must outlive its use. */
+void th_action_use_keys(const th_keymap *map);
+/* The key that does a in the keys in force, or NULL. */
+const char *th_action_key(th_action a);
+/* The action whose host_keys name is id, or TH_ACT_NONE. */
+th_action th_action_by_id(const char *id);
+/* A player's action (quit, fullscreen): kept when dev_keys is false. */
+bool th_action_is_player(th_action a);
 bool th_action_is_setting(th_action a);
 bool th_action_is_layer(th_action a);
 

@@ -10,6 +10,7 @@ const char *const th_level_callbacks[] = {
 	"load",        "update",          "draw",           "keypressed",    "keyreleased",
 	"textinput",   "mousepressed",    "mousereleased",  "mousemoved",    "wheelmoved",
 	"gamepadpressed", "gamepadreleased", "gamepadaxis", "resize",        "reload",
+	"frame",       "touchpressed",    "touchmoved",     "touchreleased",
 	NULL,
 };
 

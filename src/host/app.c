@@ -304,6 +304,7 @@ bool th_app_frame(th_app *app)
 	if (lv->conf_changed) th_app_apply_conf(app);
 	if (app->toggle_fullscreen) th_app_toggle_fullscreen(app);
 
+	th_app_keys_in_force(app);
 	int steps = take_input(app);
 	float alpha = 1.0f;
 	if (steps < 0) steps = clock_steps(app, frame_ms, &alpha);
@@ -331,6 +332,14 @@ bool th_app_frame(th_app *app)
 		}
 	}
 	if (halts_run(app)) fail(app, 1);
+	/* once per drawn frame, at the present only: what is shown, not lived */
+	if (!app->reviewing && !app->paused && !app->fatal && !th_app_behind(app)) {
+		bool fixed = app->opt.headless && !app->opt.realtime;
+		th_level_frame(lv, fixed ? TH_HOST_DT : fmin(frame_ms / 1000.0, 0.25));
+		if (halts_run(app)) fail(app, 1);
+	}
+	th_app_apply_cursor(app);
+	th_app_keys_in_force(app); /* the picture's hints: the keys as the frame left them */
 
 	if (app->watch_enabled && !app->fatal) {
 		double t = th_now_ms();

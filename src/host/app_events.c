@@ -68,11 +68,48 @@ static void run_action(th_app *app, th_action act)
 	}
 }
 
+/* The level can take keys now: it runs, with no error shown. */
+static bool level_listens(const th_app *app)
+{
+	const th_level *lv = &app->level;
+	return lv->ok && !lv->faulted && lv->L != NULL;
+}
+
+void th_app_keys_in_force(th_app *app)
+{
+	th_action_use_keys(level_listens(app) ? &app->level.conf.keys : NULL);
+}
+
+/* A key's auto-repeat is the level's alone, and only when it asked for it
+ * and holds the key (the press was its own): it never fires an action of the
+ * host's or edit mode's. One that is not the level's is dropped before it is
+ * recorded; the answer depends only on the level's state, so a replay of the
+ * recording gives the same one. */
+static bool repeat_wanted(th_app *app, const th_event *ev)
+{
+	const th_input *in = &app->level.input;
+	if (!level_listens(app) || app->reviewing || app->edit.on || !in->key_repeat) return false;
+	if (th_action_for_key(ev->name, false) != TH_ACT_NONE) return false;
+	for (int i = 0; i < in->key_count; ++i) {
+		if (in->keys[i].down && strcmp(in->keys[i].name, ev->name) == 0) return true;
+	}
+	return false;
+}
+
 /* An event of the frame (live or replayed): recorded, then an action of the
  * host's or the level's. While the level shows an earlier moment it gets no
  * input at all; the timeline and the host's keys still work. */
 void th_app_handle_event(th_app *app, const th_event *ev)
 {
+	/* the level's keys while it listens; the host's own while it cannot, so
+	 * that an error's choices (F2, Escape) always answer */
+	th_app_keys_in_force(app);
+	if (ev->type == TH_EV_KEY_DOWN && (ev->flags & TH_EVF_REPEAT)) {
+		if (!repeat_wanted(app, ev)) return;
+		th_recorder_event(&app->recorder, ev);
+		th_app_deliver(app, ev);
+		return;
+	}
 	if (!th_app_cut_release(app, ev)) th_recorder_event(&app->recorder, ev);
 	/* the input as it is now, for a resume from an earlier moment */
 	th_input_apply(&app->live, ev);
@@ -133,6 +170,11 @@ void th_app_handle_event(th_app *app, const th_event *ev)
 			app->scrubbing = false;
 			return;
 		}
+		break;
+	case TH_EV_TOUCH_DOWN:
+	case TH_EV_TOUCH_UP:
+	case TH_EV_TOUCH_MOVE:
+		if (app->edit.on) return; /* edit mode has the pointer */
 		break;
 	case TH_EV_QUIT: app->quit = true; return;
 	case TH_EV_SETTING:

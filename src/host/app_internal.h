@@ -95,6 +95,7 @@ struct th_app {
 	int single_steps;        /* F3: steps to run while paused */
 	int slowmo;              /* index into th_time_scales */
 	bool toggle_fullscreen;  /* F11, applied at the next frame */
+	bool cursor_hidden, cursor_grabbed; /* as the window has them now */
 	bool quit;
 	bool fatal;              /* the run ends with fatal_status */
 	int fatal_status;
@@ -107,9 +108,16 @@ struct th_app {
 /* ---- app_window.c ---- */
 void th_app_apply_conf(th_app *app);
 void th_app_toggle_fullscreen(th_app *app);
+/* The pointer as the level asks (tumble.input.set_mouse_visible, ..._grabbed)
+ * while it runs at the present with no dev tool open; shown and free
+ * otherwise, so an error panel or the overlay can always be clicked. */
+void th_app_apply_cursor(th_app *app);
 
 /* ---- app_events.c ---- */
 void th_app_handle_event(th_app *app, const th_event *ev);
+/* The level's keys (level.conf) while it can take keys, the host's own
+ * while it cannot (an error): for the frame's events and its hints. */
+void th_app_keys_in_force(th_app *app);
 
 /* ---- app_reload.c ---- */
 bool th_app_restart(th_app *app);

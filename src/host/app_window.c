@@ -54,3 +54,21 @@ void th_app_toggle_fullscreen(th_app *app)
 		fprintf(stderr, "tumble: cannot switch fullscreen: %s\n", SDL_GetError());
 	}
 }
+
+void th_app_apply_cursor(th_app *app)
+{
+	if (app->window == NULL) return;
+	const th_level *lv = &app->level;
+	bool level_owns = lv->ok && !lv->faulted && lv->L != NULL && !app->reviewing && !app->edit.on &&
+	                  !app->overlay.visible;
+	bool hidden = level_owns && lv->input.cursor_hidden;
+	bool grabbed = level_owns && lv->input.cursor_grabbed;
+	if (hidden != app->cursor_hidden) {
+		SDL_ShowCursor(hidden ? SDL_DISABLE : SDL_ENABLE);
+		app->cursor_hidden = hidden;
+	}
+	if (grabbed != app->cursor_grabbed) {
+		SDL_SetWindowGrab(app->window, grabbed ? SDL_TRUE : SDL_FALSE);
+		app->cursor_grabbed = grabbed;
+	}
+}

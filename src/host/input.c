@@ -18,6 +18,17 @@ void th_key_name_normalize(char *dst, size_t size, const char *src)
 	dst[i] = '\0';
 }
 
+void th_scancode_name(char *out, size_t size, int scancode, const char *key)
+{
+	const char *name = scancode > 0 && scancode < SDL_NUM_SCANCODES ? SDL_GetScancodeName((SDL_Scancode)scancode) : "";
+	th_key_name_normalize(out, size, name != NULL && name[0] != '\0' ? name : key);
+}
+
+bool th_key_name_known(const char *name)
+{
+	return SDL_GetKeyFromName(name) != SDLK_UNKNOWN;
+}
+
 const char *th_mouse_button_name(int button)
 {
 	static const char *names[] = {"?", "left", "middle", "right", "x1", "x2"};
@@ -48,6 +59,7 @@ void th_input_apply(th_input *in, const th_event *ev)
 {
 	switch (ev->type) {
 	case TH_EV_KEY_DOWN: {
+		if (ev->flags & TH_EVF_REPEAT) break; /* held already */
 		th_key_state *k = find_key(in, ev->name, true);
 		if (k != NULL && !k->down) {
 			k->down = true;
@@ -270,6 +282,45 @@ static int input_axis(lua_State *L)
 	return 1;
 }
 
+static int input_set_key_repeat(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TBOOLEAN);
+	host_up(L)->input.key_repeat = lua_toboolean(L, 1);
+	return 0;
+}
+
+static int input_key_repeat(lua_State *L)
+{
+	lua_pushboolean(L, host_up(L)->input.key_repeat);
+	return 1;
+}
+
+static int input_set_mouse_visible(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TBOOLEAN);
+	host_up(L)->input.cursor_hidden = !lua_toboolean(L, 1);
+	return 0;
+}
+
+static int input_mouse_visible(lua_State *L)
+{
+	lua_pushboolean(L, !host_up(L)->input.cursor_hidden);
+	return 1;
+}
+
+static int input_set_mouse_grabbed(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TBOOLEAN);
+	host_up(L)->input.cursor_grabbed = lua_toboolean(L, 1);
+	return 0;
+}
+
+static int input_mouse_grabbed(lua_State *L)
+{
+	lua_pushboolean(L, host_up(L)->input.cursor_grabbed);
+	return 1;
+}
+
 void th_input_open_lua(th_level *lv, lua_State *L)
 {
 	static const luaL_Reg fns[] = {
@@ -287,6 +338,12 @@ void th_input_open_lua(th_level *lv, lua_State *L)
 		{"gamepad_pressed", input_gamepad_pressed},
 		{"gamepad_released", input_gamepad_released},
 		{"axis", input_axis},
+		{"set_key_repeat", input_set_key_repeat},
+		{"key_repeat", input_key_repeat},
+		{"set_mouse_visible", input_set_mouse_visible},
+		{"mouse_visible", input_mouse_visible},
+		{"set_mouse_grabbed", input_set_mouse_grabbed},
+		{"mouse_grabbed", input_mouse_grabbed},
 		{NULL, NULL},
 	};
 	/* tumble table on top */

@@ -32,6 +32,10 @@ typedef struct th_input {
 	bool pad_connected;
 	bool pad_down[TH_PAD_BUTTONS], pad_pressed[TH_PAD_BUTTONS], pad_released[TH_PAD_BUTTONS];
 	float pad_axis[TH_PAD_AXES];
+	/* What the level asked of the keyboard and the pointer; part of its
+	 * input so that a rewind takes it back too. */
+	bool key_repeat;      /* keypressed also gets the keyboard's auto-repeat */
+	bool cursor_hidden, cursor_grabbed;
 } th_input;
 
 /* Nothing held; the pointer at (mouse_x, mouse_y), a gamepad connected or not
@@ -45,5 +49,10 @@ void th_input_open_lua(struct th_level *lv, lua_State *L);
 
 const char *th_mouse_button_name(int button);
 void th_key_name_normalize(char *dst, size_t size, const char *src);
+/* The name of a key's scancode (SDL's, lowercase) into out; the key's own
+ * name when the scancode is not known (0, as in older recordings). */
+void th_scancode_name(char *out, size_t size, int scancode, const char *key);
+/* A key name SDL knows (lowercase, as th_key_name_normalize makes it). */
+bool th_key_name_known(const char *name);
 
 #endif

@@ -1014,10 +1014,37 @@ void th_level_apply(th_level *lv, const th_event *ev)
 	case TH_EV_KEY_DOWN:
 	case TH_EV_KEY_UP: {
 		th_input_apply(in, ev);
+		bool repeat = (ev->flags & TH_EVF_REPEAT) != 0;
+		/* the auto-repeat only for a level that asked for it (as LÖVE) */
+		if (repeat && !in->key_repeat) break;
 		const char *cb = ev->type == TH_EV_KEY_DOWN ? "keypressed" : "keyreleased";
 		if (listens(lv) && push_callback(lv, cb)) {
+			char scancode[32];
+			th_scancode_name(scancode, sizeof(scancode), ev->scancode, ev->name);
 			lua_pushstring(L, ev->name);
-			th_level_pcall(lv, cb, 1);
+			lua_pushstring(L, scancode);
+			if (ev->type == TH_EV_KEY_DOWN) lua_pushboolean(L, repeat);
+			th_level_pcall(lv, cb, ev->type == TH_EV_KEY_DOWN ? 3 : 2);
+		}
+		break;
+	}
+	case TH_EV_TOUCH_DOWN:
+	case TH_EV_TOUCH_UP:
+	case TH_EV_TOUCH_MOVE: {
+		const char *cb = ev->type == TH_EV_TOUCH_DOWN ? "touchpressed"
+		                 : ev->type == TH_EV_TOUCH_UP ? "touchreleased"
+		                                              : "touchmoved";
+		if (listens(lv) && push_callback(lv, cb)) {
+			/* as the mouse's: world units, y up; then the pixels */
+			tb_vec2 p = th_camera_to_world(&lv->camera, ev->x, ev->y);
+			lua_pushinteger(L, (lua_Integer)ev->touch_id);
+			lua_pushnumber(L, p.x);
+			lua_pushnumber(L, p.y);
+			lua_pushnumber(L, ev->dx / lv->camera.scale);
+			lua_pushnumber(L, -ev->dy / lv->camera.scale);
+			lua_pushinteger(L, ev->x);
+			lua_pushinteger(L, ev->y);
+			th_level_pcall(lv, cb, 7);
 		}
 		break;
 	}
@@ -1148,6 +1175,13 @@ void th_level_step(th_level *lv)
 	sync_camera(lv);
 	lv->update_ms = t1 - t0;
 	lv->step_ms = th_now_ms() - t1;
+}
+
+void th_level_frame(th_level *lv, double dt)
+{
+	if (!listens(lv) || lv->replaying || !push_callback(lv, "frame")) return;
+	lua_pushnumber(lv->L, dt);
+	th_level_pcall(lv, "frame", 1);
 }
 
 void th_level_draw_sprites(th_level *lv, th_target *t)

@@ -47,6 +47,7 @@ typedef struct th_level_conf {
 	bool has_camera;
 	double camera_x, camera_y, camera_scale;
 	bool layer_set[TH_LAYER_COUNT], layers[TH_LAYER_COUNT];
+	th_keymap keys;          /* claim_keys, dev_keys, host_keys */
 } th_level_conf;
 
 /* ---- the dev tools' mouse drag: a mouse joint to a temporary static body ---- */
@@ -149,6 +150,10 @@ void th_level_begin_frame(th_level *lv);
 void th_level_apply(th_level *lv, const th_event *ev);
 /* One fixed step: update, world:step (event handlers), then the edges end. */
 void th_level_step(th_level *lv);
+/* level.frame(dt), once per drawn frame, dt seconds after the last: what
+ * the picture needs (never the steps, which are replayed; nothing calls it
+ * while frames are replayed to rebuild or rewind). */
+void th_level_frame(th_level *lv, double dt);
 /* The sprites attached to bodies, then level.draw(gfx), into t. */
 void th_level_draw_sprites(th_level *lv, th_target *t);
 void th_level_draw(th_level *lv, th_target *t);

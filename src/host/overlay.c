@@ -423,6 +423,14 @@ static void draw_notice(const th_overlay *o, th_target *t, float bottom)
 	th_render_text(t, PAD, y, TEXT_SCALE, o->notice, accent_color);
 }
 
+/* The key of an action as the hints show it ("F2", "P"), or "" for none. */
+static void key_label(char *out, size_t size, th_action a)
+{
+	const char *key = th_action_key(a);
+	snprintf(out, size, "%s", key != NULL ? key : "");
+	if (out[0] >= 'a' && out[0] <= 'z') out[0] = (char)(out[0] - 'a' + 'A');
+}
+
 void th_overlay_draw(th_overlay *o, const th_overlay_view *v, th_target *t)
 {
 	int bottom = t->height - timeline_height(v);
@@ -432,10 +440,20 @@ void th_overlay_draw(th_overlay *o, const th_overlay_view *v, th_target *t)
 		draw_notice(o, t, (float)bottom);
 		if (v->error != NULL) return; /* the error panel says it all and has the corner */
 		/* out of the way of the level's own HUD, which usually takes the top corners */
-		const char *hint = v->faulted    ? "HALTED  (F2 rewind)"
-		                   : v->reviewing ? "REWOUND  (F2 resume from here)"
-		                   : v->paused    ? "PAUSED  (F2 resume)"
-		                                  : "F1 dev overlay";
+		/* the keys in force: a level may have moved or turned them off */
+		char pause[TH_KEY_NAME], overlay[TH_KEY_NAME], hint[96] = "";
+		key_label(pause, sizeof(pause), TH_ACT_PAUSE);
+		key_label(overlay, sizeof(overlay), TH_ACT_OVERLAY);
+		if (v->faulted) {
+			snprintf(hint, sizeof(hint), "HALTED  (F2 rewind)");
+		} else if (v->reviewing) {
+			snprintf(hint, sizeof(hint), pause[0] != '\0' ? "REWOUND  (%s resume from here)" : "REWOUND", pause);
+		} else if (v->paused) {
+			snprintf(hint, sizeof(hint), pause[0] != '\0' ? "PAUSED  (%s resume)" : "PAUSED", pause);
+		} else if (overlay[0] != '\0') {
+			snprintf(hint, sizeof(hint), "%s dev overlay", overlay);
+		}
+		if (hint[0] == '\0') return;
 		SDL_Color c = v->faulted || v->paused ? accent_color : (SDL_Color){200, 204, 214, 110};
 		int w = 0;
 		th_font_measure(hint, TEXT_SCALE, &w, NULL);

@@ -47,8 +47,18 @@ void th_recorder_event(th_recorder *r, const th_event *ev)
 	if (f == NULL) return;
 	flush_run(r);
 	switch (ev->type) {
-	case TH_EV_KEY_DOWN: fprintf(f, "kd %s\n", ev->name); break;
-	case TH_EV_KEY_UP: fprintf(f, "ku %s\n", ev->name); break;
+	case TH_EV_KEY_DOWN:
+	case TH_EV_KEY_UP:
+		if (ev->scancode == 0 && !(ev->flags & TH_EVF_REPEAT)) {
+			fprintf(f, "%s %s\n", ev->type == TH_EV_KEY_DOWN ? "kd" : "ku", ev->name);
+		} else {
+			const char *tag = ev->type == TH_EV_KEY_UP ? "ksu" : (ev->flags & TH_EVF_REPEAT) ? "ksr" : "ksd";
+			fprintf(f, "%s %d %s\n", tag, ev->scancode, ev->name);
+		}
+		break;
+	case TH_EV_TOUCH_DOWN: fprintf(f, "td %lld %d %d\n", ev->touch_id, ev->x, ev->y); break;
+	case TH_EV_TOUCH_UP: fprintf(f, "tu %lld %d %d\n", ev->touch_id, ev->x, ev->y); break;
+	case TH_EV_TOUCH_MOVE: fprintf(f, "tm %lld %d %d %d %d\n", ev->touch_id, ev->x, ev->y, ev->dx, ev->dy); break;
 	case TH_EV_MOUSE_DOWN: fprintf(f, "md %d %d %d\n", ev->button, ev->x, ev->y); break;
 	case TH_EV_MOUSE_UP: fprintf(f, "mu %d %d %d\n", ev->button, ev->x, ev->y); break;
 	case TH_EV_MOUSE_MOVE: fprintf(f, "mm %d %d %d %d\n", ev->x, ev->y, ev->dx, ev->dy); break;
@@ -332,6 +342,28 @@ static bool parse_event(const char *line, th_event *ev)
 		ev->type = tag[0] == 'k' ? (tag[1] == 'd' ? TH_EV_KEY_DOWN : TH_EV_KEY_UP)
 		                         : (tag[1] == 'd' ? TH_EV_PAD_DOWN : TH_EV_PAD_UP);
 		return *rest == ' ' && rest_name(rest + 1, ev->name, sizeof(ev->name));
+	}
+	/* a key with its scancode: down, auto-repeat, up */
+	if (strcmp(tag, "ksd") == 0 || strcmp(tag, "ksr") == 0 || strcmp(tag, "ksu") == 0) {
+		ev->type = tag[2] == 'u' ? TH_EV_KEY_UP : TH_EV_KEY_DOWN;
+		if (tag[2] == 'r') ev->flags |= TH_EVF_REPEAT;
+		return field_int(&rest, 0, TH_SCANCODE_COUNT - 1, &ev->scancode) && *rest == ' ' &&
+		       rest_name(rest + 1, ev->name, sizeof(ev->name));
+	}
+	if (strcmp(tag, "td") == 0 || strcmp(tag, "tu") == 0 || strcmp(tag, "tm") == 0) {
+		ev->type = tag[1] == 'd' ? TH_EV_TOUCH_DOWN : tag[1] == 'u' ? TH_EV_TOUCH_UP : TH_EV_TOUCH_MOVE;
+		long id = 0;
+		if (!field_long(&rest, LONG_MIN, LONG_MAX, &id)) return false;
+		ev->touch_id = id;
+		if (!field_int(&rest, -PIXEL_MAX, PIXEL_MAX, &ev->x) || !field_int(&rest, -PIXEL_MAX, PIXEL_MAX, &ev->y)) {
+			return false;
+		}
+		if (ev->type == TH_EV_TOUCH_MOVE &&
+		    (!field_int(&rest, -2 * PIXEL_MAX, 2 * PIXEL_MAX, &ev->dx) ||
+		     !field_int(&rest, -2 * PIXEL_MAX, 2 * PIXEL_MAX, &ev->dy))) {
+			return false;
+		}
+		return at_end(rest);
 	}
 	if (strcmp(tag, "md") == 0 || strcmp(tag, "mu") == 0) {
 		ev->type = tag[1] == 'd' ? TH_EV_MOUSE_DOWN : TH_EV_MOUSE_UP;

@@ -3,7 +3,9 @@
  * The file is text: a header ("tumble-input 1", "view W H", "rewind SECONDS
  * MB"), then one event per line in the order the host handled them,
  * with an "F steps [count]" line closing each rendered frame (runs of
- * identical empty frames share one line). Replaying feeds the same events to
+ * identical empty frames share one line). A key is "kd NAME" / "ku NAME", or
+ * with its scancode "ksd SC NAME" / "ksu SC NAME", and "ksr SC NAME" for the
+ * keyboard's auto-repeat; a finger "td ID X Y", "tm ID X Y DX DY", "tu ID X Y". Replaying feeds the same events to
  * the same handler and runs the same number of steps per frame, so pausing,
  * single steps and slow motion replay exactly too.
  *

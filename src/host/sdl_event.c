@@ -2,6 +2,7 @@
 #include "sdl_event.h"
 #include "input.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,10 +13,13 @@ bool th_event_from_sdl(const SDL_Event *e, th_event *ev, SDL_GameController **pa
 	case SDL_QUIT: ev->type = TH_EV_QUIT; return true;
 	case SDL_KEYDOWN:
 	case SDL_KEYUP:
-		if (e->key.repeat) return false;
 		th_key_name_normalize(ev->name, sizeof(ev->name), SDL_GetKeyName(e->key.keysym.sym));
 		if (ev->name[0] == '\0') return false;
 		ev->type = e->type == SDL_KEYDOWN ? TH_EV_KEY_DOWN : TH_EV_KEY_UP;
+		if (e->key.repeat && e->type == SDL_KEYDOWN) ev->flags |= TH_EVF_REPEAT;
+		if (e->key.keysym.scancode > 0 && e->key.keysym.scancode < TH_SCANCODE_COUNT) {
+			ev->scancode = (int)e->key.keysym.scancode;
+		}
 		return true;
 	case SDL_MOUSEBUTTONDOWN:
 	case SDL_MOUSEBUTTONUP:
@@ -37,6 +41,27 @@ bool th_event_from_sdl(const SDL_Event *e, th_event *ev, SDL_GameController **pa
 		ev->type = TH_EV_WHEEL;
 		ev->wheel_x = flip * e->wheel.preciseX;
 		ev->wheel_y = flip * e->wheel.preciseY;
+		return true;
+	}
+	case SDL_FINGERDOWN:
+	case SDL_FINGERUP:
+	case SDL_FINGERMOTION: {
+		/* SDL gives the finger in 0..1 of the window; the host's are pixels */
+		int w = 0, h = 0;
+		if (renderer == NULL || SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) return false;
+		const SDL_TouchFingerEvent *f = &e->tfinger;
+		if (!isfinite(f->x) || !isfinite(f->y) || !isfinite(f->dx) || !isfinite(f->dy) || fabsf(f->x) > 2.0f ||
+		    fabsf(f->y) > 2.0f || fabsf(f->dx) > 4.0f || fabsf(f->dy) > 4.0f) {
+			return false;
+		}
+		ev->type = e->type == SDL_FINGERDOWN ? TH_EV_TOUCH_DOWN : e->type == SDL_FINGERUP ? TH_EV_TOUCH_UP : TH_EV_TOUCH_MOVE;
+		ev->touch_id = (long long)e->tfinger.fingerId;
+		ev->x = (int)lrintf(e->tfinger.x * (float)w);
+		ev->y = (int)lrintf(e->tfinger.y * (float)h);
+		if (ev->type == TH_EV_TOUCH_MOVE) {
+			ev->dx = (int)lrintf(e->tfinger.dx * (float)w);
+			ev->dy = (int)lrintf(e->tfinger.dy * (float)h);
+		}
 		return true;
 	}
 	case SDL_CONTROLLERDEVICEADDED:

@@ -22,7 +22,8 @@ static unsigned byte(input *in)
 
 static const char *const words[] = {"title",  "width",  "height", "fullscreen", "resizable", "camera",
                                     "layers", "x",      "y",      "scale",      "shapes",    "joints",
-                                    "contacts", "aabbs", "mass",  "conf",       ""};
+                                    "contacts", "aabbs", "mass",  "conf",       "claim_keys", "dev_keys",
+                                    "host_keys", "pause", "quit", "escape", "f1", ""};
 
 static void push_value(lua_State *L, input *in, int depth);
 
@@ -95,6 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (c->width != 0 && (c->width < 64 || c->width > 16384)) abort();
 			if (c->height != 0 && (c->height < 64 || c->height > 16384)) abort();
 			if (strlen(c->title) >= sizeof c->title) abort();
+			if (c->keys.claimed_count < 0 || c->keys.claimed_count > TH_CLAIM_MAX) abort();
+			for (int i = 0; i < c->keys.claimed_count; ++i) {
+				if (!th_key_name_known(c->keys.claimed[i])) abort();
+			}
 		}
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
 		abort(); /* a refused conf is a message */
