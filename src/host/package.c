@@ -150,10 +150,16 @@ static bool copy_tree(const char *from, const char *to, bool (*keep)(const char 
 		if (count == cap) {
 			cap = cap ? cap * 2 : 32;
 			char **grown = realloc(names, cap * sizeof(*names));
-			if (grown == NULL) { ok = false; break; }
+			if (grown == NULL) {
+				ok = false;
+				break;
+			}
 			names = grown;
 		}
-		if ((names[count] = strdup(e->d_name)) == NULL) { ok = false; break; }
+		if ((names[count] = strdup(e->d_name)) == NULL) {
+			ok = false;
+			break;
+		}
 		count++;
 	}
 	closedir(d);
@@ -182,7 +188,8 @@ static bool copy_tree(const char *from, const char *to, bool (*keep)(const char 
 			ok = copy_file(src, dst, (st.st_mode & 0111) ? 0755 : 0644);
 		}
 	}
-	for (size_t i = 0; i < count; ++i) free(names[i]);
+	for (size_t i = 0; i < count; ++i)
+		free(names[i]);
 	free(names);
 	return ok;
 }
@@ -232,7 +239,8 @@ static bool resolve_out(const char *out, char *abs, size_t size)
 	char parent[PK_PATH], resolved[PK_PATH];
 	snprintf(parent, sizeof(parent), "%s", out);
 	size_t n = strlen(parent);
-	while (n > 1 && parent[n - 1] == '/') parent[--n] = '\0';
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = '\0';
 	if (is_dir(parent)) {
 		if (realpath(parent, resolved) == NULL) {
 			fprintf(stderr, PK "cannot use '%s': %s\n", out, strerror(errno));
@@ -276,7 +284,8 @@ static bool package_web(const char *root, const char *game, const char *out)
 		join(src, root, rel);
 		if (!is_file(src)) {
 			printf("package: browser build skipped: no %s (`make web` in the source tree builds it; "
-			       "it needs emscripten)\n", src);
+			       "it needs emscripten)\n",
+			       src);
 			return true;
 		}
 	}
@@ -328,7 +337,8 @@ static bool package_web(const char *root, const char *game, const char *out)
 	join(dst, web, "package.log");
 	unlink(dst);
 	printf("package: browser build in %s (serve it with any static file server, e.g. "
-	       "python3 -m http.server -d %s)\n", web, web);
+	       "python3 -m http.server -d %s)\n",
+	       web, web);
 	return true;
 }
 
@@ -409,7 +419,7 @@ static int package_with_root(const char *game, const char *out, const char *root
 		fprintf(stderr, PK "stopped; '%s' holds a partial package\n", out);
 		return 1;
 	}
-	printf("package: %s is ready: %s/play runs game/%s\n", out, out, start);
+	printf("package: %s is ready: %s/play runs game/%s\n", out_abs, out_abs, start);
 	return 0;
 }
 

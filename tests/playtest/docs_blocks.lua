@@ -105,8 +105,9 @@ for _, page in ipairs(pages) do
     elseif b.kind == "module" then
       local file = string.format("%s/block%d.lua", tmp, n + 1)
       write(file, 'local tumble = require "tumble"\n' .. given .. b.code)
-      local ok, out = run(string.format("cd %s && LUA_CPATH=%s LUA_PATH=%s timeout 120 lua5.4 %s", sh_quote(tmp),
-        sh_quote(so_dir .. "/?.so;;"), sh_quote(root .. "/lua/?.lua;;"), sh_quote(file)))
+      local ok, out = run(string.format("cd %s && LD_PRELOAD=%s LUA_CPATH=%s LUA_PATH=%s timeout 120 lua5.4 %s", sh_quote(tmp),
+        sh_quote(os.getenv("DOCS_LUA_PRELOAD") or ""), sh_quote(so_dir .. "/?.so;;"), sh_quote(root .. "/lua/?.lua;;"),
+        sh_quote(file)))
       tap(ok, where .. " runs under lua5.4", not ok and (out .. (b.marked and "" or
         "(mark it <!-- test: fragment --> or give it a context: <!-- test: module; given: ... -->)")) or nil)
     elseif b.kind == "level" or b.kind == "in-level" then
