@@ -257,7 +257,7 @@ bench: $(PHYS_LIB) $(SO) $(BIN)
 # ../share/tumble from the binary; plain lua5.4 finds tumble.so and levelkit on
 # its default paths.
 INSTALL_FILES := $(BINDIR)/tumble $(LUA_CMOD_DIR)/tumble.so $(LUA_LMOD_DIR)/levelkit.lua \
-                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md \
+                 $(DATADIR)/lua/levelkit.lua $(DATADIR)/lua/tumble.d.lua $(DATADIR)/lua/REFERENCE.md $(DATADIR)/lua/LEVELKIT.md \
                  $(DATADIR)/lua/fonts/DejaVuSans.ttf $(DATADIR)/lua/fonts/LICENSE
 install: $(BIN) $(SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR) \
@@ -265,7 +265,7 @@ install: $(BIN) $(SO)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tumble
 	install -m 644 $(SO) $(DESTDIR)$(LUA_CMOD_DIR)/tumble.so
 	install -m 644 lua/levelkit.lua $(DESTDIR)$(LUA_LMOD_DIR)/levelkit.lua
-	install -m 644 lua/levelkit.lua lua/tumble.d.lua lua/REFERENCE.md $(DESTDIR)$(DATADIR)/lua/
+	install -m 644 lua/levelkit.lua lua/tumble.d.lua lua/REFERENCE.md lua/LEVELKIT.md $(DESTDIR)$(DATADIR)/lua/
 	install -m 644 lua/fonts/DejaVuSans.ttf lua/fonts/LICENSE $(DESTDIR)$(DATADIR)/lua/fonts/
 	cp -R examples/. $(DESTDIR)$(DATADIR)/examples/
 

@@ -2,7 +2,8 @@
 -- and what it takes: persistent contacts, warm starting and position
 -- correction. A box on a platform, a tall stack, a pyramid and a row of
 -- dominoes. Switch warm starting (W) or position correction (P) off and
--- watch the stack and the pyramid jitter, sag and drift; R rebuilds.
+-- watch the stack and the pyramid jitter, sag and drift (W and P wake every
+-- box, so a sleeping pyramid shows it at once); R rebuilds.
 --
 -- level.state: boxes, pyramid (rows of bodies), stack, dominoes, top (the
 -- pyramid's top box), top_start, drift (how far the top box has moved).
@@ -99,11 +100,19 @@ function level.push()
   end
 end
 
+-- A setting changes nothing for a sleeping body: wake every box, so the
+-- stack and the pyramid show the difference at once.
+local function wake_all(s)
+  for _, b in ipairs(s.boxes) do
+    if b.valid then b.awake = true end
+  end
+end
+
 function level.keypressed(key)
   local s = level.state
   local world = s.world
-  if key == "w" then world.warm_starting = not world.warm_starting
-  elseif key == "p" then world.position_correction = not world.position_correction
+  if key == "w" then world.warm_starting = not world.warm_starting; wake_all(s)
+  elseif key == "p" then world.position_correction = not world.position_correction; wake_all(s)
   elseif key == "s" then world.sleeping = not world.sleeping
   elseif key == "d" or key == "space" then level.push()
   elseif key == "r" then level.rebuild()

@@ -6,6 +6,8 @@
 -- table over the old one, keeping data fields the new file does not set. So a
 -- level keeps its run-time state in fields set by load (level.state), never in
 -- chunk-level locals, and its functions reach that state through the table.
+-- (typed in lua/tumble.d.lua, documented in lua/LEVELKIT.md)
+---@class levelkit
 local levelkit = {}
 
 -- A deterministic generator (xorshift32), independent of math.random, so a

@@ -1074,6 +1074,121 @@ function tumble.camera.to_world(px, py) end
 ---@return number px, number py
 function tumble.camera.to_screen(x, y) end
 
+-- ==== levelkit: require "levelkit" (lua/levelkit.lua, lua/LEVELKIT.md)
+
+---A colour {r, g, b [, a]}, each in 0..1.
+---@alias levelkit.Color number[]
+
+---@class levelkit.Palette
+---@field text levelkit.Color
+---@field dim levelkit.Color
+---@field panel levelkit.Color     translucent black, behind panels
+---@field accent levelkit.Color
+---@field good levelkit.Color
+---@field bad levelkit.Color
+---@field cool levelkit.Color
+---@field violet levelkit.Color
+
+---@class levelkit.PanelOptions
+---@field scale? number             text scale (default 2)
+---@field x? number                 pixels from the left (controls; default 10)
+---@field y? number                 pixels from the top (default 28 for controls, 10 for status)
+---@field align? "right"            controls: the top-right corner instead
+
+---A status line: {text [, color]}.
+---@class levelkit.StatusLine
+---@field [1] string
+---@field [2]? levelkit.Color
+
+---A seeded generator (xorshift32), independent of math.random; its state is
+---the plain field x, so it rewinds with level.state.
+---@class levelkit.Rng
+---@field x integer                 the generator's state
+local Rng = {}
+---@return integer                  the next raw value, 1..2^32-1
+function Rng:next() end
+---@param lo number
+---@param hi number
+---@return number                   uniform in [lo, hi)
+function Rng:range(lo, hi) end
+---@param lo integer
+---@param hi integer
+---@return integer                  in [lo, hi]
+function Rng:int(lo, hi) end
+
+---Helpers the example levels share: panels, banners, bars, a palette, a
+---seeded generator. See lua/LEVELKIT.md.
+---@class levelkit
+---@field colors levelkit.Palette
+local levelkit = {}
+---@param seed? integer             default 1
+---@return levelkit.Rng
+function levelkit.rng(seed) end
+---Sets the drawing colour from a palette entry; alpha overrides its alpha.
+---@param gfx tumble.Gfx
+---@param c levelkit.Color
+---@param alpha? number
+function levelkit.color(gfx, c, alpha) end
+---A panel in the top-left corner: the title, then one line per control.
+---@param gfx tumble.Gfx
+---@param title string
+---@param lines string[]
+---@param opts? levelkit.PanelOptions
+---@return number x, number y, number w, number h   the panel in pixels
+function levelkit.controls(gfx, title, lines, opts) end
+---A filled rectangle in pixels (top-left corner px, py).
+---@param gfx tumble.Gfx
+---@param px number
+---@param py number
+---@param pw number
+---@param ph number
+---@param color? levelkit.Color     default colors.panel
+function levelkit.screen_panel(gfx, px, py, pw, ph, color) end
+---Lines of text in a panel at the top right.
+---@param gfx tumble.Gfx
+---@param lines levelkit.StatusLine[]
+---@param opts? levelkit.PanelOptions
+function levelkit.status(gfx, lines, opts) end
+---A large centred message with an optional smaller second line.
+---@param gfx tumble.Gfx
+---@param text string
+---@param sub? string
+---@param color? levelkit.Color     default colors.accent
+function levelkit.banner(gfx, text, sub, color) end
+---A progress bar in world units centred on x, y, filled by t in 0..1.
+---@param gfx tumble.Gfx
+---@param x number
+---@param y number
+---@param w number
+---@param h number
+---@param t number
+---@param color? levelkit.Color     default colors.accent
+function levelkit.bar(gfx, x, y, w, h, t, color) end
+---Fills every shape of a body in one colour at its current pose.
+---@param gfx tumble.Gfx
+---@param body tumble.Body
+---@param color levelkit.Color
+---@param alpha? number
+function levelkit.draw_body(gfx, body, color, alpha) end
+---Returns -1, 0 or 1 from two opposite keys held down (or either of two pairs).
+---@param neg string
+---@param pos string
+---@param neg2? string
+---@param pos2? string
+---@return -1|0|1
+function levelkit.axis(neg, pos, neg2, pos2) end
+---@param v number
+---@param lo number
+---@param hi number
+---@return number
+function levelkit.clamp(v, lo, hi) end
+---v moved towards target by at most step.
+---@param v number
+---@param target number
+---@param step number
+---@return number
+function levelkit.approach(v, target, step) end
+
 ---Test hook (tests/lua/host_docs_spec.lua): the names the host dispatches on.
 ---@return table
 function tumble._host_introspect() end

@@ -10,6 +10,7 @@
 
 #include "host/app.h"
 #include "host/camera.h"
+#include "host/package.h"
 #include "host/watchdog.h"
 #include "tumble/tumble_lua.h"
 
@@ -17,6 +18,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 	        "usage: tumble [options] [level.lua]\n"
+	        "       tumble --package GAME OUT\n"
 	        "\n"
 	        "Runs a tumble level: a Lua module returning callbacks (load, update, draw,\n"
 	        "keypressed, ...). Without a level, the default level (examples/forcefield.lua)\n"
@@ -50,6 +52,9 @@ static void usage(FILE *out)
 	        "      --rewind SECONDS     how far back the timeline reaches (default 60; 0: off)\n"
 	        "      --rewind-mb MB       memory the rewind history may hold (default 256)\n"
 	        "      --rewind-stats       scripted runs: print rewind's costs at the end\n"
+	        "      --package GAME OUT   pack the game folder GAME into the new folder OUT: the\n"
+	        "                           levels and assets, this binary, lua/ and a launcher\n"
+	        "                           (OUT/play), plus the browser build when there is one\n"
 	        "\n"
 	        "keys: F1 overlay, F2 pause (after an error: rewind and go on), F3 single step,\n"
 	        "      F4 slow motion, F5 restart, F6-F10 draw layers (shapes, joints, contacts,\n"
@@ -113,6 +118,7 @@ enum {
 	OPT_REWIND,
 	OPT_REWIND_MB,
 	OPT_REWIND_STATS,
+	OPT_PACKAGE,
 };
 
 int main(int argc, char **argv)
@@ -144,6 +150,7 @@ int main(int argc, char **argv)
 		{"rewind", required_argument, NULL, OPT_REWIND},
 		{"rewind-mb", required_argument, NULL, OPT_REWIND_MB},
 		{"rewind-stats", no_argument, NULL, OPT_REWIND_STATS},
+		{"package", required_argument, NULL, OPT_PACKAGE},
 		{NULL, 0, NULL, 0},
 	};
 	th_app_options o;
@@ -151,6 +158,7 @@ int main(int argc, char **argv)
 	long long v;
 	double d;
 	int c;
+	const char *package_game = NULL;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); return 0;
@@ -228,6 +236,7 @@ int main(int argc, char **argv)
 			o.rewind_mb = d;
 			break;
 		case OPT_REWIND_STATS: o.rewind_stats = true; break;
+		case OPT_PACKAGE: package_game = optarg; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -235,6 +244,13 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "tumble: one level at a time (unexpected '%s')\n", argv[optind]);
 		return 2;
+	}
+	if (package_game != NULL) {
+		if (o.level_path == NULL) {
+			fprintf(stderr, "tumble: --package GAME OUT: give the output folder OUT\n");
+			return 2;
+		}
+		return th_package(package_game, o.level_path);
 	}
 	if (o.sandbox) {
 		if (o.mem_limit_mb == 0) o.mem_limit_mb = 256;

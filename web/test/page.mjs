@@ -12,6 +12,7 @@
 //    hash, shown on the page and offered for download; so do 600 frames of
 //    every example;
 //  - a build packed with LEVEL=folder (LEVEL_WEB_ROOT) opens that level first;
+//    so does the web/ of `tumble --package` (PACKAGE_WEB_ROOT);
 //  - screenshots land in WEB_ROOT/../web-shots for a person to look at.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -311,6 +312,19 @@ try {
     check(/levels\/mylevel\/main\.lua/.test(st) && e === '',
           `a LEVEL=folder build opens its main.lua, which requires a module beside it (${st.split(' ')[0]}${e ? ', ' + e.split('\n')[0] : ''})`);
     await shoot(page, 'mylevel');
+  }
+  // 8. the browser build `tumble --package` made for the same folder
+  if (process.env.PACKAGE_WEB_ROOT && fs.existsSync(process.env.PACKAGE_WEB_ROOT)) {
+    stage = 'package';
+    const packed = await serve(process.env.PACKAGE_WEB_ROOT);
+    await page.goto(packed);
+    await page.waitForFunction(() => /levels\//.test(document.getElementById('status').textContent), null,
+                               { timeout: 30000 }).catch(() => {});
+    await frames(page, 60);
+    const st = await statusOf(page), e = await errorsOf(page);
+    check(/levels\/mylevel\/main\.lua/.test(st) && e === '',
+          `the web/ of tumble --package opens the game's main.lua (${st.split(' ')[0]}${e ? ', ' + e.split('\n')[0] : ''})`);
+    await shoot(page, 'packaged');
   }
   const crashes = console_.filter((l) => /pageerror/.test(l));
   check(crashes.length === 0, 'no uncaught error or wasm trap in the page all along' +

@@ -7,7 +7,8 @@
 #    shots, the overlay, a block dragged with the mouse, a reset) replays in
 #    wasm with the native frame and step counts and hash, and re-recording it
 #    in wasm gives the same file;
-#  - the page, served on 127.0.0.1 to headless Chromium (page.mjs).
+#  - the page, served on 127.0.0.1 to headless Chromium (page.mjs), also as
+#    `tumble --package` packs it for a game folder.
 # Needs ./tumble and build/web (make all web web-node).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -89,6 +90,14 @@ LUA
   else
     not_ok "web/package.sh with a level folder"; sed 's/^/# /' "$TMP/package.out"
   fi
+  # a third: the same folder through `tumble --package`, its web/ moved away
+  # from the package (the page needs only what is in that folder)
+  if "$NATIVE" --package "$TMP/mylevel" "$TMP/pkg" > "$TMP/pkg.out" 2>&1 && [ -f "$TMP/pkg/web/tumble.data" ]; then
+    mv "$TMP/pkg/web" "$TMP/pkgweb"
+    ok "tumble --package packs the browser build: $(grep '^package: browser' "$TMP/pkg.out" | cut -c1-80)"
+  else
+    not_ok "tumble --package packs the browser build"; sed 's/^/# /' "$TMP/pkg.out"
+  fi
   # 600 frames of one step and no input, as a replay the page can load: each
   # example's native hash for it
   printf 'tumble-input 1\nview 1280 720\nF 1 600\n' > "$TMP/flat600.rec"
@@ -99,7 +108,7 @@ LUA
   done
   EXAMPLE_HASHES="$example_hashes" FLAT_REPLAY="$TMP/flat600.rec" \
   NATIVE_REPLAY_HASH="$native_rec_hash" REPLAY_FILE="$ROOT/$rec" REPLAY_FRAMES="$frames" \
-    WEB_ROOT="$ROOT/$WEB" LEVEL_WEB_ROOT="$TMP/site" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
+    WEB_ROOT="$ROOT/$WEB" LEVEL_WEB_ROOT="$TMP/site" PACKAGE_WEB_ROOT="$TMP/pkgweb" NODE_PATH="$ROOT/$WEB/npm/node_modules" \
     node web/test/page.mjs > "$TMP/page.tap" 2> "$TMP/page.err"
   rc=$?
   while IFS= read -r line; do
