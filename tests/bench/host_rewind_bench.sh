@@ -10,7 +10,7 @@ ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
 LEVEL="$ROOT/examples/forcefield.lua"
 FRAMES=3600
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+TMP=$(mktemp -d); trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 # GNU time gives the peak RSS; without it (the "time" package) RSS reads 0
 TIME=""; [ -x /usr/bin/time ] && TIME="/usr/bin/time -f %M -o $TMP/rss"
 best() { # rewind seconds -> best time in s, peak RSS in KB (of that run)

@@ -16,7 +16,7 @@ set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
 FIXTURE="$ROOT/tests/playtest/levels/edit_level.lua"
-TMP=${KEEP_TMP:-$(mktemp -d)}; [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+TMP=${KEEP_TMP:-$(mktemp -d)}; [ -n "${KEEP_TMP:-}" ] || trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }

@@ -18,7 +18,7 @@ set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
 LEVEL="$ROOT/tests/playtest/levels/rewind_level.lua"
-TMP=${REWIND_TMP:-$(mktemp -d)}; [ -n "${REWIND_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+TMP=${REWIND_TMP:-$(mktemp -d)}; [ -n "${REWIND_TMP:-}" ] || trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }

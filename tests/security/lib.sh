@@ -16,7 +16,12 @@ BIN=${TUMBLE_BIN:-$ROOT/tumble}
 SO_DIR=${TUMBLE_SO_DIR:-$ROOT}
 SAN=${TUMBLE_SANITIZE:-}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tumble-security.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# Removed by this shell only: a subshell forked for a background job (a
+# case's guard) still holds this trap until it has set itself up, and a
+# signal in that moment (the guard killed as soon as its host ended) ran it
+# there, removing the folder under the rest of the suite. The playtests' own
+# folders are guarded the same way.
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 N=0
 TIMEFMT=/usr/bin/time
 if [ -n "$SAN" ]; then

@@ -17,7 +17,7 @@ WEB=${WEB:-build/web}
 NODE="node --no-experimental-fetch"
 NATIVE="$ROOT/tumble"
 WASM="$ROOT/$WEB/node/tumble.js"
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+TMP=$(mktemp -d); trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }

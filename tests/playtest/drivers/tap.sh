@@ -13,7 +13,7 @@ PNG_PROBE=${TUMBLE_PNG_PROBE:-$TUMBLE_ROOT/build/tests/png_probe}
 TAP_N=0
 TAP_FAILED=0
 TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tumble-playtest.XXXXXX")
-trap 'rm -rf "$TAP_TMP"' EXIT
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$TAP_TMP"' EXIT
 cd "$TUMBLE_ROOT" || exit 1
 
 # check DESCRIPTION COMMAND...: runs the command (time-limited), prints its
