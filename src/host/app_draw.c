@@ -46,6 +46,9 @@ void th_app_overlay_view(th_app *app, th_overlay_view *v)
 	v->snap_count = h->snap_count;
 	v->snap_bytes = h->snap_bytes;
 	v->rewind_note = app->rewind_note;
+	for (int i = app->code_count - 1; i >= 0 && v->edit_count < TH_OVERLAY_EDITS; --i) {
+		if (app->codes[i].edit) v->edits[v->edit_count++] = app->codes[i].step;
+	}
 	const th_history_snap *em = th_app_error_moment(app);
 	v->error_moment = em != NULL ? em->step : -1;
 }

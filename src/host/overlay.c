@@ -22,6 +22,7 @@
 #define RIGHT_W 316
 
 static const SDL_Color panel_bg = {8, 10, 14, 210};
+static const SDL_Color edit_color = {255, 170, 60, 255}; /* an edit's mark on the timeline */
 static const SDL_Color text_color = {232, 234, 240, 255};
 static const SDL_Color dim_color = {150, 156, 170, 255};
 static const SDL_Color accent_color = {255, 200, 90, 255};
@@ -382,6 +383,13 @@ static void draw_timeline(const th_overlay_view *v, th_target *t)
 		if (x - last < 3.0f) continue;
 		last = x;
 		th_render_fill_rect(t->renderer, x, (float)bar.y + bar.h - 3, 1.0f, 3.0f, (SDL_Color){232, 234, 240, 150});
+	}
+	/* a mark where each edit took effect: from there on, its code ran */
+	for (int i = 0; i < v->edit_count; ++i) {
+		if (v->edits[i] < first || v->edits[i] > end) continue;
+		float x = TL_X(v->edits[i]);
+		th_render_fill_rect(t->renderer, x - 1, (float)bar.y - 4, 2.0f, (float)bar.h + 4, edit_color);
+		th_render_fill_rect(t->renderer, x - 3, (float)bar.y - 6, 6.0f, 3.0f, edit_color);
 	}
 	if (v->faulted) {
 		th_render_fill_rect(t->renderer, TL_X(v->tl_end) - 2, (float)bar.y - 2, 4.0f, (float)bar.h + 4,

@@ -33,6 +33,9 @@ typedef struct th_overlay {
 } th_overlay;
 
 /* What the overlay shows, gathered by the app. */
+/* Edits marked on the timeline, at most (the newest). */
+#define TH_OVERLAY_EDITS 32
+
 typedef struct th_overlay_view {
 	long long frame;         /* the level's fixed steps */
 	bool headless;
@@ -62,6 +65,8 @@ typedef struct th_overlay_view {
 	size_t snap_bytes;
 	const char *rewind_note; /* why no moment is kept now, or NULL */
 	long long error_moment;  /* halted: the step a rewind goes back to, or -1 */
+	long long edits[TH_OVERLAY_EDITS]; /* where the newest edits took effect, in steps */
+	int edit_count;
 	const struct th_plot *plot; /* tumble.plot series, or NULL */
 } th_overlay_view;
 
