@@ -606,6 +606,18 @@ static void error_layout(const th_overlay *o, const th_overlay_view *v, int widt
 	}
 }
 
+int th_overlay_bottom_inset(const th_overlay *o, const th_overlay_view *v, int width, int height)
+{
+	int inset = timeline_height(v);
+	error_panel e;
+	error_layout(o, v, width, height, &e);
+	if (e.wrapped != NULL && height - (e.rect.y - PAD) > inset) inset = height - (e.rect.y - PAD);
+	free(e.wrapped);
+	/* the world keeps at least 40% of the view's height */
+	int most = height * 3 / 5;
+	return inset < most ? inset : most;
+}
+
 th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y)
 {
 	error_panel e;

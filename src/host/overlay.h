@@ -85,6 +85,10 @@ th_action th_overlay_click(th_overlay *o, const th_overlay_view *v, int x, int y
  * while dragging: any y). Its place depends on the view's size only, so a
  * replayed recording scrubs the same. */
 bool th_overlay_timeline_at(const th_overlay_view *v, int x, int y, bool dragging, long long *step);
+/* Pixels along the bottom of a width x height view that the timeline and
+ * the error panel take now (0: none shown; at most 60% of the height): the
+ * world is drawn fitted above them. */
+int th_overlay_bottom_inset(const th_overlay *o, const th_overlay_view *v, int width, int height);
 /* A click on the error panel's choices (halted): their action, or TH_ACT_NONE. */
 th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y);
 

@@ -15,6 +15,10 @@
 # - Going on from frame 75 (F2) runs today's code: boxes fall from there.
 # - The timeline marks the edit: a tick in the edit's colour on the bar, at
 #   the edit's place (a screenshot while paused).
+# - Paused (the timeline shown) and halted by an error (the error panel
+#   too), the world is fitted above them: the ground, which runs along the
+#   bottom of the view, is whole (its shape as in a running screenshot) and
+#   above the panels (screenshots).
 set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
@@ -85,5 +89,32 @@ if [ -x "$PROBE" ] && [ -s "$TMP/paused.png" ]; then
   check "... at the edit's place, two thirds along the bar ($near of them there)" "[ '${near:-0}' = '${marks:-x}' ]"
 else
   not_ok "the paused run wrote a screenshot and png_probe is built ($PROBE)"
+fi
+
+# ---- the panels take their own strip: the ground is not under them
+L="$ROOT/tests/playtest/levels/truth_level.lua"
+printf '%s\n' "$HEAD" 'F 1 10' 'kd f2' 'ku f2' 'F 1 2' > "$TMP/pause10.rec"
+timeout 60 "$BIN" --headless --frames 10 --size 1280x720 --screenshot "$TMP/run.png" "$L" > /dev/null 2>&1
+timeout 60 "$BIN" --headless --frames 13 --replay "$TMP/pause10.rec" --screenshot "$TMP/pause.png" "$L" > /dev/null 2>&1
+TRUTH_BUG=8 timeout 60 "$BIN" --headless --frames 12 --size 1280x720 --screenshot "$TMP/halt.png" "$L" > /dev/null 2>&1
+if [ -x "$PROBE" ] && [ -s "$TMP/run.png" ] && [ -s "$TMP/pause.png" ] && [ -s "$TMP/halt.png" ]; then
+  ground() { "$PROBE" "$1" bbox 60 81 66 6; } # the static box's fill: "X0 Y0 X1 Y1"
+  # width over height of the ground as drawn, in hundredths
+  aspect() { echo "$1" | awk '{ print int(100 * ($3 - $1 + 1) / ($4 - $2 + 1)) }'; }
+  same_shape() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a < 1.12 * b && b < 1.12 * a) }'; }
+  top_of() { "$PROBE" "$1" bbox $("$PROBE" "$1" at "$2" "$3" | cut -d' ' -f1-3) 0 | awk '{ print $2 }'; }
+  g_run=$(ground "$TMP/run.png"); g_pause=$(ground "$TMP/pause.png"); g_halt=$(ground "$TMP/halt.png")
+  check "running, the ground runs along the bottom of the view ($g_run)" \
+    "[ \"\$(echo $g_run | awk '{ print (\$4 > 600) }')\" = 1 ]"
+  bar=$(top_of "$TMP/pause.png" 2 712) # the timeline's strip, left of its bar
+  check "paused, the ground is whole: its shape as running ($(aspect "$g_run") vs $(aspect "$g_pause") hundredths)" \
+    "same_shape $(aspect "$g_run") $(aspect "$g_pause")"
+  check "... and above the timeline (ground bottom $(echo "$g_pause" | awk '{ print $4 }'), timeline top $bar)" \
+    "[ -n '$bar' ] && [ \"\$(echo $g_pause | awk '{ print \$4 }')\" -lt '$bar' ]"
+  panel=$(top_of "$TMP/halt.png" 1250 600) # the error panel's fill, right of its text
+  check "halted by an error, the ground is whole above the error panel ($g_halt; panel top $panel)" \
+    "same_shape $(aspect "$g_run") $(aspect "$g_halt") && [ -n '$panel' ] && [ \"\$(echo $g_halt | awk '{ print \$4 }')\" -lt '$panel' ]"
+else
+  not_ok "the screenshots of the panels were written and png_probe is built ($PROBE)"
 fi
 echo "1..$n"

@@ -5,9 +5,11 @@
 -- world. draw prints the frame shown, the world's body count and hash
 -- whenever the frame changes (live, or on the timeline); update prints the
 -- frames it lives every 10 steps (never while the host replays).
+-- TRUTH_BUG: update raises an error at that frame (the run halts).
 local level = {}
 local file = os.getenv("TRUTH_FILE")
 local edit_at = tonumber(os.getenv("TRUTH_EDIT_AT") or "")
+local bug_at = tonumber(os.getenv("TRUTH_BUG") or "")
 function level.load(world)
   level.world = world -- a data field: a reload carries it to the new table
   world.gravity = {0, -10}
@@ -39,6 +41,7 @@ end
 
 function level.update(dt, world)
   --[[SPAWNER]]
+  if tumble.frame == bug_at then error(("a bug at frame %d"):format(bug_at)) end
   if file and tumble.frame == edit_at and not tumble.replaying then edit_file() end
   if tumble.frame % 10 == 0 and not tumble.replaying then
     print(("frame %d bodies %d spawned %d hash %s"):format(tumble.frame, world.body_count, level.state.spawned, world:hash()))
