@@ -94,6 +94,7 @@ struct th_app {
 	th_app_code *codes;      /* the code's versions and edits, oldest first */
 	int code_count, code_capacity;
 	int code_used;           /* the version the level runs now */
+	bool code_capped;        /* the cap dropped moments (said once a run) */
 	/* --record: where the file stood at the end of each history frame from
 	 * marks_first on (and whether the overlay was open), to cut it back to
 	 * the frame a resume goes on from */

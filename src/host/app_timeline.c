@@ -125,8 +125,10 @@ static void code_cap(th_app *app)
 		dropped += 1;
 	}
 	code_prune(app);
-	if (dropped > 0)
-		th_app_say(app, "rewind: the code of the last %d edits is kept; the moments before them are dropped",
+	bool say = dropped > 0 && !app->code_capped;
+	app->code_capped = app->code_capped || dropped > 0;
+	if (say)
+		th_app_say(app, "rewind: the code of the last %d edits is kept; the moments before them are dropped (said once)",
 		           TH_CODE_VERSIONS_MAX - 1);
 }
 
@@ -149,6 +151,7 @@ void th_app_code_started(th_app *app, bool rebuild, long long rebuilt_frames, lo
 		keep += 1;
 	}
 	app->code_count = keep;
+	if (!rebuild) app->code_capped = false;
 	if (rebuild && rebuilt_frames >= 0) code_insert(app, (th_app_code){rebuilt_frames, rebuilt_step, 0, LUA_NOREF, true});
 	int ref = th_level_code_take(&app->level);
 	app->code_used = ref;

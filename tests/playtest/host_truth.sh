@@ -15,6 +15,10 @@
 # - Going on from frame 75 (F2) runs today's code: boxes fall from there.
 # - The timeline marks the edit: a tick in the edit's colour on the bar, at
 #   the edit's place (a screenshot while paused).
+# - Memory stays bounded: an edit every 10 frames for 300 frames keeps only
+#   the versions of the code the kept moments can replay (--rewind 1: the
+#   last second's), and never more than 16 (--rewind 10: the moments only
+#   older code could replay are dropped, and that is said once).
 # - Paused (the timeline shown) and halted by an error (the error panel
 #   too), the world is fitted above them: the ground, which runs along the
 #   bottom of the view, is whole (its shape as in a running screenshot) and
@@ -90,6 +94,26 @@ if [ -x "$PROBE" ] && [ -s "$TMP/paused.png" ]; then
 else
   not_ok "the paused run wrote a screenshot and png_probe is built ($PROBE)"
 fi
+
+# ---- many edits: the versions kept are bounded
+printf '%s\n' 'tumble-input 1' 'view 640 360' 'F 1 300' 'kd home' 'ku home' 'F 1' > "$TMP/home.rec"
+many() { # NAME REWIND_SECONDS
+  mkdir -p "$TMP/$1"
+  cp "$ROOT/tests/playtest/levels/truth_level.lua" "$TMP/$1/level.lua"
+  TRUTH_FILE="$TMP/$1/level.lua" TRUTH_EVERY=10 timeout 120 "$BIN" --headless --frames 301 --watch --watch-poll-ms 0 \
+    --rewind "$2" --rewind-stats --replay "$TMP/home.rec" "$TMP/$1/level.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
+  echo $? > "$TMP/$1.rc"
+}
+versions() { sed -n 's/^rewind code versions=\([0-9]*\) .*/\1/p' "$TMP/$1.out"; }
+many short 1
+many long 10
+check "29 edits, one every 10 frames: 29 functions-only reloads, and both runs exit 0" \
+  "[ \"\$(cat $TMP/short.rc)\$(cat $TMP/long.rc)\" = 00 ] && [ \"\$(grep -c '^tumble: functions changed' $TMP/short.err)\" = 29 ]"
+check "--rewind 1: only the versions the last second's moments replay are kept ($(versions short))" \
+  "[ -n \"\$(versions short)\" ] && [ \"\$(versions short)\" -le 8 ]"
+check "--rewind 10: never more than 16 versions ($(versions long)), the moments only older code could replay dropped, said once" \
+  "[ \"\$(versions long)\" = 16 ] && [ \"\$(grep -c 'rewind: the code of the last 15 edits is kept' $TMP/long.err)\" = 1 ]"
+check "... and Home still goes back to the oldest moment kept" "grep -q '^shown 150 ' $TMP/long.out"
 
 # ---- the panels take their own strip: the ground is not under them
 L="$ROOT/tests/playtest/levels/truth_level.lua"

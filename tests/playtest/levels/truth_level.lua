@@ -6,10 +6,14 @@
 -- whenever the frame changes (live, or on the timeline); update prints the
 -- frames it lives every 10 steps (never while the host replays).
 -- TRUTH_BUG: update raises an error at that frame (the run halts).
+-- TRUTH_EVERY: from frame 1 on, every that many frames, the level saves its
+--   file with the number in update's `local step = N` one more (an edit of
+--   a function's literal: a functions-only reload each time).
 local level = {}
 local file = os.getenv("TRUTH_FILE")
 local edit_at = tonumber(os.getenv("TRUTH_EDIT_AT") or "")
 local bug_at = tonumber(os.getenv("TRUTH_BUG") or "")
+local every = tonumber(os.getenv("TRUTH_EVERY") or "")
 function level.load(world)
   level.world = world -- a data field: a reload carries it to the new table
   world.gravity = {0, -10}
@@ -26,6 +30,16 @@ local function spawn(world)
   end
 end
 
+local function bump_step()
+  local f = assert(io.open(file, "r"))
+  local text = f:read("a")
+  f:close()
+  local edited = text:gsub("local step = (%d+)", function(n) return "local step = " .. (tonumber(n) + 1) end, 1)
+  f = assert(io.open(file, "w"))
+  f:write(edited)
+  f:close()
+end
+
 local function edit_file()
   local f = assert(io.open(file, "r"))
   local text = f:read("a")
@@ -40,7 +54,10 @@ local function edit_file()
 end
 
 function level.update(dt, world)
+  local step = 0
+  level.state.step = step
   --[[SPAWNER]]
+  if file and every and tumble.frame % every == 0 and tumble.frame > 0 and not tumble.replaying then bump_step() end
   if tumble.frame == bug_at then error(("a bug at frame %d"):format(bug_at)) end
   if file and tumble.frame == edit_at and not tumble.replaying then edit_file() end
   if tumble.frame % 10 == 0 and not tumble.replaying then
