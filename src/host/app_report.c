@@ -110,6 +110,6 @@ void th_app_print_rewind_stats(th_app *app)
 		versions += app->codes[i].ref != LUA_NOREF;
 		edits += app->codes[i].edit;
 	}
-	printf("rewind code versions=%d edits=%d\n", versions, edits);
+	printf("code versions=%d edits=%d\n", versions, edits);
 	fflush(stdout);
 }

@@ -104,7 +104,7 @@ many() { # NAME REWIND_SECONDS
     --rewind "$2" --rewind-stats --replay "$TMP/home.rec" "$TMP/$1/level.lua" > "$TMP/$1.out" 2> "$TMP/$1.err"
   echo $? > "$TMP/$1.rc"
 }
-versions() { sed -n 's/^rewind code versions=\([0-9]*\) .*/\1/p' "$TMP/$1.out"; }
+versions() { sed -n 's/^code versions=\([0-9]*\) .*/\1/p' "$TMP/$1.out"; }
 many short 1
 many long 10
 check "29 edits, one every 10 frames: 29 functions-only reloads, and both runs exit 0" \
