@@ -87,9 +87,9 @@ check "... and the level's own edit does not run again (the file has it)" \
 # the timeline's bar: 2*PAD from each side, at the bottom (overlay.c); the
 # edit took effect at frame 102 of the 0..152 kept
 if [ -x "$PROBE" ] && [ -s "$TMP/paused.png" ]; then
-  marks=$("$PROBE" "$TMP/paused.png" count 0 640 1280 720 255 170 60 8)
+  marks=$("$PROBE" "$TMP/paused.png" count 0 680 1279 719 255 170 60 8)
   check "paused, the timeline marks the edit ($marks pixels in the edit's colour on the bar)" "[ '${marks:-0}' -ge 10 ]"
-  near=$("$PROBE" "$TMP/paused.png" count 840 640 880 720 255 170 60 8)
+  near=$("$PROBE" "$TMP/paused.png" count 840 680 880 719 255 170 60 8)
   check "... at the edit's place, two thirds along the bar ($near of them there)" "[ '${near:-0}' = '${marks:-x}' ]"
 else
   not_ok "the paused run wrote a screenshot and png_probe is built ($PROBE)"
