@@ -404,6 +404,7 @@ int th_app_close(th_app *app)
 	if (ran && (opt->headless || opt->frames > 0) && !opt->quiet && !app->fatal) th_app_print_summary(app, seconds);
 	if (ran && opt->rewind_stats) th_app_print_rewind_stats(app);
 	th_app_drop_moments(app, NULL);
+	th_app_code_free(app);
 	free(app->rewind_note);
 	free(app->capture_stats.ms);
 	free(app->restore_stats.ms);

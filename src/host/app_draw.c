@@ -46,26 +46,36 @@ void th_app_overlay_view(th_app *app, th_overlay_view *v)
 	v->snap_count = h->snap_count;
 	v->snap_bytes = h->snap_bytes;
 	v->rewind_note = app->rewind_note;
+	for (int i = app->code_count - 1; i >= 0 && v->edit_count < TH_OVERLAY_EDITS; --i) {
+		if (app->codes[i].edit) v->edits[v->edit_count++] = app->codes[i].step;
+	}
 	const th_history_snap *em = th_app_error_moment(app);
 	v->error_moment = em != NULL ? em->step : -1;
 }
 
 /* The frame: the world (interpolated by alpha), the level's sprites and
- * drawing, then the overlay and the error panel. */
+ * drawing, then the overlay and the error panel. While the timeline or the
+ * error panel is shown, the world and the level's drawing are fitted into
+ * the window above them (the target's inset), so none of the world is
+ * under them. Edit mode keeps the view as it is: a click there lands on the
+ * world where the level's camera puts it, as recorded sessions replay. */
 void th_app_compose(th_app *app, th_target *t, float alpha)
 {
 	th_level *lv = &app->level;
+	th_overlay_view v;
+	th_app_overlay_view(app, &v);
+	t->inset = app->edit.on ? 0 : th_overlay_bottom_inset(&app->overlay, &v, t->width, t->height);
 	th_render_begin(&app->render, t, &lv->camera, alpha);
 	th_render_shapes(&app->render, t, lv->world, lv->frame);
 	th_level_draw_sprites(lv, t);
 	th_render_debug(&app->render, t, lv->world, lv->frame);
 	th_render_end(&app->render);
 	th_level_draw(lv, t);
-	th_overlay_view v;
 	th_app_overlay_view(app, &v);
 	th_overlay_draw(&app->overlay, &v, t);
 	th_app_edit_draw(app, t);
 	th_overlay_draw_error(&app->overlay, &v, t);
+	t->inset = 0;
 }
 
 bool th_app_screenshot(th_app *app, const char *path, float alpha)

@@ -50,6 +50,22 @@ typedef struct th_app_mark {
 	bool overlay;
 } th_app_mark;
 
+/* A version of the level's code on its timeline: the code that ran from
+ * `frames` history frames on (until the next version), or only a tick where
+ * an edit took effect (ref LUA_NOREF: a rebuild, whose code replays the
+ * whole history). */
+typedef struct th_app_code {
+	long long frames;        /* history frames lived before it ran */
+	long long step;          /* tumble.frame then (the timeline's tick) */
+	unsigned run;            /* the level's run its reference lives in */
+	int ref;                 /* th_level_code_take's, or LUA_NOREF */
+	bool edit;               /* an edit took effect here: a tick on the timeline */
+} th_app_code;
+
+/* At most this many versions of the code are kept; an edit past it drops
+ * the kept moments that only the oldest could replay. */
+#define TH_CODE_VERSIONS_MAX 16
+
 struct th_app {
 	th_app_options opt;      /* a copy: without a display, a screenshot run turns headless */
 	char *root;              /* directory holding lua/ and examples/, or NULL */
@@ -75,6 +91,10 @@ struct th_app {
 	th_input live;           /* the input as it is now, whatever the level was given */
 	char *rewind_note;       /* why no moment is kept now, or NULL */
 	th_stat capture_stats, restore_stats, seek_stats;
+	th_app_code *codes;      /* the code's versions and edits, oldest first */
+	int code_count, code_capacity;
+	int code_used;           /* the version the level runs now */
+	bool code_capped;        /* the cap dropped moments (said once a run) */
 	/* --record: where the file stood at the end of each history frame from
 	 * marks_first on (and whether the overlay was open), to cut it back to
 	 * the frame a resume goes on from */
@@ -144,6 +164,15 @@ void th_app_resume_here(th_app *app);
 const th_history_snap *th_app_error_moment(const th_app *app);
 bool th_app_rewind_error(th_app *app);
 bool th_app_start_level(th_app *app, const th_start_state *s);
+/* The level (re)started: its code is the first version. A rebuild keeps
+ * the edits' ticks (rebuilt_at: where this one took effect, or -1). */
+void th_app_code_started(th_app *app, bool rebuild, long long rebuilt_frames, long long rebuilt_step);
+/* A functions-only reload: its code runs from `frames` history frames on
+ * (the versions after that are dropped). */
+void th_app_code_edited(th_app *app, long long frames, long long step);
+/* The level runs the version of its code for where it stands in its history. */
+void th_app_code_sync(th_app *app, long long frames);
+void th_app_code_free(th_app *app);
 
 /* ---- app_record.c ---- */
 void th_app_mark_frame(th_app *app);

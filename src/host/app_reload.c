@@ -57,6 +57,7 @@ static void rebuild(th_app *app, const char *what)
 	}
 	double t0 = th_now_ms();
 	double cost = app->step_cost_ms;
+	long long edit_frames = app->lived.frames, edit_step = lv->frame;
 	th_app_drop_moments(app, NULL);
 	th_level_stop(lv);
 	th_level_clear_error(lv);
@@ -65,6 +66,8 @@ static void rebuild(th_app *app, const char *what)
 	lv->sandbox.held_lines = app->media.held_sounds = 0;
 	lv->replaying = lv->sandbox.holding = app->media.muted = true;
 	bool started = th_level_start(lv, &app->history.start);
+	/* the new code replays all of the history: the edit is a tick only */
+	th_app_code_started(app, true, edit_frames, edit_step);
 	lv->replaying = lv->sandbox.holding = app->media.muted = false;
 	/* the window and the layers stay as the author set them */
 	lv->conf_changed = false;
@@ -116,6 +119,13 @@ void th_app_reload(th_app *app)
 		break;
 	case TH_RELOAD_FUNCTIONS: {
 		double t0 = th_now_ms();
+		/* the new code runs from where the level goes on: the moment before
+		 * the error, or where it stands; replays before that run the old */
+		if (was_faulted && before != NULL) {
+			th_app_code_edited(app, moment.pos.frames, moment.step);
+		} else {
+			th_app_code_edited(app, app->lived.frames, lv->frame);
+		}
 		if (was_faulted && before != NULL && th_app_restore_moment(app, &moment)) {
 			/* the fixed code from that moment on, with the input logged since */
 			th_app_drop_moments(app, &app->lived);

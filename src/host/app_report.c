@@ -4,6 +4,8 @@
  * with the world's hash, --rewind-stats). */
 #include "app_internal.h"
 
+#include <lauxlib.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,5 +105,11 @@ void th_app_print_rewind_stats(th_app *app)
 	       h->snap_count, h->snap_bytes, h->snap_count > 0 ? h->snap_bytes / (size_t)h->snap_count : 0,
 	       app->capture_stats.count, cap, max_ms(&app->capture_stats), app->restore_stats.count, res,
 	       app->seek_stats.count, sk);
+	int versions = 0, edits = 0;
+	for (int i = 0; i < app->code_count; ++i) {
+		versions += app->codes[i].ref != LUA_NOREF;
+		edits += app->codes[i].edit;
+	}
+	printf("code versions=%d edits=%d\n", versions, edits);
 	fflush(stdout);
 }

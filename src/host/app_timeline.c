@@ -6,6 +6,7 @@
 #include "app_internal.h"
 
 #include <limits.h>
+#include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,156 @@ static void set_rewind_note(th_app *app, char *message)
 	app->rewind_note = message;
 }
 
+/* ---------------- the code's versions ---------------- */
+
+/* The level's code for the frames after `frames` history frames: the newest
+ * version kept at or before that place, or LUA_NOREF. */
+static int code_at(const th_app *app, long long frames)
+{
+	for (int i = app->code_count - 1; i >= 0; --i) {
+		const th_app_code *c = &app->codes[i];
+		if (c->frames <= frames && c->ref != LUA_NOREF) return c->ref;
+	}
+	return LUA_NOREF;
+}
+
+static void code_remove(th_app *app, int i, bool free_ref)
+{
+	th_app_code *c = &app->codes[i];
+	if (free_ref && c->ref != LUA_NOREF) {
+		th_level_code_free(&app->level, c->run, c->ref);
+		if (c->ref == app->code_used) app->code_used = LUA_NOREF;
+	}
+	memmove(c, c + 1, (size_t)(app->code_count - i - 1) * sizeof(*c));
+	app->code_count -= 1;
+}
+
+/* Puts c in its place (after those at the same place); false if out of memory. */
+static bool code_insert(th_app *app, th_app_code c)
+{
+	if (app->code_count == app->code_capacity) {
+		int capacity = app->code_capacity != 0 ? 2 * app->code_capacity : 8;
+		th_app_code *p = realloc(app->codes, (size_t)capacity * sizeof(*p));
+		if (p == NULL) return false;
+		app->codes = p;
+		app->code_capacity = capacity;
+	}
+	int i = app->code_count;
+	while (i > 0 && app->codes[i - 1].frames > c.frames) i -= 1;
+	memmove(app->codes + i + 1, app->codes + i, (size_t)(app->code_count - i) * sizeof(c));
+	app->codes[i] = c;
+	app->code_count += 1;
+	return true;
+}
+
+/* Frees the versions no replay can reach: those before the one in effect at
+ * the oldest kept moment (or where the level stands, if earlier). */
+static void code_prune(th_app *app)
+{
+	const th_history_snap *o = th_history_snap_oldest(&app->history);
+	long long from = o != NULL && o->pos.frames < app->lived.frames ? o->pos.frames : app->lived.frames;
+	int k = -1;
+	for (int i = 0; i < app->code_count; ++i) {
+		if (app->codes[i].frames <= from && app->codes[i].ref != LUA_NOREF) k = i;
+	}
+	for (int i = 0; i < k; ++i) code_remove(app, 0, true);
+}
+
+/* Past TH_CODE_VERSIONS_MAX versions, the moments only the oldest version
+ * could replay go, then that version. */
+static void code_cap(th_app *app)
+{
+	int count = 0, second = -1;
+	for (int i = 0; i < app->code_count; ++i) {
+		if (app->codes[i].ref == LUA_NOREF) continue;
+		if (++count == 2) second = i;
+	}
+	if (count <= TH_CODE_VERSIONS_MAX || second < 0) return;
+	th_history *h = &app->history;
+	th_history_snap s;
+	int dropped = 0;
+	while (th_history_snap_oldest(h) != NULL && th_history_snap_oldest(h)->pos.frames < app->codes[second].frames &&
+	       th_history_snap_pop_oldest(h, &s)) {
+		th_level_moment_free(&app->level, s.moment);
+		dropped += 1;
+	}
+	code_prune(app);
+	bool say = dropped > 0 && !app->code_capped;
+	app->code_capped = app->code_capped || dropped > 0;
+	if (say)
+		th_app_say(app, "rewind: the code of the last %d edits is kept; the moments before them are dropped (said once)",
+		           TH_CODE_VERSIONS_MAX - 1);
+}
+
+void th_app_code_sync(th_app *app, long long frames)
+{
+	int ref = code_at(app, frames);
+	if (ref == LUA_NOREF || ref == app->code_used) return;
+	th_level_code_use(&app->level, ref);
+	app->code_used = ref;
+}
+
+void th_app_code_started(th_app *app, bool rebuild, long long rebuilt_frames, long long rebuilt_step)
+{
+	/* the references lived in the Lua state before this one: gone */
+	int keep = 0;
+	for (int i = 0; i < app->code_count; ++i) {
+		if (!rebuild || !app->codes[i].edit) continue;
+		app->codes[keep] = app->codes[i];
+		app->codes[keep].ref = LUA_NOREF;
+		keep += 1;
+	}
+	app->code_count = keep;
+	if (!rebuild) app->code_capped = false;
+	if (rebuild && rebuilt_frames >= 0) code_insert(app, (th_app_code){rebuilt_frames, rebuilt_step, 0, LUA_NOREF, true});
+	int ref = th_level_code_take(&app->level);
+	app->code_used = ref;
+	if (ref == LUA_NOREF) return;
+	if (!code_insert(app, (th_app_code){0, 0, app->level.run, ref, false})) th_level_code_free(&app->level, app->level.run, ref);
+}
+
+void th_app_code_edited(th_app *app, long long frames, long long step)
+{
+	int ref = th_level_code_take(&app->level);
+	/* what ran after that place is not this timeline's any more */
+	while (app->code_count > 0 && app->codes[app->code_count - 1].frames > frames) code_remove(app, app->code_count - 1, true);
+	/* a version at the same place never ran a frame: this one replaces it */
+	for (int i = app->code_count - 1; i > 0 && app->codes[i].frames == frames; --i) {
+		if (app->codes[i].ref != LUA_NOREF && ref != LUA_NOREF) code_remove(app, i, true);
+	}
+	if (!code_insert(app, (th_app_code){frames, step, app->level.run, ref, true})) {
+		if (ref != LUA_NOREF) th_level_code_free(&app->level, app->level.run, ref);
+		return;
+	}
+	/* the reload left it in the level */
+	if (ref != LUA_NOREF) app->code_used = ref;
+	code_cap(app);
+}
+
+/* The level goes on from where it stands with today's code: the edits of
+ * the dropped future go, and today's code takes over here (a tick, unless
+ * it is what ran here anyway). */
+static void code_go_on(th_app *app)
+{
+	int today = LUA_NOREF;
+	for (int i = app->code_count - 1; i >= 0 && today == LUA_NOREF; --i) today = app->codes[i].ref;
+	if (today == LUA_NOREF) return;
+	long long at = app->lived.frames;
+	while (app->code_count > 0 && app->codes[app->code_count - 1].frames > at)
+		code_remove(app, app->code_count - 1, app->codes[app->code_count - 1].ref != today);
+	if (code_at(app, at) != today) code_insert(app, (th_app_code){at, app->level.frame, app->level.run, today, true});
+	th_app_code_sync(app, at);
+}
+
+void th_app_code_free(th_app *app)
+{
+	/* the references go with the Lua state */
+	free(app->codes);
+	app->codes = NULL;
+	app->code_count = app->code_capacity = 0;
+	app->code_used = LUA_NOREF;
+}
+
 /* Keeps a moment of the level at the end of a frame it lived (live or
  * replayed), one every TH_REWIND_INTERVAL steps; the oldest go past the
  * limits. A level.state that cannot be kept is said once, and tried again
@@ -74,7 +225,12 @@ void th_app_keep_moment(th_app *app)
 		return;
 	}
 	th_history_snap old;
-	while (th_history_snap_over(h) && th_history_snap_pop_oldest(h, &old)) th_level_moment_free(lv, old.moment);
+	bool popped = false;
+	while (th_history_snap_over(h) && th_history_snap_pop_oldest(h, &old)) {
+		th_level_moment_free(lv, old.moment);
+		popped = true;
+	}
+	if (popped) code_prune(app);
 	if (h->snap_count == 0) {
 		char text[160];
 		snprintf(text, sizeof(text), "a moment of this level holds %.1f MB, more than the %.0f MB kept (--rewind-mb)",
@@ -106,6 +262,8 @@ catch_up_end th_app_replay(th_app *app, long long until, bool before, double sta
 			end = OUT_OF_TIME;
 			break;
 		}
+		/* the code that ran these frames (an edit since may have changed it) */
+		th_app_code_sync(app, app->lived.frames);
 		th_history_pos next = app->lived;
 		const th_event *events;
 		int count, steps;
@@ -117,6 +275,7 @@ catch_up_end th_app_replay(th_app *app, long long until, bool before, double sta
 		for (int s = 0; s < steps && !lv->faulted && !lv->exit_requested; ++s) th_level_step(lv);
 		th_app_keep_moment(app);
 	}
+	th_app_code_sync(app, app->lived.frames);
 	app->media.muted = false;
 	th_level_set_replaying(lv, false);
 	return end;
@@ -133,6 +292,8 @@ bool th_app_restore_moment(th_app *app, const th_history_snap *s)
 	th_level *lv = &app->level;
 	double t0 = th_now_ms();
 	th_history_snap at = *s;
+	/* the code that ran on from there: an edit since is replayed where it was made */
+	th_app_code_sync(app, at.pos.frames);
 	if (!th_level_restore(lv, at.moment)) return false;
 	th_level_resume(lv);
 	app->lived = at.pos;
@@ -269,6 +430,7 @@ void th_app_resume_here(th_app *app)
 	long long dropped = app->history.total_steps - lv->frame;
 	th_app_truncate_timeline(app);
 	th_app_drop_moments(app, &app->lived);
+	code_go_on(app);
 	app->reviewing = false;
 	app->scrubbing = false;
 	app->paused = false;
@@ -296,6 +458,7 @@ bool th_app_rewind_error(th_app *app)
 	if (!th_app_restore_moment(app, s)) return false;
 	th_app_truncate_timeline(app);
 	th_app_drop_moments(app, &app->lived);
+	code_go_on(app);
 	app->reviewing = false;
 	app->scrubbing = false;
 	app->paused = false;
@@ -316,6 +479,7 @@ bool th_app_start_level(th_app *app, const th_start_state *s)
 	app->next_moment = 0;
 	th_app_marks_reset(app);
 	bool ok = th_level_start(&app->level, s);
+	th_app_code_started(app, false, -1, -1);
 	if (ok) th_app_keep_moment(app);
 	return ok;
 }

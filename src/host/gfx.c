@@ -299,7 +299,7 @@ static th_gfx_state *state(lua_State *L)
 static th_xform camera_xform(const th_render *r, const th_target *t)
 {
 	return (th_xform){r->scale, 0.0, 0.0, -r->scale, 0.5 * t->width - r->cam_x * r->scale,
-	                  0.5 * t->height + r->cam_y * r->scale};
+	                  th_target_center_y(t) + r->cam_y * r->scale};
 }
 
 /* The camera's transform now: the frame's view inside draw, else the

@@ -442,7 +442,7 @@ void th_image_draw(const th_render *r, th_target *t, th_image *img, const draw_s
 	double dw = w * fabs(d->sx) * r->scale, dh = hh * fabs(d->sy) * r->scale;
 	if (!(dw >= 0.25 && dh >= 0.25) || dw > 1e5 || dh > 1e5) return;
 	double px = 0.5 * t->width + (d->x - r->cam_x) * r->scale;
-	double py = 0.5 * t->height - (d->y - r->cam_y) * r->scale;
+	double py = th_target_center_y(t) - (d->y - r->cam_y) * r->scale;
 	/* the origin, in the destination rectangle's pixels (y down) */
 	double cx = (d->sx < 0 ? 1.0 - d->ox : d->ox) * dw;
 	double cy = (1.0 - (d->sy < 0 ? 1.0 - d->oy : d->oy)) * dh;

@@ -516,7 +516,7 @@ static void reset_refs(th_level *lv)
 {
 	lv->tumble_ref = lv->world_ref = lv->level_ref = lv->camera_ref = lv->modules_ref = LUA_NOREF;
 	lv->host_ref = lv->stage_ref = lv->staged_ref = LUA_NOREF;
-	lv->random_ref = lv->reload_old_ref = LUA_NOREF;
+	lv->random_ref = lv->reload_old_ref = lv->code_new_ref = LUA_NOREF;
 }
 
 void th_level_init(th_level *lv)
@@ -598,6 +598,8 @@ static bool fingerprint_level(th_level *lv, int idx, uint64_t *out)
 	return ok;
 }
 
+static void keep_code(th_level *lv, int idx);
+
 bool th_level_start(th_level *lv, const th_start_state *start)
 {
 	reset_refs(lv);
@@ -649,6 +651,7 @@ bool th_level_start(th_level *lv, const th_start_state *start)
 	}
 	lv->load_print_ok = fingerprint_level(lv, -1, &lv->load_print);
 	th_loader_commit(lv);
+	keep_code(lv, -1);
 	bool conf_ok = read_conf(lv, -1);
 	lv->level_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	if (!conf_ok) return false;
@@ -717,6 +720,7 @@ th_reload_kind th_level_reload(th_level *lv)
 		return TH_RELOAD_REBUILD;
 	}
 	th_loader_commit(lv);
+	keep_code(lv, fresh);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->level_ref);
 	int old = lua_gettop(L);
 	/* The new functions win; data the old level gathered at run time (fields the
@@ -760,6 +764,168 @@ void th_level_reloaded(th_level *lv)
 	}
 	luaL_unref(L, LUA_REGISTRYINDEX, old);
 	sync_camera(lv);
+}
+
+static bool gc_pause(lua_State *L);
+static void gc_resume(lua_State *L, bool running);
+
+/* ---------------- the code's versions, for rewind ---------------- */
+
+/* A version is a table: [1] the level table, [2] the keys its file set
+ * (what a reload did not carry over from the table before it), [3] the
+ * level's modules {name = package.loaded[name]}, [4] the global functions
+ * its files defined {name = function}. The names of those globals are kept
+ * by the loader as its files commit them (TH_LOADER_GLOBALS). */
+static int code_keep_protected(lua_State *L)
+{
+	/* 1 the level table, 2 the level's modules {name = true} */
+	lua_createtable(L, 4, 0);
+	int v = lua_gettop(L);
+	lua_pushvalue(L, 1);
+	lua_rawseti(L, v, 1);
+	lua_newtable(L);
+	int own = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, 1) != 0) {
+		lua_pop(L, 1);
+		lua_pushvalue(L, -1);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, own);
+	}
+	lua_rawseti(L, v, 2);
+	lua_newtable(L);
+	int modules = lua_gettop(L);
+	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	int loaded = lua_gettop(L);
+	if (lua_istable(L, 2)) {
+		lua_pushnil(L);
+		while (lua_next(L, 2) != 0) {
+			lua_pop(L, 1);
+			lua_pushvalue(L, -1);
+			lua_rawget(L, loaded);
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_rawset(L, modules);
+		}
+	}
+	lua_settop(L, modules);
+	lua_rawseti(L, v, 3);
+	lua_newtable(L);
+	int globals = lua_gettop(L);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, TH_LOADER_GLOBALS) == LUA_TTABLE) {
+		int names = lua_gettop(L);
+		lua_pushglobaltable(L);
+		int g = lua_gettop(L);
+		lua_pushnil(L);
+		while (lua_next(L, names) != 0) {
+			lua_pop(L, 1);
+			lua_pushvalue(L, -1);
+			lua_rawget(L, g);
+			if (lua_isfunction(L, -1)) {
+				lua_pushvalue(L, -2);
+				lua_insert(L, -2);
+				lua_rawset(L, globals);
+			} else {
+				lua_pop(L, 1);
+			}
+		}
+	}
+	lua_settop(L, globals);
+	lua_rawseti(L, v, 4);
+	return 1;
+}
+
+/* Keeps the code of the level table at idx (just run, before a reload
+ * carries the old table's data into it) as lv->code_new_ref. */
+static void keep_code(th_level *lv, int idx)
+{
+	lua_State *L = lv->L;
+	idx = lua_absindex(L, idx);
+	luaL_unref(L, LUA_REGISTRYINDEX, lv->code_new_ref);
+	lv->code_new_ref = LUA_NOREF;
+	bool gc = gc_pause(L);
+	lua_pushcfunction(L, code_keep_protected);
+	lua_pushvalue(L, idx);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->modules_ref);
+	if (lua_pcall(L, 2, 1, 0) == LUA_OK) {
+		lv->code_new_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	} else {
+		lua_pop(L, 1); /* out of memory: that edit's replays run the code after it */
+	}
+	gc_resume(L, gc);
+}
+
+int th_level_code_take(th_level *lv)
+{
+	int ref = lv->code_new_ref;
+	lv->code_new_ref = LUA_NOREF;
+	return ref;
+}
+
+static int code_use_protected(lua_State *L)
+{
+	/* 1 the level table now, 2 the version */
+	lua_rawgeti(L, 2, 1);
+	int to = lua_gettop(L);
+	lua_rawgeti(L, 2, 2);
+	int own = lua_gettop(L);
+	if (!lua_rawequal(L, 1, to)) {
+		/* the data the level gathered goes along, as across a reload */
+		lua_pushnil(L);
+		while (lua_next(L, 1) != 0) {
+			if (!lua_isfunction(L, -1)) {
+				lua_pushvalue(L, -2);
+				bool set_by_file = lua_rawget(L, own) != LUA_TNIL;
+				lua_pop(L, 1);
+				if (!set_by_file) {
+					lua_pushvalue(L, -2);
+					lua_pushvalue(L, -2);
+					lua_rawset(L, to);
+				}
+			}
+			lua_pop(L, 1);
+		}
+	}
+	for (int part = 3; part <= 4; ++part) {
+		if (part == 3) {
+			lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+		} else {
+			lua_pushglobaltable(L);
+		}
+		int into = lua_gettop(L);
+		lua_rawgeti(L, 2, part);
+		int from = lua_gettop(L);
+		lua_pushnil(L);
+		while (lua_next(L, from) != 0) {
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_rawset(L, into);
+		}
+		lua_settop(L, into - 1);
+	}
+	lua_pushvalue(L, to);
+	return 1;
+}
+
+void th_level_code_use(th_level *lv, int ref)
+{
+	lua_State *L = lv->L;
+	if (L == NULL || ref == LUA_NOREF || ref == LUA_REFNIL || lv->level_ref == LUA_NOREF) return;
+	bool gc = gc_pause(L);
+	lua_pushcfunction(L, code_use_protected);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, lv->level_ref);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+	if (lua_pcall(L, 2, 1, 0) == LUA_OK) {
+		lua_rawseti(L, LUA_REGISTRYINDEX, lv->level_ref);
+	} else {
+		lua_pop(L, 1);
+	}
+	gc_resume(L, gc);
+}
+
+void th_level_code_free(th_level *lv, unsigned run, int ref)
+{
+	if (lv->L != NULL && run == lv->run) luaL_unref(lv->L, LUA_REGISTRYINDEX, ref);
 }
 
 /* ---------------- moments, for rewind ---------------- */

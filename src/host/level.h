@@ -109,6 +109,7 @@ typedef struct th_level {
 	int host_ref;            /* the host's own tables (fingerprint.h) */
 	int random_ref;          /* math.random as the libraries made it (its state is rewound) */
 	int reload_old_ref;      /* a functions-only reload's old level table, until th_level_reloaded */
+	int code_new_ref;        /* the code a start or a reload just made, until th_level_code_take */
 	int stage_ref;           /* a file being run: its environment (loader.c) */
 	int staged_ref;          /* ... and the chunks loaded into it */
 	tb_world *world;
@@ -172,6 +173,20 @@ typedef enum th_reload_kind {
  * th_level_reloaded, which calls level.reload(world, old). */
 th_reload_kind th_level_reload(th_level *lv);
 void th_level_reloaded(th_level *lv);
+
+/* The level's code as a start or a functions-only reload left it, kept so a
+ * replay from a moment lived before an edit runs the code that was live
+ * then: the level table (its functions), the modules the level required
+ * (package.loaded) and the global functions its files defined. A registry
+ * reference (the caller owns it), or LUA_NOREF; taken once. */
+int th_level_code_take(th_level *lv);
+/* Makes the kept code the level's: its level table (gaining the data fields
+ * of the one it replaces that its file did not set, as a reload does), its
+ * modules and its global functions. Data and the world are untouched. */
+void th_level_code_use(th_level *lv, int ref);
+/* Frees kept code (nothing if run is not the level's run any more: the Lua
+ * state it lived in is gone). */
+void th_level_code_free(th_level *lv, unsigned run, int ref);
 
 /* A moment of the level as it is now (between frames), or NULL: the level is
  * not running, or (*message set, malloc'd) its state cannot be kept: a value
@@ -250,6 +265,9 @@ void th_loader_open_lua(th_level *lv, lua_State *L);
 void th_loader_stage(th_level *lv);
 /* Gives the function at idx the staging environment (if one is open). */
 void th_loader_stage_chunk(th_level *lv, int idx);
+/* The registry's table of the global names the level's files defined
+ * (committed), {name = true}: what a version of the code keeps. */
+#define TH_LOADER_GLOBALS "tumble.level_globals"
 /* The file ran: its globals join the real ones, its chunks see them. */
 void th_loader_commit(th_level *lv);
 /* The file failed: its environment and everything in it are dropped. */

@@ -62,6 +62,13 @@ void th_loader_commit(th_level *lv)
 	int env = lua_gettop(L);
 	lua_pushglobaltable(L);
 	int globals = lua_gettop(L);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, TH_LOADER_GLOBALS) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_setfield(L, LUA_REGISTRYINDEX, TH_LOADER_GLOBALS);
+	}
+	int names = lua_gettop(L);
 	/* the env's globals move into the real ones (but not its _G, itself) */
 	lua_pushnil(L);
 	while (lua_next(L, env) != 0) {
@@ -69,6 +76,9 @@ void th_loader_commit(th_level *lv)
 			lua_pop(L, 1);
 			continue;
 		}
+		lua_pushvalue(L, -2);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, names);
 		lua_pushvalue(L, -2);
 		lua_insert(L, -2);
 		lua_rawset(L, globals);

@@ -22,6 +22,7 @@
 #define RIGHT_W 316
 
 static const SDL_Color panel_bg = {8, 10, 14, 210};
+static const SDL_Color edit_color = {255, 170, 60, 255}; /* an edit's mark on the timeline */
 static const SDL_Color text_color = {232, 234, 240, 255};
 static const SDL_Color dim_color = {150, 156, 170, 255};
 static const SDL_Color accent_color = {255, 200, 90, 255};
@@ -383,6 +384,13 @@ static void draw_timeline(const th_overlay_view *v, th_target *t)
 		last = x;
 		th_render_fill_rect(t->renderer, x, (float)bar.y + bar.h - 3, 1.0f, 3.0f, (SDL_Color){232, 234, 240, 150});
 	}
+	/* a mark where each edit took effect: from there on, its code ran */
+	for (int i = 0; i < v->edit_count; ++i) {
+		if (v->edits[i] < first || v->edits[i] > end) continue;
+		float x = TL_X(v->edits[i]);
+		th_render_fill_rect(t->renderer, x - 1, (float)bar.y - 4, 2.0f, (float)bar.h + 4, edit_color);
+		th_render_fill_rect(t->renderer, x - 3, (float)bar.y - 6, 6.0f, 3.0f, edit_color);
+	}
 	if (v->faulted) {
 		th_render_fill_rect(t->renderer, TL_X(v->tl_end) - 2, (float)bar.y - 2, 4.0f, (float)bar.h + 4,
 		                    (SDL_Color){255, 80, 80, 255});
@@ -614,6 +622,18 @@ static void error_layout(const th_overlay *o, const th_overlay_view *v, int widt
 		e->choice[i] = (SDL_Rect){x - 4, cy - 3, w + 8, e->line_h + 6};
 		x += w + 8 + 2 * PAD;
 	}
+}
+
+int th_overlay_bottom_inset(const th_overlay *o, const th_overlay_view *v, int width, int height)
+{
+	int inset = timeline_height(v);
+	error_panel e;
+	error_layout(o, v, width, height, &e);
+	if (e.wrapped != NULL && height - (e.rect.y - PAD) > inset) inset = height - (e.rect.y - PAD);
+	free(e.wrapped);
+	/* the world keeps at least 40% of the view's height */
+	int most = height * 3 / 5;
+	return inset < most ? inset : most;
 }
 
 th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y)

@@ -33,6 +33,9 @@ typedef struct th_overlay {
 } th_overlay;
 
 /* What the overlay shows, gathered by the app. */
+/* Edits marked on the timeline, at most (the newest). */
+#define TH_OVERLAY_EDITS 32
+
 typedef struct th_overlay_view {
 	long long frame;         /* the level's fixed steps */
 	bool headless;
@@ -62,6 +65,8 @@ typedef struct th_overlay_view {
 	size_t snap_bytes;
 	const char *rewind_note; /* why no moment is kept now, or NULL */
 	long long error_moment;  /* halted: the step a rewind goes back to, or -1 */
+	long long edits[TH_OVERLAY_EDITS]; /* where the newest edits took effect, in steps */
+	int edit_count;
 	const struct th_plot *plot; /* tumble.plot series, or NULL */
 } th_overlay_view;
 
@@ -80,6 +85,10 @@ th_action th_overlay_click(th_overlay *o, const th_overlay_view *v, int x, int y
  * while dragging: any y). Its place depends on the view's size only, so a
  * replayed recording scrubs the same. */
 bool th_overlay_timeline_at(const th_overlay_view *v, int x, int y, bool dragging, long long *step);
+/* Pixels along the bottom of a width x height view that the timeline and
+ * the error panel take now (0: none shown; at most 60% of the height): the
+ * world is drawn fitted above them. */
+int th_overlay_bottom_inset(const th_overlay *o, const th_overlay_view *v, int width, int height);
 /* A click on the error panel's choices (halted): their action, or TH_ACT_NONE. */
 th_action th_overlay_error_click(const th_overlay *o, const th_overlay_view *v, int x, int y);
 

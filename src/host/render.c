@@ -154,7 +154,7 @@ SDL_FPoint th_render_to_screen(const th_render *r, const th_target *t, tb_vec2 p
 {
 	SDL_FPoint s;
 	s.x = (float)(0.5 * t->width + (p.x - r->cam_x) * r->scale);
-	s.y = (float)(0.5 * t->height - (p.y - r->cam_y) * r->scale);
+	s.y = (float)(th_target_center_y(t) - (p.y - r->cam_y) * r->scale);
 	return s;
 }
 
@@ -697,8 +697,9 @@ static void draw_grid(th_render *r, th_target *t)
 	double step = 1.0;
 	for (int i = 0; i < 64 && step * r->scale < 24.0; ++i) step *= 5.0;
 	if (!isfinite(step) || step * r->scale < 24.0) return;
-	tb_vec2 lo = tb_v2((float)(r->cam_x - 0.5 * t->width / r->scale), (float)(r->cam_y - 0.5 * t->height / r->scale));
-	tb_vec2 hi = tb_v2((float)(r->cam_x + 0.5 * t->width / r->scale), (float)(r->cam_y + 0.5 * t->height / r->scale));
+	double cy = th_target_center_y(t);
+	tb_vec2 lo = tb_v2((float)(r->cam_x - 0.5 * t->width / r->scale), (float)(r->cam_y - (t->height - cy) / r->scale));
+	tb_vec2 hi = tb_v2((float)(r->cam_x + 0.5 * t->width / r->scale), (float)(r->cam_y + cy / r->scale));
 	grid_lines(r, t, lo.x, hi.x, step, true);
 	grid_lines(r, t, lo.y, hi.y, step, false);
 }
@@ -708,7 +709,7 @@ static void draw_grid(th_render *r, th_target *t)
 void th_render_begin(th_render *r, th_target *t, const th_camera *c, float alpha)
 {
 	r->alpha = alpha;
-	r->scale = c->scale;
+	r->scale = c->scale * th_target_fit(t);
 	if (c->following) {
 		r->cam_x = c->prev_x + alpha * (c->x - c->prev_x);
 		r->cam_y = c->prev_y + alpha * (c->y - c->prev_y);

@@ -18,8 +18,23 @@ typedef struct th_target {
 	SDL_Renderer *renderer;
 	SDL_Texture *font;
 	int width, height;
+	/* pixels along the bottom that the host's panels take (the timeline, the
+	 * error panel): the world is drawn fitted into the rest, so none of it
+	 * is under them */
+	int inset;
 	struct th_texture_cache *textures; /* textures of the pictures drawn into it (th_target_texture) */
 } th_target;
+
+/* The screen row of the camera's centre, and how much the world is scaled
+ * to fit above the inset. */
+static inline double th_target_center_y(const th_target *t)
+{
+	return 0.5 * (double)(t->height - t->inset);
+}
+static inline double th_target_fit(const th_target *t)
+{
+	return t->inset > 0 && t->inset < t->height ? (double)(t->height - t->inset) / (double)t->height : 1.0;
+}
 
 enum { TH_LAYER_SHAPES, TH_LAYER_JOINTS, TH_LAYER_CONTACTS, TH_LAYER_AABBS, TH_LAYER_MASS, TH_LAYER_COUNT };
 

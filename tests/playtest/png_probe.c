@@ -6,6 +6,9 @@
  *   png_probe FILE count X0 Y0 X1 Y1 R G B TOL
  *                                       -> how many pixels of the rectangle
  *                                          (inclusive) are within TOL of R G B
+ *   png_probe FILE bbox R G B TOL       -> "X0 Y0 X1 Y1": the smallest rectangle
+ *                                          holding every pixel within TOL of
+ *                                          R G B, or "none"
  *   png_probe FILE diff OTHER           -> how many pixels differ
  *   png_probe FILE jpeg OUT             -> writes the picture as a JPEG (a
  *                                          fixture for the host's JPEG loading)
@@ -67,6 +70,24 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("%ld\n", n);
+	} else if (strcmp(argv[2], "bbox") == 0 && argc == 7) {
+		int c[3] = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5])}, tol = atoi(argv[6]);
+		int x0 = s->w, y0 = s->h, x1 = -1, y1 = -1;
+		for (int y = 0; y < s->h; ++y) {
+			for (int x = 0; x < s->w; ++x) {
+				const Uint8 *p = at(s, x, y);
+				if (abs(p[0] - c[0]) > tol || abs(p[1] - c[1]) > tol || abs(p[2] - c[2]) > tol) continue;
+				if (x < x0) x0 = x;
+				if (y < y0) y0 = y;
+				if (x > x1) x1 = x;
+				if (y > y1) y1 = y;
+			}
+		}
+		if (x1 < 0) {
+			printf("none\n");
+		} else {
+			printf("%d %d %d %d\n", x0, y0, x1, y1);
+		}
 	} else if (strcmp(argv[2], "jpeg") == 0 && argc == 4) {
 		if (IMG_SaveJPG(s, argv[3], 95) != 0) {
 			fprintf(stderr, "png_probe: %s: %s\n", argv[3], IMG_GetError());
