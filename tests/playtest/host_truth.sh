@@ -27,7 +27,7 @@ set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
 PROBE=${TUMBLE_PNG_PROBE:-$ROOT/build/tests/png_probe}
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+TMP=$(mktemp -d); trap '[ "$BASHPID" = "$$" ] && rm -rf "$TMP"' EXIT
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
