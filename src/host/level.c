@@ -1173,6 +1173,7 @@ void th_level_step(th_level *lv)
 	set_frame(lv);
 	th_input_end_step(&lv->input);
 	sync_camera(lv);
+	th_sound_step(lv);
 	lv->update_ms = t1 - t0;
 	lv->step_ms = th_now_ms() - t1;
 }

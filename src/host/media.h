@@ -99,6 +99,13 @@ bool th_picture_save(SDL_Surface *s, const char *path);
 
 /* tumble.sound and tumble.beep into the tumble table on top of the stack. */
 void th_sound_open_lua(struct th_level *h, lua_State *L);
+/* After each fixed step: ends the voices whose time is up, moves positional
+ * sounds with their bodies, and tells the mixer the gains (not while sound is
+ * held back). */
+void th_sound_step(struct th_level *h);
+/* After frames were replayed with sound held back: the mixer plays what the
+ * level's voices say is playing now, from where they are, and nothing else. */
+void th_sound_resync(struct th_level *h);
 /* Decodes a sound file's bytes (WAV or OGG Vorbis) into a chunk in the mixer's
  * format, the path tumble.sound takes. Before anything is decoded, the most
  * audio the bytes can decode to, whatever their headers claim, must fit in
