@@ -720,7 +720,8 @@ void th_sound_step(th_level *lv)
 			lua_rawset(L, active);
 			continue;
 		}
-		if (s->placed == 2 && lua_getiuservalue(L, -1, 1) != LUA_TNONE) {
+		if (s->placed == 2) {
+			lua_getiuservalue(L, -1, 1);
 			tb_world *w;
 			tb_body_id id;
 			/* a body destroyed since leaves the sound where it last was */
@@ -729,8 +730,8 @@ void th_sound_step(th_level *lv)
 				s->px = p.x;
 				s->py = p.y;
 			}
+			lua_pop(L, 1);
 		}
-		lua_pop(L, 1);
 		if (held(s)) continue;
 		for (int i = 0; i < VOICES; ++i) {
 			voice *v = &s->voices[i];
@@ -780,13 +781,20 @@ void th_sound_resync(th_level *lv)
 
 /* ---------------- the Sound's methods ---------------- */
 
-static double check_range(lua_State *L, int arg, double lo, double hi)
+/* The number at arg within [lo, hi], or an error naming the method and what
+ * it got ("set_volume: number in [0, 1] expected, got nan"). */
+static double check_range(lua_State *L, int arg, const char *method, double lo, double hi)
 {
 	int ok = 0;
 	double v = lua_tonumberx(L, arg, &ok);
 	if (!ok || lua_type(L, arg) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
-		const char *got = lua_type(L, arg) == LUA_TNUMBER ? lua_tostring(L, arg) : luaL_typename(L, arg);
-		return luaL_argerror(L, arg, lua_pushfstring(L, "number in [%f, %f] expected, got %s", lo, hi, got));
+		char got[64];
+		if (lua_type(L, arg) != LUA_TNUMBER) snprintf(got, sizeof(got), "%s", luaL_typename(L, arg));
+		else if (isnan(v)) snprintf(got, sizeof(got), "nan");
+		else snprintf(got, sizeof(got), "%.14g", v);
+		char range[80];
+		snprintf(range, sizeof(range), "[%.6g, %.6g]", lo, hi);
+		return luaL_error(L, "%s: number in %s expected, got %s", method, range, got);
 	}
 	return v;
 }
@@ -858,7 +866,7 @@ static int sound_resume(lua_State *L)
 static int sound_seek(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
-	double to = check_range(L, 2, 0.0, s->duration);
+	double to = check_range(L, 2, "seek", 0.0, s->duration);
 	double t = level_time(s);
 	expire(s, t);
 	bool any = false;
@@ -926,7 +934,7 @@ static void apply_all(th_sound *s)
 static int sound_set_volume(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
-	s->volume = check_range(L, 2, 0.0, 1.0);
+	s->volume = check_range(L, 2, "set_volume", 0.0, 1.0);
 	apply_all(s);
 	return 0;
 }
@@ -935,7 +943,7 @@ static int sound_set_volume(lua_State *L)
 static int sound_set_pan(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
-	s->pan = check_range(L, 2, -1.0, 1.0);
+	s->pan = check_range(L, 2, "set_pan", -1.0, 1.0);
 	apply_all(s);
 	return 0;
 }
@@ -944,7 +952,7 @@ static int sound_set_pan(lua_State *L)
 static int sound_set_looping(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
-	luaL_checktype(L, 2, LUA_TBOOLEAN);
+	if (lua_type(L, 2) != LUA_TBOOLEAN) return luaL_error(L, "set_looping: boolean expected, got %s", luaL_typename(L, 2));
 	bool loop = lua_toboolean(L, 2);
 	s->looping = loop;
 	double t = level_time(s);
@@ -973,7 +981,7 @@ static int sound_set_position(lua_State *L)
 		return 0;
 	}
 	if (lua_type(L, 2) == LUA_TNUMBER) {
-		double x = check_range(L, 2, -1e9, 1e9), y = check_range(L, 3, -1e9, 1e9);
+		double x = check_range(L, 2, "set_position", -1e9, 1e9), y = check_range(L, 3, "set_position", -1e9, 1e9);
 		s->placed = 1;
 		s->px = x;
 		s->py = y;
@@ -985,8 +993,9 @@ static int sound_set_position(lua_State *L)
 	tb_world *w;
 	tb_body_id id;
 	if (!tumble_lua_to_body(L, 2, &w, &id)) {
-		const char *what = strcmp(tumble_lua_typename(L, 2), "Body") == 0 ? "a destroyed Body" : luaL_typename(L, 2);
-		return luaL_argerror(L, 2, lua_pushfstring(L, "x, y or a live Body expected, got %s", what));
+		const char *type = tumble_lua_typename(L, 2);
+		const char *what = type == NULL ? luaL_typename(L, 2) : strcmp(type, "Body") == 0 ? "a destroyed Body" : type;
+		return luaL_error(L, "set_position: x, y or a live Body expected, got %s", what);
 	}
 	tb_vec2 p = tb_body_get_position(w, id);
 	s->placed = 2;
