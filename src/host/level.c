@@ -469,6 +469,7 @@ static int init_protected(lua_State *L)
 	th_gfx_open_lua(lv, L);
 	th_camera_open_lua(lv, L);
 	th_sound_open_lua(lv, L);
+	th_save_open_lua(lv, L);
 	th_introspect_open_lua(lv, L);
 	th_plot_open_lua(lv, L);
 	lua_pushlightuserdata(L, lv);

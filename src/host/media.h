@@ -115,4 +115,9 @@ void th_sound_resync(struct th_level *h);
 struct Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t room, double *seconds, char *why,
                                   size_t why_size);
 
+/* ---- save data (save.c) ---- */
+
+/* tumble.save and tumble.load_save into the tumble table on top of the stack. */
+void th_save_open_lua(struct th_level *h, lua_State *L);
+
 #endif
