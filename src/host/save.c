@@ -23,6 +23,9 @@
  * temporary file and renamed over the old one, so a crash leaves the old save
  * or the new one, never half of one.
  *
+ * Under --sandbox both are refused with a clear error: its OS lock lets the
+ * process write no files and read only the level's folder.
+ *
  * While the host replays frames (tumble.replaying: a rebuild or a rewind's
  * catch-up), tumble.save writes nothing (it is held back like print: the
  * frame already wrote it when it was live) and returns true; tumble.load_save
@@ -298,8 +301,16 @@ static bool write_all(int fd, const char *p, size_t n)
 
 static const char *why(int err)
 {
-	if (err == EACCES || err == EPERM) return "permission denied (under --sandbox the OS lock lets a level write no files)";
 	return strerror(err);
+}
+
+/* --sandbox locks the process (Landlock, seccomp) so that it writes no files
+ * and reads only the level's folder: save data is refused there, clearly. */
+static void check_allowed(lua_State *L, const th_level *lv, const char *fn)
+{
+	if (lv->opt != NULL && lv->opt->sandbox) {
+		luaL_error(L, "%s: save data is off under --sandbox (the level may write no files and read only its own folder)", fn);
+	}
 }
 
 /* tumble.save(name, value) -> true */
@@ -307,6 +318,7 @@ static int tumble_save(lua_State *L)
 {
 	th_level *lv = host_up(L);
 	const char *name = check_name(L, 1, "tumble.save");
+	check_allowed(L, lv, "tumble.save");
 	if (lua_isnoneornil(L, 2)) return luaL_error(L, "tumble.save: a value to save expected (a table), got %s", luaL_typename(L, 2));
 	lua_settop(L, 2);
 	lua_newtable(L); /* 3: the tables on the path */
@@ -508,6 +520,7 @@ static int tumble_load_save(lua_State *L)
 {
 	th_level *lv = host_up(L);
 	const char *name = check_name(L, 1, "tumble.load_save");
+	check_allowed(L, lv, "tumble.load_save");
 	char dir[4096], file[4200];
 	if (!save_dir(lv, false, dir, sizeof(dir))) {
 		return luaL_error(L, "tumble.load_save: no save folder: %s (set HOME or XDG_DATA_HOME)", why(errno));
