@@ -873,6 +873,7 @@ bool th_level_restore(th_level *lv, const th_moment *m)
 	sync_camera(lv);
 	lv->camera.prev_x = lv->camera.x;
 	lv->camera.prev_y = lv->camera.y;
+	th_sound_resync(lv);
 	return true;
 }
 

@@ -89,6 +89,7 @@ static Mix_Chunk chan_tail[TH_MIX_CHANNELS];
 static double chan_left[TH_MIX_CHANNELS], chan_right[TH_MIX_CHANNELS];
 static unsigned long long next_voice_id = 1;
 static const char active_key = 'a'; /* registry: {[Sound] = true} with a voice (kept alive while heard) */
+static const char all_key = 'A';    /* registry: {[Sound] = true}, weak keys: every Sound, for rewind's moments */
 
 static const char beeps_key = 'b'; /* registry: {[params] = Sound}, a bounded cache */
 
@@ -779,6 +780,112 @@ void th_sound_resync(th_level *lv)
 	lua_pop(L, 1);
 }
 
+/* ---------------- rewind: a Sound's state in a moment ---------------- */
+
+/* What a moment keeps of a Sound: everything the level can read back or
+ * that changes what it will read (the followed Body is kept beside it). */
+typedef struct sound_state {
+	voice voices[VOICES];
+	double volume, pan, start_at, px, py;
+	bool looping;
+	int placed;
+} sound_state;
+
+static bool is_default(const th_sound *s)
+{
+	for (int i = 0; i < VOICES; ++i) {
+		if (s->voices[i].id != 0) return false;
+	}
+	return s->volume == 1.0 && s->pan == 0.0 && s->start_at == 0.0 && !s->looping && s->placed == 0;
+}
+
+size_t th_sound_capture_lua(lua_State *L)
+{
+	luaL_checkstack(L, 8, NULL);
+	lua_newtable(L);
+	int out = lua_gettop(L);
+	size_t bytes = 0;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	int all = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, all) != 0) {
+		lua_pop(L, 1);
+		th_sound *s = lua_touserdata(L, -1);
+		if (s == NULL || is_default(s)) continue;
+		sound_state st;
+		memset(&st, 0, sizeof(st));
+		memcpy(st.voices, s->voices, sizeof(st.voices));
+		st.volume = s->volume;
+		st.pan = s->pan;
+		st.start_at = s->start_at;
+		st.px = s->px;
+		st.py = s->py;
+		st.looping = s->looping;
+		st.placed = s->placed;
+		lua_pushvalue(L, -1);
+		lua_createtable(L, 2, 0);
+		lua_pushlstring(L, (const char *)&st, sizeof(st));
+		lua_rawseti(L, -2, 1);
+		lua_getiuservalue(L, -3, 1);
+		lua_rawseti(L, -2, 2);
+		lua_rawset(L, out);
+		bytes += sizeof(st) + 128;
+	}
+	lua_pop(L, 1);
+	return bytes;
+}
+
+void th_sound_restore_lua(lua_State *L, int moment_sounds)
+{
+	moment_sounds = lua_absindex(L, moment_sounds);
+	luaL_checkstack(L, 8, NULL);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	int all = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, all) != 0) {
+		lua_pop(L, 1);
+		int ud = lua_gettop(L);
+		th_sound *s = lua_touserdata(L, ud);
+		if (s == NULL) continue;
+		sound_state st = {.volume = 1.0};
+		lua_pushnil(L); /* the followed Body */
+		if (lua_istable(L, moment_sounds)) {
+			lua_pushvalue(L, ud);
+			if (lua_rawget(L, moment_sounds) == LUA_TTABLE) {
+				size_t n = 0;
+				lua_rawgeti(L, -1, 1);
+				const char *bytes = lua_tolstring(L, -1, &n);
+				if (bytes != NULL && n == sizeof(st)) memcpy(&st, bytes, sizeof(st));
+				lua_pop(L, 1);
+				lua_rawgeti(L, -1, 2);
+				lua_replace(L, -3);
+			}
+			lua_pop(L, 1);
+		}
+		lua_setiuservalue(L, ud, 1);
+		/* what the mixer plays of it starts again from the restored voices
+		 * (th_sound_resync, once the level's clock is back too) */
+		if (s->media != NULL && s->media->audio > 0) halt_channels(s, NULL);
+		memcpy(s->voices, st.voices, sizeof(st.voices));
+		for (int i = 0; i < VOICES; ++i) s->voices[i].channel = -1;
+		s->volume = st.volume;
+		s->pan = st.pan;
+		s->start_at = st.start_at;
+		s->px = st.px;
+		s->py = st.py;
+		s->looping = st.looping;
+		s->placed = st.placed;
+		set_active(L, ud, newest(s) != NULL);
+	}
+	lua_pop(L, 1);
+}
+
 /* ---------------- the Sound's methods ---------------- */
 
 /* The number at arg within [lo, hi], or an error naming the method and what
@@ -1109,6 +1216,20 @@ static th_sound *new_sound(lua_State *L, th_level *lv, const char *name)
 	s->media = lv->media;
 	s->level = lv;
 	s->volume = 1.0;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_createtable(L, 0, 1);
+		lua_pushliteral(L, "k");
+		lua_setfield(L, -2, "__mode");
+		lua_setmetatable(L, -2);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &all_key);
+	}
+	lua_pushvalue(L, -2);
+	lua_pushboolean(L, 1);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
 	luaL_setmetatable(L, SOUND_MT);
 	s->name = strdup(name);
 	if (s->name == NULL) luaL_error(L, "out of memory");

@@ -4,7 +4,8 @@
 # relative to the camera), what the headless mixer (SDL's dummy driver) was
 # told of them, hostile arguments, and replays: what a level reads of its
 # sounds is the same when the host replays frames with sound held back, and
-# the mixer plays what is playing once the replay is over.
+# the mixer plays what is playing once the replay is over; a rewind takes the
+# sounds back with the world.
 . "$(dirname "$0")/drivers/tap.sh"
 
 levels="$TUMBLE_ROOT/tests/playtest/levels/sound"
@@ -33,5 +34,26 @@ check "what the level read of its sound (playing, paused, tell) is the same in t
     [ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ]"
 check "after the replay the mixer plays the looping sound again" \
   grep -qx 'on the mixer after: true' "$TAP_TMP/rebuilt.out"
+
+# a rewind: straight to frame 300, and to 240, Page Up x4 (back to 120), F2,
+# then the same input again
+HEAD='tumble-input 1
+view 640 480'
+printf '%s\n' "$HEAD" 'F 1 320' > "$TAP_TMP/a.rec"
+{ printf '%s\n' "$HEAD" 'F 1 241'
+  for i in 1 2 3 4; do printf '%s\n' 'kd pageup' 'ku pageup' 'F 1'; done
+  printf '%s\n' 'kd f2' 'ku f2' 'F 1 320'; } > "$TAP_TMP/b.rec"
+timeout 60 "$TUMBLE_BIN" --headless --frames 1000 --replay "$TAP_TMP/a.rec" "$levels/rewind.lua" \
+  > "$TAP_TMP/a.out" 2> "$TAP_TMP/a.err"
+timeout 60 "$TUMBLE_BIN" --headless --frames 1000 --replay "$TAP_TMP/b.rec" "$levels/rewind.lua" \
+  > "$TAP_TMP/b.out" 2> "$TAP_TMP/b.err"
+# the last line of each frame, in order (after the rewind, frames 121.. were lived again)
+grep '^frame ' "$TAP_TMP/a.out" > "$TAP_TMP/a.lines"
+awk '$1 == "frame" { last[$2] = $0 } END { for (k in last) print k, last[k] }' "$TAP_TMP/b.out" | sort -n |
+  cut -d' ' -f2- > "$TAP_TMP/b.lines"
+check "a rewind takes the sound back: the rewound run lived frame 121 twice" \
+  bash -c "[ \$(grep -c '^frame 121 ' '$TAP_TMP/b.out') = 2 ]"
+check "... and read the same of its sound (playing, paused, tell, volume, looping) as a straight run, every frame" \
+  bash -c "[ \$(wc -l < '$TAP_TMP/a.lines') = 301 ] && diff '$TAP_TMP/a.lines' '$TAP_TMP/b.lines'"
 
 tap_done
