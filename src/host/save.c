@@ -68,12 +68,15 @@ static const char *check_name(lua_State *L, int arg, const char *fn)
 	bool ok = len >= 1 && len <= SAVE_MAX_NAME && name[0] != '.';
 	for (size_t i = 0; ok && i < len; ++i) {
 		char c = name[i];
-		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		     c == '.';
 	}
 	if (ok && strstr(name, "..") != NULL) ok = false;
 	if (!ok) {
-		luaL_error(L, "%s: bad save name '%s': 1 to %d letters, digits, '_', '-' or '.', not starting with '.' and without '..'",
-		           fn, lua_pushfstring(L, "%s", len > 80 ? "(too long)" : name), SAVE_MAX_NAME);
+		luaL_error(
+		    L,
+		    "%s: bad save name '%s': 1 to %d letters, digits, '_', '-' or '.', not starting with '.' and without '..'",
+		    fn, lua_pushfstring(L, "%s", len > 80 ? "(too long)" : name), SAVE_MAX_NAME);
 	}
 	return name;
 }
@@ -91,14 +94,15 @@ static void game_name(const th_level *lv, char *out, size_t size)
 	snprintf(stem, sizeof(stem), "%.*s", (int)(n < 200 ? n : 200), base);
 	if ((strcmp(stem, "main") == 0 || strcmp(stem, "level") == 0) && base > path + 1) {
 		const char *end = base - 1, *start = end;
-		while (start > path && start[-1] != '/') --start;
+		while (start > path && start[-1] != '/')
+			--start;
 		if (end > start) snprintf(stem, sizeof(stem), "%.*s", (int)(end - start < 200 ? end - start : 200), start);
 	}
 	size_t k = 0;
 	for (size_t i = 0; stem[i] != '\0' && k + 1 < size && k < SAVE_MAX_NAME; ++i) {
 		char c = stem[i];
-		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-		             (c == '.' && k > 0);
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		             c == '-' || (c == '.' && k > 0);
 		out[k++] = plain ? c : '_';
 	}
 	if (k == 0) out[k++] = '_';
@@ -113,9 +117,12 @@ static bool save_dir(const th_level *lv, bool create, char *out, size_t size)
 	game_name(lv, game, sizeof(game));
 	const char *dir = getenv("TUMBLE_DATA_DIR"), *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	char root[4096];
-	if (dir != NULL && dir[0] == '/') snprintf(root, sizeof(root), "%s", dir);
-	else if (xdg != NULL && xdg[0] == '/') snprintf(root, sizeof(root), "%s/tumble", xdg);
-	else if (home != NULL && home[0] == '/') snprintf(root, sizeof(root), "%s/.local/share/tumble", home);
+	if (dir != NULL && dir[0] == '/')
+		snprintf(root, sizeof(root), "%s", dir);
+	else if (xdg != NULL && xdg[0] == '/')
+		snprintf(root, sizeof(root), "%s/tumble", xdg);
+	else if (home != NULL && home[0] == '/')
+		snprintf(root, sizeof(root), "%s/.local/share/tumble", home);
 	else {
 		errno = ENOENT;
 		return false;
@@ -155,7 +162,7 @@ static int count_saves(const char *dir)
 
 typedef struct writer {
 	lua_State *L;
-	char *buf;      /* NULL: counting only */
+	char *buf; /* NULL: counting only */
 	size_t len;
 	int onpath;     /* stack index: {[table] = true} for the tables being written */
 	char path[512]; /* "save.a[3].b", for the messages */
@@ -210,7 +217,9 @@ static void put_value(writer *w, int idx, int depth, bool key)
 	char num[64];
 	if ((++w->ticks & 4095) == 0) th_sandbox_tick(L, 4096);
 	switch (lua_type(L, idx)) {
-	case LUA_TBOOLEAN: put_str(w, lua_toboolean(L, idx) ? "true" : "false"); return;
+	case LUA_TBOOLEAN:
+		put_str(w, lua_toboolean(L, idx) ? "true" : "false");
+		return;
 	case LUA_TNUMBER:
 		if (lua_isinteger(L, idx)) {
 			snprintf(num, sizeof(num), "%lld", (long long)lua_tointeger(L, idx));
@@ -229,8 +238,11 @@ static void put_value(writer *w, int idx, int depth, bool key)
 		put_string(w, s, n);
 		return;
 	}
-	case LUA_TTABLE: break;
-	default: fail_at(w, lua_pushfstring(L, "cannot save a %s (only tables, strings, numbers and booleans)", luaL_typename(L, idx)));
+	case LUA_TTABLE:
+		break;
+	default:
+		fail_at(w, lua_pushfstring(L, "cannot save a %s (only tables, strings, numbers and booleans)",
+		                           luaL_typename(L, idx)));
 	}
 	if (key) fail_at(w, "cannot save a table as a key");
 	if (depth >= SAVE_MAX_DEPTH) fail_at(w, lua_pushfstring(L, "tables nested more than %d deep", SAVE_MAX_DEPTH));
@@ -309,7 +321,8 @@ static const char *why(int err)
 static void check_allowed(lua_State *L, const th_level *lv, const char *fn)
 {
 	if (lv->opt != NULL && lv->opt->sandbox) {
-		luaL_error(L, "%s: save data is off under --sandbox (the level may write no files and read only its own folder)", fn);
+		luaL_error(
+		    L, "%s: save data is off under --sandbox (the level may write no files and read only its own folder)", fn);
 	}
 }
 
@@ -319,7 +332,8 @@ static int tumble_save(lua_State *L)
 	th_level *lv = host_up(L);
 	const char *name = check_name(L, 1, "tumble.save");
 	check_allowed(L, lv, "tumble.save");
-	if (lua_isnoneornil(L, 2)) return luaL_error(L, "tumble.save: a value to save expected (a table), got %s", luaL_typename(L, 2));
+	if (lua_isnoneornil(L, 2))
+		return luaL_error(L, "tumble.save: a value to save expected (a table), got %s", luaL_typename(L, 2));
 	lua_settop(L, 2);
 	lua_newtable(L); /* 3: the tables on the path */
 	writer w = {.L = L, .onpath = 3};
@@ -352,8 +366,8 @@ static int tumble_save(lua_State *L)
 	snprintf(file, sizeof(file), "%s/%s%s", dir, name, SAVE_EXT);
 	struct stat st;
 	if (lstat(file, &st) != 0 && count_saves(dir) >= SAVE_MAX_FILES) {
-		return luaL_error(L, "tumble.save: '%s' would be this game's save number %d; at most %d", name, SAVE_MAX_FILES + 1,
-		                  SAVE_MAX_FILES);
+		return luaL_error(L, "tumble.save: '%s' would be this game's save number %d; at most %d", name,
+		                  SAVE_MAX_FILES + 1, SAVE_MAX_FILES);
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
 	int fd = mkstemp(tmp);
@@ -388,7 +402,8 @@ typedef struct reader {
 static int line_of(const reader *r)
 {
 	int line = 1;
-	for (const char *q = r->start; q < r->p; ++q) line += *q == '\n';
+	for (const char *q = r->start; q < r->p; ++q)
+		line += *q == '\n';
 	return line;
 }
 
@@ -400,10 +415,12 @@ static void damaged(reader *r, const char *what)
 static void skip_space(reader *r)
 {
 	for (;;) {
-		while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r')) ++r->p;
+		while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
+			++r->p;
 		/* a comment line ("-- tumble save 1") */
 		if (r->end - r->p >= 2 && r->p[0] == '-' && r->p[1] == '-') {
-			while (r->p < r->end && *r->p != '\n') ++r->p;
+			while (r->p < r->end && *r->p != '\n')
+				++r->p;
 			continue;
 		}
 		return;
@@ -428,14 +445,18 @@ static void read_string(reader *r)
 		}
 		if (r->p >= r->end) damaged(r, "a string without its closing quote");
 		c = *r->p++;
-		if (c == 'n') luaL_addchar(&b, '\n');
-		else if (c == '"' || c == '\\') luaL_addchar(&b, c);
+		if (c == 'n')
+			luaL_addchar(&b, '\n');
+		else if (c == '"' || c == '\\')
+			luaL_addchar(&b, c);
 		else if (c >= '0' && c <= '9') {
 			int v = c - '0';
-			for (int k = 0; k < 2 && r->p < r->end && *r->p >= '0' && *r->p <= '9'; ++k) v = v * 10 + (*r->p++ - '0');
+			for (int k = 0; k < 2 && r->p < r->end && *r->p >= '0' && *r->p <= '9'; ++k)
+				v = v * 10 + (*r->p++ - '0');
 			if (v > 255) damaged(r, "a character code above 255");
 			luaL_addchar(&b, (char)v);
-		} else damaged(r, "an unknown escape in a string");
+		} else
+			damaged(r, "an unknown escape in a string");
 	}
 	luaL_pushresult(&b);
 }
@@ -454,7 +475,8 @@ static void read_number(reader *r)
 	memcpy(tok, s, n);
 	tok[n] = '\0';
 	if (lua_stringtonumber(r->L, tok) != n + 1) damaged(r, "a bad number");
-	if (lua_isnumber(r->L, -1) && !lua_isinteger(r->L, -1) && !isfinite(lua_tonumber(r->L, -1))) damaged(r, "a number out of range");
+	if (lua_isnumber(r->L, -1) && !lua_isinteger(r->L, -1) && !isfinite(lua_tonumber(r->L, -1)))
+		damaged(r, "a number out of range");
 }
 
 static void read_table(reader *r, int depth)
@@ -491,8 +513,10 @@ static void read_table(reader *r, int depth)
 			lua_rawseti(L, -2, next++);
 		}
 		skip_space(r);
-		if (r->p < r->end && *r->p == ',') ++r->p;
-		else if (r->p < r->end && *r->p != '}') damaged(r, "',' or '}' expected");
+		if (r->p < r->end && *r->p == ',')
+			++r->p;
+		else if (r->p < r->end && *r->p != '}')
+			damaged(r, "',' or '}' expected");
 	}
 }
 
@@ -503,16 +527,20 @@ static void read_value(reader *r, int depth)
 	if (r->p >= r->end) damaged(r, "a value expected");
 	size_t left = (size_t)(r->end - r->p);
 	char c = *r->p;
-	if (c == '{') read_table(r, depth);
-	else if (c == '"') read_string(r);
-	else if (c == '-' || (c >= '0' && c <= '9')) read_number(r);
+	if (c == '{')
+		read_table(r, depth);
+	else if (c == '"')
+		read_string(r);
+	else if (c == '-' || (c >= '0' && c <= '9'))
+		read_number(r);
 	else if (left >= 4 && memcmp(r->p, "true", 4) == 0) {
 		r->p += 4;
 		lua_pushboolean(r->L, 1);
 	} else if (left >= 5 && memcmp(r->p, "false", 5) == 0) {
 		r->p += 5;
 		lua_pushboolean(r->L, 0);
-	} else damaged(r, "a value expected (a table, string, number or boolean)");
+	} else
+		damaged(r, "a value expected (a table, string, number or boolean)");
 }
 
 /* tumble.load_save(name) -> value, or nil when there is no such save */
