@@ -6,7 +6,10 @@
 -- balls; a pocketed cue ball comes back on its spot once everything stops.
 --
 -- level.state: balls (index 0 is the cue ball), pocketed, scratches,
--- shots, aiming, all_at_rest.
+-- shots, aiming, all_at_rest, sounds.
+--
+-- Sound is positional: the strike is heard from the cue ball and a drop from
+-- the pocket's side of the table, panned left or right of the camera.
 local levelkit = require "levelkit"
 
 local level = {}
@@ -89,13 +92,25 @@ local function cushion(body, x1, y1, x2, y2, nx, ny)
   body:polygon(pts)
 end
 
+-- generated tones (tumble.beep plays one as it makes it: stopped at once),
+-- kept in level.state so a hot reload's new functions find them
+local function make_sounds()
+  local sounds = {
+    strike = tumble.beep{freq = 900, to = 500, length = 0.06, wave = "sine", volume = 0.6},
+    drop = tumble.beep{freq = 220, to = 80, length = 0.3, wave = "triangle", volume = 0.7},
+  }
+  sounds.strike:stop()
+  sounds.drop:stop()
+  return sounds
+end
+
 function level.load(world)
   world.gravity = {0, 0}
   local cam = tumble.camera
   cam.x, cam.y, cam.scale = 0, 1.5, 43
 
   local s = {world = world, balls = {}, pocketed = 0, scratches = 0, shots = 0, time = 0,
-             aiming = false, all_at_rest = true, near_pocket = {}, potted = {}}
+             aiming = false, all_at_rest = true, near_pocket = {}, potted = {}, sounds = make_sounds()}
   level.state = s
 
   local rails = world:body{type = "static"}
@@ -190,6 +205,8 @@ local function take(s, b)
     s.potted[#s.potted + 1] = tag.number
   end
   s.balls[tag.number] = nil
+  s.sounds.drop:set_position(b.x, b.y)
+  s.sounds.drop:play()
   b:destroy()
 end
 
@@ -269,6 +286,8 @@ function level.mousereleased(x, y, button)
   if speed < 0.2 then return end
   b:apply_impulse(ux * speed * b.mass, uy * speed * b.mass)
   s.shots = s.shots + 1
+  s.sounds.strike:set_position(b)
+  s.sounds.strike:play{volume = math.min(1, 0.3 + speed / MAX_SHOT)}
 end
 
 -- ---------------------------------------------------------------- drawing

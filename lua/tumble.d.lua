@@ -674,20 +674,67 @@ function tumble.sound(path) end
 function tumble.beep(options) end
 
 ---@class tumble.PlayOptions
----@field volume? number   0..1, default 1
+---@field volume? number   0..1, default 1 (times the Sound's volume)
 ---@field pitch? number    0.25..4, default 1 (2 = an octave up, and twice as fast)
----@field loop? boolean    default false
+---@field loop? boolean    default snd.looping (false)
 
+---A loaded sound. Each play starts a voice (at most 8 a Sound; a ninth takes
+---the oldest one's place); the methods below act on every voice of it. What a
+---level reads back (playing, paused, tell) runs on the level's clock (its
+---fixed steps), so a replay reads the same.
 ---@class tumble.Sound
 ---@field duration number  (read-only) s
 ---@field name string      (read-only) the name it was loaded by
+---@field volume number    (read-only; set_volume) 0..1, default 1
+---@field pan number       (read-only; set_pan) -1 (left) .. 1 (right), default 0
+---@field looping boolean  (read-only; set_looping) default false
 local Sound = {}
+---Starts a new voice (where a seek while stopped left it, else at the start).
 ---@param options? tumble.PlayOptions
 function Sound:play(options) end
----Stops every channel playing this sound.
+---Stops every voice; the next play starts at the beginning.
 function Sound:stop() end
+---Pauses every playing voice.
+function Sound:pause() end
+---Resumes every paused voice where it was paused.
+function Sound:resume() end
+---Moves every voice to `seconds` (0..duration); with none, the next play starts there.
+---@param seconds number
+function Sound:seek(seconds) end
+---Seconds into the sound of its newest voice (where the next play starts, without one).
+---@return number
+function Sound:tell() end
+---True while a voice plays (on the level's clock).
 ---@return boolean
 function Sound:playing() end
+---True when a voice is paused and none plays.
+---@return boolean
+function Sound:paused() end
+---@param volume number 0..1
+function Sound:set_volume(volume) end
+---@param pan number -1 (left) .. 1 (right)
+function Sound:set_pan(pan) end
+---Sets looping for the voices playing and the default of the next plays.
+---@param looping boolean
+function Sound:set_looping(looping) end
+---A positional sound: heard from a point, or from a Body (followed each step),
+---relative to the camera; nil removes the position.
+---@overload fun(self: tumble.Sound, body: tumble.Body|nil)
+---@param x number
+---@param y number
+function Sound:set_position(x, y) end
+
+---Writes `value` (a table, or a string, number or boolean) as the save
+---`name` in the game's folder of the user's data directory. Returns true.
+---@param name string  1..64 of letters, digits, '_', '-', '.'; not starting with '.', no ".."
+---@param value table|string|number|boolean
+---@return boolean
+function tumble.save(name, value) end
+
+---Reads the save `name`: its value, or nil when there is none.
+---@param name string
+---@return table|string|number|boolean|nil
+function tumble.load_save(name) end
 
 -- The level: a module returning a table of callbacks, all optional.
 

@@ -278,6 +278,7 @@ catch_up_end th_app_replay(th_app *app, long long until, bool before, double sta
 	th_app_code_sync(app, app->lived.frames);
 	app->media.muted = false;
 	th_level_set_replaying(lv, false);
+	th_sound_resync(lv);
 	return end;
 }
 

@@ -469,6 +469,7 @@ static int init_protected(lua_State *L)
 	th_gfx_open_lua(lv, L);
 	th_camera_open_lua(lv, L);
 	th_sound_open_lua(lv, L);
+	th_save_open_lua(lv, L);
 	th_introspect_open_lua(lv, L);
 	th_plot_open_lua(lv, L);
 	lua_pushlightuserdata(L, lv);
@@ -1038,6 +1039,7 @@ bool th_level_restore(th_level *lv, const th_moment *m)
 	sync_camera(lv);
 	lv->camera.prev_x = lv->camera.x;
 	lv->camera.prev_y = lv->camera.y;
+	th_sound_resync(lv);
 	return true;
 }
 
@@ -1339,6 +1341,7 @@ void th_level_step(th_level *lv)
 	set_frame(lv);
 	th_input_end_step(&lv->input);
 	sync_camera(lv);
+	th_sound_step(lv);
 	lv->update_ms = t1 - t0;
 	lv->step_ms = th_now_ms() - t1;
 }

@@ -99,6 +99,20 @@ bool th_picture_save(SDL_Surface *s, const char *path);
 
 /* tumble.sound and tumble.beep into the tumble table on top of the stack. */
 void th_sound_open_lua(struct th_level *h, lua_State *L);
+/* After each fixed step: ends the voices whose time is up, moves positional
+ * sounds with their bodies, and tells the mixer the gains (not while sound is
+ * held back). */
+void th_sound_step(struct th_level *h);
+/* After frames were replayed with sound held back: the mixer plays what the
+ * level's voices say is playing now, from where they are, and nothing else. */
+void th_sound_resync(struct th_level *h);
+/* Rewind's moments (moment.c, with the collector stopped): capture pushes a
+ * table of every Sound's state that is not the default (voices, volume, pan,
+ * looping, position) and returns its size; restore puts every Sound back as
+ * that table has it (or to the default), with nothing on the mixer until
+ * th_sound_resync. */
+size_t th_sound_capture_lua(lua_State *L);
+void th_sound_restore_lua(lua_State *L, int moment_sounds);
 /* Decodes a sound file's bytes (WAV or OGG Vorbis) into a chunk in the mixer's
  * format, the path tumble.sound takes. Before anything is decoded, the most
  * audio the bytes can decode to, whatever their headers claim, must fit in
@@ -107,5 +121,10 @@ void th_sound_open_lua(struct th_level *h, lua_State *L);
  * on failure; *seconds (may be NULL): the length the headers claim. */
 struct Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t room, double *seconds, char *why,
                                   size_t why_size);
+
+/* ---- save data (save.c) ---- */
+
+/* tumble.save and tumble.load_save into the tumble table on top of the stack. */
+void th_save_open_lua(struct th_level *h, lua_State *L);
 
 #endif

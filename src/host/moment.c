@@ -1,5 +1,6 @@
 /* tumble host: the Lua side of a moment of the level, for rewind (level.h):
- * the world's snapshot, a copy of level.state, and tumble.camera's fields.
+ * the world's snapshot, a copy of level.state, tumble.camera's fields, and
+ * every Sound's voices and settings (sound.c).
  *
  * level.state is copied as plain data: tables (cycles and shared subtables
  * kept as they are, by one copy per table), numbers, strings, booleans; the
@@ -42,6 +43,7 @@
 #define M_BACK 3     /* copy -> the table it was copied from */
 #define M_METAS 4    /* copy -> that table's metatable */
 #define M_CAMERA 5   /* {x, y, scale, dx, dy, target} of tumble.camera */
+#define M_SOUNDS 6   /* every Sound's voices and settings (sound.c) */
 
 static const char *const camera_fields[] = {"x", "y", "scale", "dx", "dy", "target", NULL};
 
@@ -337,6 +339,8 @@ int th_moment_capture_lua(lua_State *L)
 		}
 	}
 	lua_rawseti(L, moment, M_CAMERA);
+	size_t sound_bytes = th_sound_capture_lua(L);
+	lua_rawseti(L, moment, M_SOUNDS);
 
 	lua_pushcfunction(L, tumble_lua_world_snapshot);
 	lua_pushvalue(L, 1);
@@ -345,7 +349,7 @@ int th_moment_capture_lua(lua_State *L)
 	lua_rawseti(L, moment, M_SNAP);
 
 	lua_pushvalue(L, moment);
-	lua_pushinteger(L, (lua_Integer)(snap_bytes + c.bytes + TABLE_BYTES * 5));
+	lua_pushinteger(L, (lua_Integer)(snap_bytes + c.bytes + sound_bytes + TABLE_BYTES * 6));
 	return 2;
 }
 
@@ -432,5 +436,7 @@ int th_moment_restore_lua(lua_State *L)
 			lua_rawset(L, 3);
 		}
 	}
+	lua_rawgeti(L, 4, M_SOUNDS);
+	th_sound_restore_lua(L, -1);
 	return 0;
 }

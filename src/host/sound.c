@@ -17,6 +17,7 @@
  * stops the channels playing it). A Sound that is collected stops too: keep a
  * reference to what should play to its end. */
 #include "level.h"
+#include "tumble/tumble_lua.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -46,15 +47,49 @@ typedef struct pitched {
 	Mix_Chunk *chunk;
 } pitched;
 
+/* One playing (or paused) instance of a Sound, on the level's clock: what
+ * the level reads back (playing, paused, tell) is computed from the level's
+ * frames, never from the mixer, so a replay reads what the run read. */
+typedef struct voice {
+	unsigned long long id; /* 0: a free slot */
+	double pos;            /* seconds into the sound at level time `since` */
+	double since;
+	double pitch, volume;
+	bool loop, paused;
+	int channel;           /* the mixer channel it was last started on, -1 none */
+} voice;
+
+#define VOICES 8 /* per Sound; a play past them takes the oldest one's place */
+
 typedef struct th_sound {
 	th_media *media;  /* for the memory budget; outlives every Lua state */
+	th_level *level;  /* its clock (frames) and camera; outlives every Lua state */
 	size_t bytes;     /* decoded audio this sound holds (chunk and copies) */
 	Mix_Chunk *chunk; /* NULL without audio */
 	char *name;
 	double duration;  /* s */
 	pitched copies[PITCH_COPIES];
 	int next_copy;
+	voice voices[VOICES];
+	double volume, pan; /* the Sound's own: times each voice's volume; -1 left to 1 right */
+	bool looping;       /* the default of play's loop */
+	double start_at;    /* where the next play starts (seek while stopped), s */
+	int placed;         /* 0 no position, 1 a point, 2 a body (its user value) */
+	double px, py;      /* the point, or the body's position at the latest step */
 } th_sound;
+
+/* What the host last told each mixer channel: whose voice it plays (the
+ * voice's id and Sound), the chunk it reads (a pitched copy or the original;
+ * a seek plays `tails[ch]`, a chunk without its own buffer pointing into
+ * it), and the gains. One mixer per process. */
+static unsigned long long chan_owner[TH_MIX_CHANNELS];
+static th_sound *chan_sound[TH_MIX_CHANNELS];
+static const Mix_Chunk *chan_src[TH_MIX_CHANNELS];
+static Mix_Chunk chan_tail[TH_MIX_CHANNELS];
+static double chan_left[TH_MIX_CHANNELS], chan_right[TH_MIX_CHANNELS];
+static unsigned long long next_voice_id = 1;
+static const char active_key = 'a'; /* registry: {[Sound] = true} with a voice (kept alive while heard) */
+static const char all_key = 'A';    /* registry: {[Sound] = true}, weak keys: every Sound, for rewind's moments */
 
 static const char beeps_key = 'b'; /* registry: {[params] = Sound}, a bounded cache */
 
@@ -344,6 +379,20 @@ static th_sound *check_sound(lua_State *L, int arg)
 	return luaL_checkudata(L, arg, SOUND_MT);
 }
 
+/* Stops every channel reading src (or, src NULL, playing a voice of s):
+ * before a chunk is freed, since a seek's tail points into its buffer. */
+static void halt_channels(const th_sound *s, const Mix_Chunk *src)
+{
+	for (int ch = 0; ch < TH_MIX_CHANNELS; ++ch) {
+		if (src != NULL ? chan_src[ch] == src : chan_sound[ch] == s) {
+			Mix_HaltChannel(ch);
+			chan_owner[ch] = 0;
+			chan_sound[ch] = NULL;
+			chan_src[ch] = NULL;
+		}
+	}
+}
+
 static void free_copies(th_sound *s)
 {
 	for (int i = 0; i < PITCH_COPIES; ++i) {
@@ -356,6 +405,7 @@ static void free_copies(th_sound *s)
 static int sound_gc(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
+	if (s->media != NULL && s->media->audio > 0) halt_channels(s, NULL);
 	free_copies(s);
 	account(s, s->chunk, false);
 	if (s->chunk != NULL) Mix_FreeChunk(s->chunk);
@@ -419,6 +469,7 @@ static Mix_Chunk *chunk_at_pitch(th_sound *s, double pitch)
 	pitched *slot = &s->copies[s->next_copy];
 	s->next_copy = (s->next_copy + 1) % PITCH_COPIES;
 	account(s, slot->chunk, false);
+	if (slot->chunk != NULL) halt_channels(s, slot->chunk);
 	if (slot->chunk != NULL) Mix_FreeChunk(slot->chunk);
 	slot->key = key;
 	slot->chunk = c;
@@ -462,28 +513,408 @@ static void check_keys(lua_State *L, int t, const char *const names[], const cha
 	}
 }
 
-static void play(th_sound *s, double volume, double pitch, bool loop)
+/* ---------------- voices: the level's clock, and the mixer following it ---------------- */
+
+static double level_time(const th_sound *s)
 {
-	/* a rebuild re-running recorded frames must not play them all at once */
-	if (s->chunk == NULL) return;
-	if (s->media != NULL && s->media->muted) {
-		++s->media->held_sounds;
+	return s->level != NULL ? (double)s->level->frame * (double)TH_HOST_DT : 0.0;
+}
+
+static bool held(const th_sound *s)
+{
+	return s->chunk == NULL || s->media == NULL || s->media->muted || s->media->audio <= 0;
+}
+
+/* Seconds into the sound at level time t (a loop's position grows past the
+ * end; wrap() brings it back). */
+static double voice_pos(const voice *v, double t)
+{
+	return v->paused ? v->pos : v->pos + (t - v->since) * v->pitch;
+}
+
+static double wrap(const th_sound *s, const voice *v, double p)
+{
+	if (v->loop && s->duration > 0) p = fmod(p, s->duration);
+	return p;
+}
+
+/* Frees the voices that ended by time t (a voice that does not loop ends at
+ * the sound's end). */
+static void expire(th_sound *s, double t)
+{
+	for (int i = 0; i < VOICES; ++i) {
+		voice *v = &s->voices[i];
+		if (v->id != 0 && !v->loop && voice_pos(v, t) >= s->duration) v->id = 0;
+	}
+}
+
+static voice *newest(th_sound *s)
+{
+	voice *best = NULL;
+	for (int i = 0; i < VOICES; ++i) {
+		if (s->voices[i].id != 0 && (best == NULL || s->voices[i].id > best->id)) best = &s->voices[i];
+	}
+	return best;
+}
+
+static double clamp1(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The gains a voice is heard with: its volume times the Sound's, and, with a
+ * position, the camera's: full within half the view's width of its centre,
+ * fading to nothing at a whole width, panned by how far left or right of the
+ * centre it is; then the Sound's pan (balance: the centre keeps both sides
+ * whole). */
+static void voice_gains(const th_sound *s, const voice *v, double *left, double *right)
+{
+	double gain = v->volume * s->volume, pan = s->pan;
+	const th_camera *c = s->level != NULL ? &s->level->camera : NULL;
+	if (s->placed != 0 && c != NULL && c->scale > 0 && c->view_w > 0) {
+		double half = c->view_w / (2.0 * c->scale);
+		double dx = (s->px - c->x) / half, dy = (s->py - c->y) / half;
+		double d = sqrt(dx * dx + dy * dy);
+		if (d > 1.0) gain *= clamp1(2.0 - d, 0.0, 1.0);
+		pan = clamp1(pan + clamp1(dx, -1.0, 1.0), -1.0, 1.0);
+	}
+	*left = gain * fmin(1.0, 1.0 - pan);
+	*right = gain * fmin(1.0, 1.0 + pan);
+}
+
+static bool owned(const voice *v)
+{
+	return v->channel >= 0 && chan_owner[v->channel] == v->id && Mix_Playing(v->channel);
+}
+
+static void mix_gains(const th_sound *s, const voice *v)
+{
+	double l, r;
+	voice_gains(s, v, &l, &r);
+	double most = fmax(l, r);
+	int ch = v->channel;
+	chan_left[ch] = l;
+	chan_right[ch] = r;
+	/* the louder side's gain as the channel's volume, the balance as panning */
+	Mix_Volume(ch, (int)lround(most * MIX_MAX_VOLUME));
+	Uint8 pl = most > 0 ? (Uint8)lround(255.0 * l / most) : 255, pr = most > 0 ? (Uint8)lround(255.0 * r / most) : 255;
+	Mix_SetPanning(ch, pl, pr);
+}
+
+static void mix_halt(voice *v)
+{
+	if (!owned(v)) return;
+	int ch = v->channel;
+	Mix_HaltChannel(ch);
+	chan_owner[ch] = 0;
+	chan_sound[ch] = NULL;
+	chan_src[ch] = NULL;
+}
+
+/* Starts a voice on a free channel at its position now (a seek, a resume
+ * whose channel was lost, a loop after a seek's tail, the end of a replay).
+ * Nothing while sound is held back. */
+static void mix_start(th_sound *s, voice *v, double t)
+{
+	if (held(s)) return;
+	mix_halt(v);
+	v->channel = -1;
+	Mix_Chunk *c = chunk_at_pitch(s, v->pitch);
+	Uint32 frames = (Uint32)(wrap(s, v, voice_pos(v, t)) / v->pitch * RATE);
+	Uint32 off = frames * FRAME_BYTES;
+	if (off >= c->alen) return;
+	int ch = Mix_GroupAvailable(-1);
+	if (ch < 0 || ch >= TH_MIX_CHANNELS) return; /* every channel busy: heard again at its next start */
+	int played;
+	if (off == 0) {
+		played = Mix_PlayChannel(ch, c, v->loop ? -1 : 0);
+	} else {
+		/* from the middle: a chunk over the rest of the buffer, once (a
+		 * loop starts again from the top at the next step) */
+		chan_tail[ch] = (Mix_Chunk){.allocated = 0, .abuf = c->abuf + off, .alen = c->alen - off, .volume = MIX_MAX_VOLUME};
+		played = Mix_PlayChannel(ch, &chan_tail[ch], 0);
+	}
+	if (played < 0) return;
+	chan_owner[ch] = v->id;
+	chan_sound[ch] = s;
+	chan_src[ch] = c;
+	v->channel = ch;
+	mix_gains(s, v);
+	if (v->paused) Mix_Pause(ch);
+}
+
+/* The mixer told a voice's pause state and gains. */
+static void mix_apply(th_sound *s, voice *v, double t)
+{
+	if (held(s)) return;
+	if (!owned(v)) {
+		if (!v->paused) mix_start(s, v, t);
 		return;
 	}
-	Mix_Chunk *c = chunk_at_pitch(s, pitch);
-	int ch = Mix_PlayChannel(-1, c, loop ? -1 : 0);
-	if (ch >= 0) Mix_Volume(ch, (int)lround(volume * MIX_MAX_VOLUME));
+	if (v->paused) Mix_Pause(v->channel);
+	else Mix_Resume(v->channel);
+	mix_gains(s, v);
+}
+
+static void set_active(lua_State *L, int idx, bool on)
+{
+	idx = lua_absindex(L, idx);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &active_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &active_key);
+	}
+	lua_pushvalue(L, idx);
+	if (on) lua_pushboolean(L, 1);
+	else lua_pushnil(L);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
+}
+
+/* A new voice of the Sound at idx (a play held back while replaying still
+ * starts one on the level's clock, so what the level reads stays the same;
+ * only the mixer is not told). */
+static void play(lua_State *L, int idx, th_sound *s, double volume, double pitch, bool loop)
+{
+	double t = level_time(s);
+	expire(s, t);
+	voice *v = NULL;
+	for (int i = 0; i < VOICES && v == NULL; ++i) {
+		if (s->voices[i].id == 0) v = &s->voices[i];
+	}
+	if (v == NULL) {
+		/* full: the oldest voice makes room */
+		v = &s->voices[0];
+		for (int i = 1; i < VOICES; ++i) {
+			if (s->voices[i].id < v->id) v = &s->voices[i];
+		}
+		if (s->media != NULL && s->media->audio > 0) mix_halt(v);
+	}
+	*v = (voice){.id = next_voice_id++, .pos = s->start_at, .since = t, .pitch = pitch, .volume = volume, .loop = loop,
+	             .channel = -1};
+	s->start_at = 0;
+	set_active(L, idx, true);
+	if (s->chunk != NULL && s->media != NULL && s->media->muted) ++s->media->held_sounds;
+	mix_start(s, v, t);
+}
+
+void th_sound_step(th_level *lv)
+{
+	lua_State *L = lv->L;
+	if (L == NULL) return;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &active_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	int active = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, active) != 0) {
+		lua_pop(L, 1);
+		th_sound *s = lua_touserdata(L, -1);
+		double t = level_time(s);
+		expire(s, t);
+		if (newest(s) == NULL) {
+			/* nothing left to hear: the Sound may be collected */
+			lua_pushvalue(L, -1);
+			lua_pushnil(L);
+			lua_rawset(L, active);
+			continue;
+		}
+		if (s->placed == 2) {
+			lua_getiuservalue(L, -1, 1);
+			tb_world *w;
+			tb_body_id id;
+			/* a body destroyed since leaves the sound where it last was */
+			if (tumble_lua_to_body(L, -1, &w, &id)) {
+				tb_vec2 p = tb_body_get_position(w, id);
+				s->px = p.x;
+				s->py = p.y;
+			}
+			lua_pop(L, 1);
+		}
+		if (held(s)) continue;
+		for (int i = 0; i < VOICES; ++i) {
+			voice *v = &s->voices[i];
+			if (v->id == 0) continue;
+			if (owned(v)) mix_gains(s, v);
+			else if (v->loop && !v->paused) mix_start(s, v, t);
+		}
+	}
+	lua_pop(L, 1);
+}
+
+void th_sound_resync(th_level *lv)
+{
+	lua_State *L = lv->L;
+	if (lv->media == NULL || lv->media->audio <= 0 || lv->media->muted) return;
+	/* channels whose voice is gone (stopped, or ended, while held back) */
+	for (int ch = 0; ch < TH_MIX_CHANNELS; ++ch) {
+		th_sound *s = chan_sound[ch];
+		if (s == NULL) continue;
+		expire(s, level_time(s));
+		bool live = false;
+		for (int i = 0; i < VOICES && !live; ++i) live = s->voices[i].id == chan_owner[ch];
+		if (!live) {
+			Mix_HaltChannel(ch);
+			chan_owner[ch] = 0;
+			chan_sound[ch] = NULL;
+			chan_src[ch] = NULL;
+		}
+	}
+	/* voices started, paused or moved while held back: heard from where they are */
+	if (L == NULL || lua_rawgetp(L, LUA_REGISTRYINDEX, &active_key) != LUA_TTABLE) {
+		if (L != NULL) lua_pop(L, 1);
+		return;
+	}
+	lua_pushnil(L);
+	while (lua_next(L, -2) != 0) {
+		lua_pop(L, 1);
+		th_sound *s = lua_touserdata(L, -1);
+		double t = level_time(s);
+		expire(s, t);
+		for (int i = 0; i < VOICES; ++i) {
+			if (s->voices[i].id != 0) mix_apply(s, &s->voices[i], t);
+		}
+	}
+	lua_pop(L, 1);
+}
+
+/* ---------------- rewind: a Sound's state in a moment ---------------- */
+
+/* What a moment keeps of a Sound: everything the level can read back or
+ * that changes what it will read (the followed Body is kept beside it). */
+typedef struct sound_state {
+	voice voices[VOICES];
+	double volume, pan, start_at, px, py;
+	bool looping;
+	int placed;
+} sound_state;
+
+static bool is_default(const th_sound *s)
+{
+	for (int i = 0; i < VOICES; ++i) {
+		if (s->voices[i].id != 0) return false;
+	}
+	return s->volume == 1.0 && s->pan == 0.0 && s->start_at == 0.0 && !s->looping && s->placed == 0;
+}
+
+size_t th_sound_capture_lua(lua_State *L)
+{
+	luaL_checkstack(L, 8, NULL);
+	lua_newtable(L);
+	int out = lua_gettop(L);
+	size_t bytes = 0;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	int all = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, all) != 0) {
+		lua_pop(L, 1);
+		th_sound *s = lua_touserdata(L, -1);
+		if (s == NULL || is_default(s)) continue;
+		sound_state st;
+		memset(&st, 0, sizeof(st));
+		memcpy(st.voices, s->voices, sizeof(st.voices));
+		st.volume = s->volume;
+		st.pan = s->pan;
+		st.start_at = s->start_at;
+		st.px = s->px;
+		st.py = s->py;
+		st.looping = s->looping;
+		st.placed = s->placed;
+		lua_pushvalue(L, -1);
+		lua_createtable(L, 2, 0);
+		lua_pushlstring(L, (const char *)&st, sizeof(st));
+		lua_rawseti(L, -2, 1);
+		lua_getiuservalue(L, -3, 1);
+		lua_rawseti(L, -2, 2);
+		lua_rawset(L, out);
+		bytes += sizeof(st) + 128;
+	}
+	lua_pop(L, 1);
+	return bytes;
+}
+
+void th_sound_restore_lua(lua_State *L, int moment_sounds)
+{
+	moment_sounds = lua_absindex(L, moment_sounds);
+	luaL_checkstack(L, 8, NULL);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	int all = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, all) != 0) {
+		lua_pop(L, 1);
+		int ud = lua_gettop(L);
+		th_sound *s = lua_touserdata(L, ud);
+		if (s == NULL) continue;
+		sound_state st = {.volume = 1.0};
+		lua_pushnil(L); /* the followed Body */
+		if (lua_istable(L, moment_sounds)) {
+			lua_pushvalue(L, ud);
+			if (lua_rawget(L, moment_sounds) == LUA_TTABLE) {
+				size_t n = 0;
+				lua_rawgeti(L, -1, 1);
+				const char *bytes = lua_tolstring(L, -1, &n);
+				if (bytes != NULL && n == sizeof(st)) memcpy(&st, bytes, sizeof(st));
+				lua_pop(L, 1);
+				lua_rawgeti(L, -1, 2);
+				lua_replace(L, -3);
+			}
+			lua_pop(L, 1);
+		}
+		lua_setiuservalue(L, ud, 1);
+		/* what the mixer plays of it starts again from the restored voices
+		 * (th_sound_resync, once the level's clock is back too) */
+		if (s->media != NULL && s->media->audio > 0) halt_channels(s, NULL);
+		memcpy(s->voices, st.voices, sizeof(st.voices));
+		for (int i = 0; i < VOICES; ++i) s->voices[i].channel = -1;
+		s->volume = st.volume;
+		s->pan = st.pan;
+		s->start_at = st.start_at;
+		s->px = st.px;
+		s->py = st.py;
+		s->looping = st.looping;
+		s->placed = st.placed;
+		set_active(L, ud, newest(s) != NULL);
+	}
+	lua_pop(L, 1);
+}
+
+/* ---------------- the Sound's methods ---------------- */
+
+/* The number at arg within [lo, hi], or an error naming the method and what
+ * it got ("set_volume: number in [0, 1] expected, got nan"). */
+static double check_range(lua_State *L, int arg, const char *method, double lo, double hi)
+{
+	int ok = 0;
+	double v = lua_tonumberx(L, arg, &ok);
+	if (!ok || lua_type(L, arg) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
+		char got[64];
+		if (lua_type(L, arg) != LUA_TNUMBER) snprintf(got, sizeof(got), "%s", luaL_typename(L, arg));
+		else if (isnan(v)) snprintf(got, sizeof(got), "nan");
+		else snprintf(got, sizeof(got), "%.14g", v);
+		char range[80];
+		snprintf(range, sizeof(range), "[%.6g, %.6g]", lo, hi);
+		return luaL_error(L, "%s: number in %s expected, got %s", method, range, got);
+	}
+	return v;
 }
 
 static const char *const play_names[] = {"volume", "pitch", "loop", NULL};
 
-/* snd:play{volume = 1, pitch = 1, loop = false} */
+/* snd:play{volume = 1, pitch = 1, loop = snd.looping} */
 static int sound_play(lua_State *L)
 {
 	const char *const *names = play_names;
 	th_sound *s = check_sound(L, 1);
 	double volume = 1.0, pitch = 1.0;
-	bool loop = false;
+	bool loop = s->looping;
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
 		check_keys(L, 2, names, "volume, pitch, loop");
@@ -491,53 +922,245 @@ static int sound_play(lua_State *L)
 		pitch = opt_field(L, 2, "pitch", 1.0, 0.25, 4.0);
 		lua_getfield(L, 2, "loop");
 		luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 2, "field 'loop': boolean expected");
-		loop = lua_toboolean(L, -1);
+		if (!lua_isnil(L, -1)) loop = lua_toboolean(L, -1);
 		lua_pop(L, 1);
 	}
-	play(s, volume, pitch, loop);
+	play(L, 1, s, volume, pitch, loop);
 	return 0;
 }
 
-static bool ours(const th_sound *s, const Mix_Chunk *c)
-{
-	if (c == NULL) return false;
-	if (c == s->chunk) return true;
-	for (int i = 0; i < PITCH_COPIES; ++i) {
-		if (s->copies[i].chunk == c) return true;
-	}
-	return false;
-}
-
-/* snd:stop(): every channel playing this sound */
+/* snd:stop(): every voice of this sound; the next play starts at the top */
 static int sound_stop(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
-	if (s->chunk == NULL) return 0;
-	int n = Mix_AllocateChannels(-1);
-	for (int ch = 0; ch < n; ++ch) {
-		if (Mix_Playing(ch) && ours(s, Mix_GetChunk(ch))) Mix_HaltChannel(ch);
+	for (int i = 0; i < VOICES; ++i) {
+		if (s->voices[i].id != 0 && !held(s)) mix_halt(&s->voices[i]);
+		s->voices[i].id = 0;
+	}
+	s->start_at = 0;
+	set_active(L, 1, false);
+	return 0;
+}
+
+/* snd:pause() / snd:resume(): every voice */
+static int pause_or_resume(lua_State *L, bool pause)
+{
+	th_sound *s = check_sound(L, 1);
+	double t = level_time(s);
+	expire(s, t);
+	for (int i = 0; i < VOICES; ++i) {
+		voice *v = &s->voices[i];
+		if (v->id == 0 || v->paused == pause) continue;
+		v->pos = voice_pos(v, t);
+		v->since = t;
+		v->paused = pause;
+		mix_apply(s, v, t);
 	}
 	return 0;
 }
 
-/* snd:playing() -> boolean (always false without audio) */
-static int sound_playing(lua_State *L)
+static int sound_pause(lua_State *L)
+{
+	return pause_or_resume(L, true);
+}
+
+static int sound_resume(lua_State *L)
+{
+	return pause_or_resume(L, false);
+}
+
+/* snd:seek(seconds): every voice goes there; with none, the next play starts there */
+static int sound_seek(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
+	double to = check_range(L, 2, "seek", 0.0, s->duration);
+	double t = level_time(s);
+	expire(s, t);
 	bool any = false;
-	if (s->chunk != NULL) {
-		int n = Mix_AllocateChannels(-1);
-		for (int ch = 0; ch < n && !any; ++ch) any = Mix_Playing(ch) && ours(s, Mix_GetChunk(ch));
+	for (int i = 0; i < VOICES; ++i) {
+		voice *v = &s->voices[i];
+		if (v->id == 0) continue;
+		any = true;
+		v->pos = to;
+		v->since = t;
+		if (!v->loop && to >= s->duration) {
+			if (!held(s)) mix_halt(v);
+			v->id = 0;
+		} else {
+			mix_start(s, v, t);
+		}
 	}
-	lua_pushboolean(L, any);
+	if (!any) s->start_at = to;
+	return 0;
+}
+
+/* snd:tell() -> seconds into the sound of its newest voice (where the next play starts, without one) */
+static int sound_tell(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	double t = level_time(s);
+	expire(s, t);
+	voice *v = newest(s);
+	lua_pushnumber(L, v != NULL ? wrap(s, v, voice_pos(v, t)) : s->start_at);
 	return 1;
 }
 
-static const char *const sound_props[] = {"duration", "name", NULL};
+static int count_voices(lua_State *L, bool paused)
+{
+	th_sound *s = check_sound(L, 1);
+	expire(s, level_time(s));
+	int n = 0;
+	for (int i = 0; i < VOICES; ++i) n += s->voices[i].id != 0 && s->voices[i].paused == paused;
+	return n;
+}
+
+/* snd:playing() -> boolean: a voice is playing (on the level's clock) */
+static int sound_playing(lua_State *L)
+{
+	lua_pushboolean(L, count_voices(L, false) > 0);
+	return 1;
+}
+
+/* snd:paused() -> boolean: a voice is paused and none plays */
+static int sound_paused(lua_State *L)
+{
+	lua_pushboolean(L, count_voices(L, true) > 0 && count_voices(L, false) == 0);
+	return 1;
+}
+
+static void apply_all(th_sound *s)
+{
+	double t = level_time(s);
+	expire(s, t);
+	for (int i = 0; i < VOICES; ++i) {
+		if (s->voices[i].id != 0 && !held(s) && owned(&s->voices[i])) mix_gains(s, &s->voices[i]);
+	}
+}
+
+/* snd:set_volume(v): 0 to 1, times each play's volume */
+static int sound_set_volume(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	s->volume = check_range(L, 2, "set_volume", 0.0, 1.0);
+	apply_all(s);
+	return 0;
+}
+
+/* snd:set_pan(p): -1 (left) to 1 (right) */
+static int sound_set_pan(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	s->pan = check_range(L, 2, "set_pan", -1.0, 1.0);
+	apply_all(s);
+	return 0;
+}
+
+/* snd:set_looping(b): the voices playing, and the default of the next plays */
+static int sound_set_looping(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	if (lua_type(L, 2) != LUA_TBOOLEAN) return luaL_error(L, "set_looping: boolean expected, got %s", luaL_typename(L, 2));
+	bool loop = lua_toboolean(L, 2);
+	s->looping = loop;
+	double t = level_time(s);
+	expire(s, t);
+	for (int i = 0; i < VOICES; ++i) {
+		voice *v = &s->voices[i];
+		if (v->id == 0 || v->loop == loop) continue;
+		/* the position on the clock goes on from where the sound is now */
+		v->pos = wrap(s, v, voice_pos(v, t));
+		v->since = t;
+		v->loop = loop;
+		if (!v->paused) mix_start(s, v, t);
+	}
+	return 0;
+}
+
+/* snd:set_position(x, y) | snd:set_position(body) | snd:set_position(nil) */
+static int sound_set_position(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	if (lua_isnoneornil(L, 2)) {
+		s->placed = 0;
+		lua_pushnil(L);
+		lua_setiuservalue(L, 1, 1);
+		apply_all(s);
+		return 0;
+	}
+	if (lua_type(L, 2) == LUA_TNUMBER) {
+		double x = check_range(L, 2, "set_position", -1e9, 1e9), y = check_range(L, 3, "set_position", -1e9, 1e9);
+		s->placed = 1;
+		s->px = x;
+		s->py = y;
+		lua_pushnil(L);
+		lua_setiuservalue(L, 1, 1);
+		apply_all(s);
+		return 0;
+	}
+	tb_world *w;
+	tb_body_id id;
+	if (!tumble_lua_to_body(L, 2, &w, &id)) {
+		const char *type = tumble_lua_typename(L, 2);
+		const char *what = type == NULL ? luaL_typename(L, 2) : strcmp(type, "Body") == 0 ? "a destroyed Body" : type;
+		return luaL_error(L, "set_position: x, y or a live Body expected, got %s", what);
+	}
+	tb_vec2 p = tb_body_get_position(w, id);
+	s->placed = 2;
+	s->px = p.x;
+	s->py = p.y;
+	lua_pushvalue(L, 2);
+	lua_setiuservalue(L, 1, 1);
+	apply_all(s);
+	return 0;
+}
+
+/* snd:_mixer() -> what the mixer was told of the newest voice, for tests:
+ * {channel, playing, paused, volume, left, right}, or nil when it is not on
+ * the mixer (held back, no audio, no free channel, ended). */
+static int sound_mixer(lua_State *L)
+{
+	th_sound *s = check_sound(L, 1);
+	voice *v = newest(s);
+	if (v == NULL || s->media == NULL || s->media->audio <= 0 || !owned(v)) {
+		lua_pushnil(L);
+		return 1;
+	}
+	int ch = v->channel;
+	lua_createtable(L, 0, 6);
+	lua_pushinteger(L, ch);
+	lua_setfield(L, -2, "channel");
+	lua_pushboolean(L, Mix_Playing(ch) && !Mix_Paused(ch));
+	lua_setfield(L, -2, "playing");
+	lua_pushboolean(L, Mix_Paused(ch));
+	lua_setfield(L, -2, "paused");
+	lua_pushnumber(L, Mix_Volume(ch, -1) / (double)MIX_MAX_VOLUME);
+	lua_setfield(L, -2, "volume");
+	lua_pushnumber(L, chan_left[ch]);
+	lua_setfield(L, -2, "left");
+	lua_pushnumber(L, chan_right[ch]);
+	lua_setfield(L, -2, "right");
+	const Mix_Chunk *c = Mix_GetChunk(ch);
+	/* where the channel's chunk starts in the sound (a seek plays a tail) */
+	double start = c != NULL && chan_src[ch] != NULL ? (double)(c->abuf - chan_src[ch]->abuf) / FRAME_BYTES / RATE * v->pitch : 0.0;
+	lua_pushnumber(L, start);
+	lua_setfield(L, -2, "start");
+	return 1;
+}
+
+static const char *const sound_props[] = {"duration", "name", "volume", "pan", "looping", NULL};
 static const luaL_Reg sound_methods[] = {
 	{"play", sound_play},
 	{"stop", sound_stop},
+	{"pause", sound_pause},
+	{"resume", sound_resume},
+	{"seek", sound_seek},
+	{"tell", sound_tell},
 	{"playing", sound_playing},
+	{"paused", sound_paused},
+	{"set_volume", sound_set_volume},
+	{"set_pan", sound_set_pan},
+	{"set_looping", sound_set_looping},
+	{"set_position", sound_set_position},
 	{NULL, NULL},
 };
 
@@ -545,12 +1168,24 @@ static int sound_index(lua_State *L)
 {
 	th_sound *s = check_sound(L, 1);
 	const char *k = luaL_checkstring(L, 2);
-	if (strcmp(k, sound_props[0]) == 0) {
+	if (strcmp(k, "duration") == 0) {
 		lua_pushnumber(L, s->duration);
 		return 1;
 	}
-	if (strcmp(k, sound_props[1]) == 0) {
+	if (strcmp(k, "name") == 0) {
 		lua_pushstring(L, s->name);
+		return 1;
+	}
+	if (strcmp(k, "volume") == 0) {
+		lua_pushnumber(L, s->volume);
+		return 1;
+	}
+	if (strcmp(k, "pan") == 0) {
+		lua_pushnumber(L, s->pan);
+		return 1;
+	}
+	if (strcmp(k, "looping") == 0) {
+		lua_pushboolean(L, s->looping);
 		return 1;
 	}
 	for (int i = 0; sound_methods[i].name != NULL; ++i) {
@@ -559,20 +1194,42 @@ static int sound_index(lua_State *L)
 			return 1;
 		}
 	}
+	if (strcmp(k, "_mixer") == 0) {
+		lua_pushcfunction(L, sound_mixer);
+		return 1;
+	}
 	lua_pushnil(L);
 	return 1;
 }
 
 static int sound_newindex(lua_State *L)
 {
-	return luaL_error(L, "Sound is read-only (cannot assign '%s')", luaL_tolstring(L, 2, NULL));
+	return luaL_error(L, "Sound is read-only (cannot assign '%s'; use set_volume, set_pan, set_looping)",
+	                  luaL_tolstring(L, 2, NULL));
 }
 
-static th_sound *new_sound(lua_State *L, th_media *m, const char *name)
+static th_sound *new_sound(lua_State *L, th_level *lv, const char *name)
 {
-	th_sound *s = lua_newuserdatauv(L, sizeof(th_sound), 0);
+	/* the user value: the Body a positional sound follows */
+	th_sound *s = lua_newuserdatauv(L, sizeof(th_sound), 1);
 	memset(s, 0, sizeof(*s));
-	s->media = m;
+	s->media = lv->media;
+	s->level = lv;
+	s->volume = 1.0;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &all_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_createtable(L, 0, 1);
+		lua_pushliteral(L, "k");
+		lua_setfield(L, -2, "__mode");
+		lua_setmetatable(L, -2);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &all_key);
+	}
+	lua_pushvalue(L, -2);
+	lua_pushboolean(L, 1);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
 	luaL_setmetatable(L, SOUND_MT);
 	s->name = strdup(name);
 	if (s->name == NULL) luaL_error(L, "out of memory");
@@ -626,7 +1283,7 @@ static int tumble_sound(lua_State *L)
 	size_t len = 0;
 	const char *name = luaL_checklstring(L, 1, &len);
 	luaL_argcheck(L, strlen(name) == len, 1, "file name without NUL bytes expected");
-	th_sound *s = new_sound(L, m, name);
+	th_sound *s = new_sound(L, lv, name);
 	char err[512], why[256];
 	th_asset a;
 	if (!th_asset_read(lv, "sound", name, MAX_FILE_BYTES, &a, err, sizeof(err))) return luaL_error(L, "%s", err);
@@ -746,7 +1403,7 @@ static int tumble_beep(lua_State *L)
 	}
 	int cache = lua_gettop(L);
 	if (lua_getfield(L, cache, key) == LUA_TUSERDATA) {
-		play(check_sound(L, -1), 1.0, 1.0, false);
+		play(L, -1, check_sound(L, -1), 1.0, 1.0, false);
 		return 1;
 	}
 	lua_pop(L, 1);
@@ -763,7 +1420,7 @@ static int tumble_beep(lua_State *L)
 	}
 	char name[160];
 	snprintf(name, sizeof(name), "beep %s", key);
-	th_sound *s = new_sound(L, lv->media, name);
+	th_sound *s = new_sound(L, lv, name);
 	s->duration = length;
 	if (audio_ready(lv)) {
 		if (!sound_room(L, lv->media, length * RATE * FRAME_BYTES)) {
@@ -778,7 +1435,7 @@ static int tumble_beep(lua_State *L)
 	lua_setfield(L, cache, key);
 	lua_pushinteger(L, n + 1);
 	lua_setfield(L, cache, "n");
-	play(s, 1.0, 1.0, false);
+	play(L, -1, s, 1.0, 1.0, false);
 	return 1;
 }
 

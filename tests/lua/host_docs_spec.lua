@@ -374,7 +374,7 @@ describe("the host's documentation", function()
     { "a camera function", function(a) a.camera.zoom_to = "function" end, "camera function 'zoom_to'" },
     { "a callback", function(a) table.insert(a.callbacks, "focus") end, "callback 'focus'" },
     { "an Image method", function(a) table.insert(a.image.methods, "crop") end, "Image method 'crop'" },
-    { "a Sound property", function(a) table.insert(a.sound.properties, "pan") end, "Sound property 'pan'" },
+    { "a Sound property", function(a) table.insert(a.sound.properties, "reverb") end, "Sound property 'reverb'" },
     { "a draw option", function(a) table.insert(a.draw_options, "skew") end, "draw option 'skew'" },
     { "a conf key", function(a) table.insert(a.conf, "vsync") end, "conf key 'vsync'" },
     { "a wave", function(a) table.insert(a.waves, "pulse") end, "wave 'pulse'" },

@@ -12,6 +12,10 @@ case $SO_DIR in /*) ;; *) SO_DIR="$PWD/$SO_DIR" ;; esac
 PRELOAD=
 [ -n "${TUMBLE_SANITIZE:-}" ] && PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
 export DOCS_LUA_PRELOAD=$PRELOAD
+# the blocks' saves (tumble.save) go to a folder of their own
+TUMBLE_DATA_DIR=$(mktemp -d "${TMPDIR:-/tmp}/tumble-docs-saves.XXXXXX")
+export TUMBLE_DATA_DIR
+trap 'rm -rf "$TUMBLE_DATA_DIR"' EXIT
 pages=("$ROOT/README.md" "$ROOT/lua/REFERENCE.md")
 [ -f "$ROOT/lua/LEVELKIT.md" ] && pages+=("$ROOT/lua/LEVELKIT.md")
-exec lua5.4 "$ROOT/tests/playtest/docs_blocks.lua" "$ROOT" "$BIN" "$SO_DIR" "${pages[@]}"
+lua5.4 "$ROOT/tests/playtest/docs_blocks.lua" "$ROOT" "$BIN" "$SO_DIR" "${pages[@]}"

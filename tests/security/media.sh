@@ -161,4 +161,41 @@ printf 'tumble-input 1\nview 8192 8192\nF 1 30\n' > "$TMP/area.rec"
 host_case "media: a replay's 8192x8192 view is refused when the replay is opened" error "view W H" 30 $CEIL \
   --replay "$TMP/area.rec" --screenshot "$TMP/rec.png" "$L"
 
+# --- a Sound's controls ---
+L=$(raw_level sound_flood <<'EOF2'
+local level = {}
+local snd, ball
+function level.load(world)
+  snd = tumble.beep{ length = 5 }
+  ball = world:body{ type = "dynamic" }
+  ball:circle{ r = 0.5 }
+  snd:set_position(ball)
+end
+function level.update(dt, world)
+  -- every voice a play can start, every frame: at most 8 a Sound, oldest first
+  for i = 1, 2000 do snd:play{ loop = i % 2 == 0 } snd:seek(i % 5) snd:pause() snd:resume() end
+  if tumble.frame == 5 then ball:destroy() end
+  if tumble.frame == 120 then tumble.exit(0, "flooded " .. tostring(snd:playing())) end
+end
+return level
+EOF2
+)
+host_case "media: 2000 plays, seeks, pauses a frame on a Sound following a body destroyed mid-way: bounded, no error" \
+  ok "flooded true" 120 $CEIL --sandbox --mem-limit 64 --time-limit 60 "$L"
+L=$(level sound_args <<'EOF2'
+local snd = tumble.beep{ length = 1 }
+for _, bad in ipairs({ 0 / 0, math.huge, -math.huge, 1e308, -1e300, "1", {}, true }) do
+  assert(not pcall(snd.seek, snd, bad))
+  assert(not pcall(snd.set_volume, snd, bad))
+  assert(not pcall(snd.set_pan, snd, bad))
+  assert(not pcall(snd.set_position, snd, bad, 0))
+end
+assert(not pcall(snd.set_looping, snd, "yes"))
+assert(not pcall(snd.pause, "not a sound"))
+tumble.exit(0, "every bad argument refused")
+EOF2
+)
+host_case "media: NaN, infinities, huge and wrongly typed arguments to a Sound's methods are errors" \
+  ok "every bad argument refused" 60 $CEIL --sandbox --time-limit 30 "$L"
+
 finish
