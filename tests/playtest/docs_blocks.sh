@@ -15,7 +15,7 @@ export DOCS_LUA_PRELOAD=$PRELOAD
 # the blocks' saves (tumble.save) go to a folder of their own
 TUMBLE_DATA_DIR=$(mktemp -d "${TMPDIR:-/tmp}/tumble-docs-saves.XXXXXX")
 export TUMBLE_DATA_DIR
-trap 'rm -rf "$TUMBLE_DATA_DIR"' EXIT
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$TUMBLE_DATA_DIR"' EXIT
 pages=("$ROOT/README.md" "$ROOT/lua/REFERENCE.md")
 [ -f "$ROOT/lua/LEVELKIT.md" ] && pages+=("$ROOT/lua/LEVELKIT.md")
 lua5.4 "$ROOT/tests/playtest/docs_blocks.lua" "$ROOT" "$BIN" "$SO_DIR" "${pages[@]}"
