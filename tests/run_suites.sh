@@ -7,7 +7,7 @@
 #
 # Every suite speaks TAP ("ok ..." / "not ok ..."); a runner that dies without
 # reporting counts as a failure, and so does one that ran nothing. The suites
-# of all builds share one pool of TEST_JOBS workers (default: cores + 1; the
+# of all builds share one pool of TEST_JOBS workers (default: twice the cores; the
 # suites wait on child processes and time limits as much as they compute),
 # the longest started first: by the wall time of the last run when there was
 # one (BUILD/times), else in the order below, which puts the sanitized
@@ -18,7 +18,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-JOBS=${TEST_JOBS:-$(($(nproc 2> /dev/null || echo 2) + 1))}
+JOBS=${TEST_JOBS:-$((2 * $(nproc 2> /dev/null || echo 2)))}
 
 sanitized() { case "$1" in build/asan | build/asan/*) return 0 ;; esac; return 1; }
 
@@ -26,8 +26,9 @@ sanitized() { case "$1" in build/asan | build/asan/*) return 0 ;; esac; return 1
 # (the watchdog suites wait for files, not for times, and run in the pool).
 ALONE=""
 # Suites that test the plain build only, whatever build they are given (make
-# install and luarocks build and install the plain build).
-PLAIN_ONLY="tests/playtest/kit_install.sh"
+# install and luarocks build and install the plain build; a package copies
+# files around the binary it is given, nothing the sanitizer would see more of).
+PLAIN_ONLY="tests/playtest/kit_install.sh tests/playtest/host_package.sh"
 # Sanitized C tests that make test leaves to make test-long (the Makefile's
 # SAN_LONG_TESTS, given in the environment).
 LONG_SANITIZED=${LONG_SANITIZED:-}
