@@ -306,7 +306,7 @@ FUZZ_CC       ?= clang
 FUZZ_BUILD    := build/fuzz
 FUZZ_SECONDS  ?= 300
 FUZZ_SMOKE_SECONDS ?= 10
-FUZZ_TARGETS  ?= snapshot replay conf searcher image sound font
+FUZZ_TARGETS  ?= snapshot replay conf searcher image sound font save
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-bins fuzz-merge
 ifdef FUZZ
