@@ -126,5 +126,10 @@ struct Mix_Chunk *th_sound_decode(const unsigned char *data, size_t size, size_t
 
 /* tumble.save and tumble.load_save into the tumble table on top of the stack. */
 void th_save_open_lua(struct th_level *h, lua_State *L);
+/* The save format alone, as lua_CFunctions (the fuzz target's way in):
+ * encode(value) -> the text tumble.save writes; decode(text) -> the value
+ * tumble.load_save reads. Each raises their errors. */
+int th_save_encode_lua(lua_State *L);
+int th_save_decode_lua(lua_State *L);
 
 #endif

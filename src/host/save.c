@@ -582,6 +582,40 @@ static int tumble_load_save(lua_State *L)
 	return 1;
 }
 
+/* ---------------- the format alone (the fuzz target's way in) ---------------- */
+
+int th_save_encode_lua(lua_State *L)
+{
+	luaL_checkany(L, 1);
+	lua_settop(L, 1);
+	lua_newtable(L); /* 2: the tables on the path */
+	writer w = {.L = L, .onpath = 2};
+	snprintf(w.path, sizeof(w.path), "save");
+	put_value(&w, 1, 0, false);
+	size_t total = strlen(SAVE_HEADER) + w.len + 1;
+	char *buf = lua_newuserdatauv(L, total, 0);
+	memcpy(buf, SAVE_HEADER, strlen(SAVE_HEADER));
+	w.buf = buf + strlen(SAVE_HEADER);
+	w.len = 0;
+	snprintf(w.path, sizeof(w.path), "save");
+	put_value(&w, 1, 0, false);
+	buf[total - 1] = '\n';
+	lua_pushlstring(L, buf, total);
+	return 1;
+}
+
+int th_save_decode_lua(lua_State *L)
+{
+	size_t n;
+	const char *text = luaL_checklstring(L, 1, &n);
+	if (n > SAVE_MAX_BYTES + 64) return luaL_error(L, "tumble.load_save: more than %d bytes", SAVE_MAX_BYTES);
+	reader r = {.L = L, .p = text, .end = text + n, .start = text, .name = "text"};
+	read_value(&r, 0);
+	skip_space(&r);
+	if (r.p != r.end) damaged(&r, "more after the value");
+	return 1;
+}
+
 void th_save_open_lua(th_level *lv, lua_State *L)
 {
 	lua_pushlightuserdata(L, lv);
