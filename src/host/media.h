@@ -132,4 +132,11 @@ void th_save_open_lua(struct th_level *h, lua_State *L);
 int th_save_encode_lua(lua_State *L);
 int th_save_decode_lua(lua_State *L);
 
+/* Options tables of the media and drawing calls (image.c), read raw so no
+ * metamethod runs: raises on a key of the table at t that names does not list
+ * (naming the valid ones); and field name as a finite number within [lo, hi]
+ * (raises naming the field, the range and what it got), or def when absent. */
+void th_image_check_options(lua_State *L, int t, const char *const names[]);
+double th_opt_number(lua_State *L, int t, const char *name, double def, double lo, double hi);
+
 #endif

@@ -42,12 +42,6 @@ typedef struct draw_spec {
 th_image *th_image_check(lua_State *L, int arg);
 /* A Canvas's picture at arg, or NULL (canvas.c). */
 th_image *th_canvas_image(lua_State *L, int arg);
-/* Raises on a key of the table at t that names lists not. */
-void th_image_check_options(lua_State *L, int t, const char *const names[]);
-/* Field name of the options table at t, read raw, as a finite number within
- * [lo, hi] (raises naming the field, the range and what it got), or def when
- * absent. */
-double th_opt_number(lua_State *L, int t, const char *name, double def, double lo, double hi);
 /* gfx.draw's options. */
 extern const char *const th_image_draw_names[];
 void th_image_default_spec(draw_spec *d);

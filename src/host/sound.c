@@ -477,42 +477,6 @@ static Mix_Chunk *chunk_at_pitch(th_sound *s, double pitch)
 	return c;
 }
 
-static double opt_field(lua_State *L, int t, const char *name, double def, double lo, double hi)
-{
-	lua_pushstring(L, name);
-	lua_rawget(L, t);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		return def;
-	}
-	int ok = 0;
-	double v = lua_tonumberx(L, -1, &ok);
-	if (!ok || lua_type(L, -1) != LUA_TNUMBER || !isfinite(v) || v < lo || v > hi) {
-		const char *got = lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1);
-		char range[64];
-		snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
-		luaL_argerror(L, t, lua_pushfstring(L, "field '%s': number in %s expected, got %s", name, range, got));
-	}
-	lua_pop(L, 1);
-	return v;
-}
-
-static void check_keys(lua_State *L, int t, const char *const names[], const char *valid)
-{
-	lua_pushnil(L);
-	while (lua_next(L, t) != 0) {
-		lua_pop(L, 1);
-		bool known = false;
-		if (lua_type(L, -1) == LUA_TSTRING) {
-			for (int i = 0; names[i] != NULL && !known; ++i) known = strcmp(lua_tostring(L, -1), names[i]) == 0;
-		}
-		if (!known) {
-			const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
-			luaL_argerror(L, t, lua_pushfstring(L, "unknown option '%s'; valid options: %s", key, valid));
-		}
-	}
-}
-
 /* ---------------- voices: the level's clock, and the mixer following it ---------------- */
 
 static double level_time(const th_sound *s)
@@ -917,9 +881,9 @@ static int sound_play(lua_State *L)
 	bool loop = s->looping;
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		check_keys(L, 2, names, "volume, pitch, loop");
-		volume = opt_field(L, 2, "volume", 1.0, 0.0, 1.0);
-		pitch = opt_field(L, 2, "pitch", 1.0, 0.25, 4.0);
+		th_image_check_options(L, 2, names);
+		volume = th_opt_number(L, 2, "volume", 1.0, 0.0, 1.0);
+		pitch = th_opt_number(L, 2, "pitch", 1.0, 0.25, 4.0);
 		lua_getfield(L, 2, "loop");
 		luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 2, "field 'loop': boolean expected");
 		if (!lua_isnil(L, -1)) loop = lua_toboolean(L, -1);
@@ -1376,11 +1340,11 @@ static int tumble_beep(lua_State *L)
 	if (lua_isnoneornil(L, 1)) lua_newtable(L);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	check_keys(L, 1, names, "freq, to, length, wave, volume");
-	double freq = opt_field(L, 1, "freq", 440.0, 20.0, 20000.0);
-	double to = opt_field(L, 1, "to", freq, 20.0, 20000.0);
-	double length = opt_field(L, 1, "length", 0.15, 0.005, 5.0);
-	double volume = opt_field(L, 1, "volume", 0.5, 0.0, 1.0);
+	th_image_check_options(L, 1, names);
+	double freq = th_opt_number(L, 1, "freq", 440.0, 20.0, 20000.0);
+	double to = th_opt_number(L, 1, "to", freq, 20.0, 20000.0);
+	double length = th_opt_number(L, 1, "length", 0.15, 0.005, 5.0);
+	double volume = th_opt_number(L, 1, "volume", 0.5, 0.0, 1.0);
 	lua_getfield(L, 1, "wave");
 	int wave = 1;
 	if (!lua_isnil(L, -1)) {
