@@ -47,6 +47,7 @@ security) NAME="security/$(basename "$TARGET" .sh)" ;;
 esac
 FILE=${NAME//\//_}
 LOG="$BUILD/logs/$FILE.log"
+mkdir -p "$BUILD/logs" "$BUILD/results.d" # when run by hand, before any make test
 # Every temporary file of the suite (its own, xvfb-run's, mktemp's) goes in a
 # folder of the build's, emptied when the suite ends: nothing else on the
 # machine that tidies /tmp can remove a folder a suite is still using.

@@ -53,18 +53,23 @@ void th_app_overlay_view(th_app *app, th_overlay_view *v)
 	v->error_moment = em != NULL ? em->step : -1;
 }
 
+int th_app_view_inset(th_app *app, int width, int height)
+{
+	th_overlay_view v;
+	th_app_overlay_view(app, &v);
+	return th_overlay_bottom_inset(&app->overlay, &v, width, height);
+}
+
 /* The frame: the world (interpolated by alpha), the level's sprites and
  * drawing, then the overlay and the error panel. While the timeline or the
  * error panel is shown, the world and the level's drawing are fitted into
  * the window above them (the target's inset), so none of the world is
- * under them. Edit mode keeps the view as it is: a click there lands on the
- * world where the level's camera puts it, as recorded sessions replay. */
+ * under them; edit mode maps its clicks through the same fit. */
 void th_app_compose(th_app *app, th_target *t, float alpha)
 {
 	th_level *lv = &app->level;
 	th_overlay_view v;
-	th_app_overlay_view(app, &v);
-	t->inset = app->edit.on ? 0 : th_overlay_bottom_inset(&app->overlay, &v, t->width, t->height);
+	t->inset = th_app_view_inset(app, t->width, t->height);
 	th_render_begin(&app->render, t, &lv->camera, alpha);
 	th_render_shapes(&app->render, t, lv->world, lv->frame);
 	th_level_draw_sprites(lv, t);

@@ -46,14 +46,28 @@ static bool ctrl_held(const th_app *app)
 	return key_held(app, "left ctrl", "right ctrl") || key_held(app, "left gui", "right gui");
 }
 
-static tb_vec2 to_world(const th_app *app, int x, int y)
+/* How much the world is scaled to fit above the host's bottom panels, as the
+ * frame draws it (th_target_fit), and the view's centre row there. */
+static double view_fit(const th_app *app, double *center_y)
 {
-	return th_camera_to_world(&app->level.camera, x, y);
+	const th_camera *c = &app->level.camera;
+	int inset = th_app_view_inset((th_app *)app, c->view_w, c->view_h);
+	th_target t = {.width = c->view_w, .height = c->view_h, .inset = inset};
+	*center_y = th_target_center_y(&t);
+	return th_target_fit(&t);
+}
+
+tb_vec2 th_app_edit_to_world(const th_app *app, int x, int y)
+{
+	const th_camera *c = &app->level.camera;
+	double cy, fit = view_fit(app, &cy);
+	double px = 0.5 * c->view_w + (x - 0.5 * c->view_w) / fit, py = 0.5 * c->view_h + (y - cy) / fit;
+	return th_camera_to_world(c, px, py);
 }
 
 static double px_per_m(const th_app *app)
 {
-	double s = app->level.camera.scale;
+	double cy, s = app->level.camera.scale * view_fit(app, &cy);
 	return s > 0.0 ? s : 1.0;
 }
 
@@ -260,7 +274,7 @@ int th_app_edit_preview(const th_app *app, th_edit_change *out, int cap)
 	const th_edit *e = &app->edit;
 	tb_world *w = app->level.world;
 	if (w == NULL) return 0;
-	tb_vec2 a = to_world(app, e->press_x, e->press_y), b = to_world(app, e->at_x, e->at_y);
+	tb_vec2 a = th_app_edit_to_world(app, e->press_x, e->press_y), b = th_app_edit_to_world(app, e->at_x, e->at_y);
 	int n = 0;
 	if (e->drag == TH_EDRAG_MOVE) {
 		/* the first body lands on the grid; the others keep their offsets */
@@ -593,7 +607,7 @@ static void press(th_app *app, const th_event *ev)
 		return;
 	}
 	if (over_panel(app, ev->x, ev->y) || w == NULL) return;
-	tb_vec2 p = to_world(app, ev->x, ev->y);
+	tb_vec2 p = th_app_edit_to_world(app, ev->x, ev->y);
 	double ppm = px_per_m(app);
 	if (e->sel_count > 0) {
 		th_handle hs[TH_EDIT_MAX_HANDLES];
@@ -683,7 +697,7 @@ static void release(th_app *app)
 			if (g.type != TB_SHAPE_POLYGON || e->handle.vertex >= g.polygon.count) break;
 			tb_transform xf = tb_body_get_transform(w, tb_shape_get_body(w, e->handle.shape));
 			tb_vec2 was = g.polygon.vertices[e->handle.vertex];
-			tb_vec2 to = tb_inv_transform_point(xf, to_world(app, e->at_x, e->at_y));
+			tb_vec2 to = tb_inv_transform_point(xf, th_app_edit_to_world(app, e->at_x, e->at_y));
 			double grid = e->snap ? e->grid : 0.01;
 			double tx = th_edit_snap(to.x, grid), ty = th_edit_snap(to.y, grid);
 			char t[48];
@@ -712,7 +726,7 @@ static void release(th_app *app)
 	case TH_EDRAG_BOX: {
 		if (!moved(e) || app->level.world == NULL) break;
 		th_sel found[TH_EDIT_MAX_SEL];
-		int n = th_edit_pick_box(app->level.world, to_world(app, e->press_x, e->press_y), to_world(app, e->at_x, e->at_y),
+		int n = th_edit_pick_box(app->level.world, th_app_edit_to_world(app, e->press_x, e->press_y), th_app_edit_to_world(app, e->at_x, e->at_y),
 		                         found, TH_EDIT_MAX_SEL);
 		for (int i = 0; i < n; ++i) sel_add(e, found[i]);
 		th_app_edit_refresh(app);

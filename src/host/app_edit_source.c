@@ -468,7 +468,7 @@ void th_app_edit_structure(th_app *app, th_edit_structure_op op)
 		ed.method = site.method;
 		ed.value = e->grid > 0.0 ? e->grid : 0.1;
 	} else {
-		tb_vec2 p = th_camera_to_world(&app->level.camera, app->live.mouse_x, app->live.mouse_y);
+		tb_vec2 p = th_app_edit_to_world(app, app->live.mouse_x, app->live.mouse_y);
 		ed.op = TH_EDIT_INSERT;
 		ed.item.x = th_edit_snap(p.x, e->grid > 0.0 ? e->grid : 0.1);
 		ed.item.y = th_edit_snap(p.y, e->grid > 0.0 ? e->grid : 0.1);

@@ -145,6 +145,14 @@ void th_app_reload(th_app *app);
 
 /* ---- app_draw.c ---- */
 void th_app_overlay_view(th_app *app, th_overlay_view *v);
+/* The pixels along the bottom of a width x height view that the host's
+ * panels take (the timeline, the error panel); the world is drawn fitted
+ * above them (th_app_compose). */
+int th_app_view_inset(th_app *app, int width, int height);
+/* The world point under pixel (x, y) of the view as the frame draws it
+ * (fitted above the bottom panels): what edit mode's clicks and its palette's
+ * pointer land on. */
+tb_vec2 th_app_edit_to_world(const th_app *app, int x, int y);
 void th_app_compose(th_app *app, th_target *t, float alpha);
 bool th_app_screenshot(th_app *app, const char *path, float alpha);
 

@@ -160,7 +160,7 @@ static void draw_world_part(th_app *app, th_target *t)
 	/* the handles of the first selected object */
 	if (e->sel_count > 0) {
 		th_handle hs[TH_EDIT_MAX_HANDLES];
-		int n = th_edit_handles(w, e->sel[0], app->level.camera.scale, hs, TH_EDIT_MAX_HANDLES);
+		int n = th_edit_handles(w, e->sel[0], app->render.scale, hs, TH_EDIT_MAX_HANDLES);
 		SDL_FPoint origin = {0, 0};
 		for (int i = 0; i < n; ++i) {
 			SDL_FPoint p = screen(app, t, hs[i].p);
@@ -174,7 +174,7 @@ static void draw_world_part(th_app *app, th_target *t)
 			case TH_H_ROTATE: {
 				SDL_FPoint line[2] = {origin, p};
 				th_render_stroke(t->renderer, line, 2, false, (SDL_Color){255, 235, 150, 120});
-				th_render_circle(&app->render, t, hs[i].p, (float)(5.0 / app->level.camera.scale), (SDL_Color){0, 0, 0, 220},
+				th_render_circle(&app->render, t, hs[i].p, (float)(5.0 / app->render.scale), (SDL_Color){0, 0, 0, 220},
 				                 handle_color, true, true);
 				break;
 			}

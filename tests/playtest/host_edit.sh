@@ -9,9 +9,14 @@
 # with a selection does not quit, and a session recorded with --record
 # replays to the same file byte for byte.
 #
-# The fixture's camera: world (x, y) is pixel (640 + 40 x, 560 - 40 y). The
-# inspector's lines (1280x720 view) start at y = 36, 12 pixels each, from
-# x = 852: line 0 is the first object's header, line 1 its x, line 2 its y.
+# The fixture's camera: world (x, y) is pixel (640 + 40 x, 560 - 40 y) of the
+# 1280x720 view. Edit mode pauses, so the timeline (52 pixels) is shown and
+# the world is drawn fitted above it, 668/720 of its size: world (x, y) is
+# pixel (640 + 37.11 x, 334 - 37.11 (y - 5)), and a 40-pixel drag is 37
+# pixels (the cases' comments give pixels of the unfitted view, the
+# recordings the fitted ones). The inspector's lines start at y = 36, 12
+# pixels each, from x = 852: line 0 is the first object's header, line 1 its
+# x, line 2 its y.
 set -u
 ROOT=${TUMBLE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${TUMBLE_BIN:-$ROOT/tumble}
@@ -47,11 +52,11 @@ cat > "$TMP/move.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mm 760 441 40 1
+mm 751 409 37 1
 F 0
-mu 1 760 441
+mu 1 751 409
 F 0
 $f12
 F 1 20
@@ -73,11 +78,11 @@ cat > "$TMP/loop.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 380 400
+md 1 399 371
 F 0
-mm 420 400 40 0
+mm 436 371 37 0
 F 0
-mu 1 420 400
+mu 1 436 371
 F 0
 $f12
 F 1 20
@@ -93,17 +98,17 @@ cat > "$TMP/shared.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 380 400
+md 1 399 371
 F 0
-mm 380 360 0 -40
+mm 399 334 0 -37
 F 0
-mu 1 380 360
+mu 1 399 334
 F 0
-md 1 380 400
+md 1 399 371
 F 0
-mm 380 360 0 -40
+mm 399 334 0 -37
 F 0
-mu 1 380 360
+mu 1 399 334
 F 0
 F 1 20
 REC
@@ -124,17 +129,17 @@ cat > "$TMP/undo.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mm 760 441 40 1
+mm 751 409 37 1
 F 0
-mu 1 760 441
+mu 1 751 409
 F 0
-md 1 820 440
+md 1 807 408
 F 0
-mm 840 440 20 0
+mm 826 408 19 0
 F 0
-mu 1 840 440
+mu 1 826 408
 F 0
 kd left ctrl
 F 0
@@ -167,11 +172,11 @@ cat > "$TMP/diag.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mm 760 400 40 -40
+mm 751 371 37 -37
 F 0
-mu 1 760 400
+mu 1 751 371
 F 0
 F 1 5
 REC
@@ -200,21 +205,21 @@ cat > "$TMP/ff.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 270 599
+md 1 297 556
 F 0
-mm 307 599 37 0
+mm 331 556 34 0
 F 0
-mu 1 307 599
+mu 1 331 556
 F 0
-md 1 436 598
+md 1 451 555
 F 0
-mm 473 598 37 0
+mm 485 555 34 0
 F 0
-mu 1 473 598
+mu 1 485 555
 F 0
-md 1 640 234
+md 1 640 217
 F 0
-mu 1 640 234
+mu 1 640 217
 F 0
 md 1 900 474
 F 0
@@ -258,15 +263,15 @@ cat > "$TMP/vertex.rec" <<REC
 $header
 F 1 5
 $f12
-md 1 642 359
+md 1 642 333
 F 0
-mu 1 642 359
+mu 1 642 333
 F 0
-md 1 800 360
+md 1 788 334
 F 0
-mm 840 320 40 -40
+mm 826 297 37 -37
 F 0
-mu 1 840 320
+mu 1 826 297
 F 0
 F 1 6
 REC
@@ -300,11 +305,11 @@ F 1
 ku x
 F 1
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mm 760 441 40 1
+mm 751 409 37 1
 F 0
-mu 1 760 441
+mu 1 751 409
 F 0
 F 1 20
 REC
@@ -337,9 +342,9 @@ cat > "$TMP/dup.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 520 520
+md 1 529 482
 F 0
-mu 1 520 520
+mu 1 529 482
 F 0
 kd left ctrl
 kd d
@@ -368,9 +373,9 @@ cat > "$TMP/loopdel.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 380 400
+md 1 399 371
 F 0
-mu 1 380 400
+mu 1 399 371
 F 0
 kd delete
 F 0
@@ -386,7 +391,7 @@ cat > "$TMP/palette.rec" <<REC
 $header
 F 1 10
 $f12
-mm 800 360 0 0
+mm 788 334 0 0
 F 0
 kd b
 F 0
@@ -405,15 +410,15 @@ cat > "$TMP/joint.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 520 520
+md 1 529 482
 F 0
-mu 1 520 520
+mu 1 529 482
 F 0
 kd left shift
 F 0
-md 1 160 520
+md 1 195 482
 F 0
-mu 1 160 520
+mu 1 195 482
 F 0
 ku left shift
 F 0
@@ -435,15 +440,15 @@ cat > "$TMP/width.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
-md 1 780 440
+md 1 770 408
 F 0
-mm 800 440 20 0
+mm 788 408 19 0
 F 0
-mu 1 800 440
+mu 1 788 408
 F 1 20
 REC
 run width 40
@@ -459,15 +464,15 @@ cat > "$TMP/rotate.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
-md 1 720 406
+md 1 714 377
 F 0
-mm 757 402 37 -4
+mm 749 373 34 -4
 F 0
-mu 1 757 402
+mu 1 749 373
 F 1 20
 REC
 run rotate 40
@@ -484,15 +489,15 @@ cat > "$TMP/ends.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 160 520
+md 1 195 482
 F 0
-mu 1 160 520
+mu 1 195 482
 F 0
-md 1 200 520
+md 1 232 482
 F 0
-mm 240 480 40 -40
+mm 269 445 37 -37
 F 0
-mu 1 240 480
+mu 1 269 445
 F 1 20
 REC
 run ends 40
@@ -508,11 +513,11 @@ cat > "$TMP/anchor.rec" <<REC
 $header
 F 0
 $f12
-md 1 880 520
+md 1 863 482
 F 0
-mm 800 480 -80 -40
+mm 788 445 -74 -37
 F 0
-mu 1 800 480
+mu 1 788 445
 F 1 20
 REC
 run anchor 40
@@ -527,9 +532,9 @@ cat > "$TMP/typed.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
 md 1 900 54
 F 0
@@ -552,9 +557,9 @@ cat > "$TMP/scrub.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
 md 1 900 66
 F 0
@@ -582,11 +587,11 @@ kd pageup
 F 0
 ku pageup
 F 0
-md 1 720 440
+md 1 714 408
 F 0
-mm 760 441 40 1
+mm 751 409 37 1
 F 0
-mu 1 760 441
+mu 1 751 409
 F 0
 $f12
 F 1 20
@@ -620,9 +625,9 @@ cat > "$TMP/flag.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
 md 1 900 162
 F 0
@@ -638,9 +643,9 @@ cat > "$TMP/escape.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
 kd escape
 F 0
@@ -653,9 +658,9 @@ cat > "$TMP/escape2.rec" <<REC
 $header
 F 1 10
 $f12
-md 1 720 440
+md 1 714 408
 F 0
-mu 1 720 440
+mu 1 714 408
 F 0
 kd escape
 F 0

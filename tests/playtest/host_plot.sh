@@ -80,10 +80,11 @@ timeout 60 "$BIN" --headless --frames 4 --plot-csv "$TMP/dir" "$LEVEL" > /dev/nu
 rc=$?
 check "--plot-csv refuses a directory" "[ $rc -ne 0 ] && grep -q 'cannot write .*dir' '$TMP/dir.err'"
 
-# "plot this": 10 frames, F12, click the falling ball (pixel 640, 246), right-
-# click the inspector's line 2 (its y, at y 66), click the platform (840, 480)
-# and right-click line 1 (its x, at y 54), F12 again, 90 frames. The platform
-# is destroyed in frame 60's update.
+# "plot this": 10 frames, F12, click the falling ball (pixel 640, 246 of the
+# view; 640, 243 where edit mode fits the world above the timeline), right-
+# click the inspector's line 2 (its y, at y 66), click the platform (840, 480;
+# 826, 445 fitted) and right-click line 1 (its x, at y 54), F12 again, 90
+# frames. The platform is destroyed in frame 60's update.
 cat > "$TMP/this.rec" <<'REC'
 tumble-input 1
 view 1280 720
@@ -92,17 +93,17 @@ kd f12
 F 0
 ku f12
 F 0
-md 1 640 246
+md 1 640 228
 F 0
-mu 1 640 246
+mu 1 640 228
 F 0
 md 3 900 66
 F 0
 mu 3 900 66
 F 0
-md 1 840 480
+md 1 826 445
 F 0
-mu 1 840 480
+mu 1 826 445
 F 0
 md 3 900 54
 F 0
@@ -150,9 +151,9 @@ kd f12
 F 0
 ku f12
 F 0
-md 1 640 246
+md 1 640 228
 F 0
-mu 1 640 246
+mu 1 640 228
 F 0
 md 3 900 66
 F 0

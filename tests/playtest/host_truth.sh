@@ -121,7 +121,9 @@ printf '%s\n' "$HEAD" 'F 1 10' 'kd f2' 'ku f2' 'F 1 2' > "$TMP/pause10.rec"
 timeout 60 "$BIN" --headless --frames 10 --size 1280x720 --screenshot "$TMP/run.png" "$L" > /dev/null 2>&1
 timeout 60 "$BIN" --headless --frames 13 --replay "$TMP/pause10.rec" --screenshot "$TMP/pause.png" "$L" > /dev/null 2>&1
 TRUTH_BUG=8 timeout 60 "$BIN" --headless --frames 12 --size 1280x720 --screenshot "$TMP/halt.png" "$L" > /dev/null 2>&1
-if [ -x "$PROBE" ] && [ -s "$TMP/run.png" ] && [ -s "$TMP/pause.png" ] && [ -s "$TMP/halt.png" ]; then
+printf '%s\n' "$HEAD" 'F 1 10' 'kd f12' 'ku f12' 'F 1 2' > "$TMP/edit10.rec"
+timeout 60 "$BIN" --headless --frames 13 --replay "$TMP/edit10.rec" --screenshot "$TMP/edit.png" "$L" > /dev/null 2>&1
+if [ -x "$PROBE" ] && [ -s "$TMP/run.png" ] && [ -s "$TMP/pause.png" ] && [ -s "$TMP/halt.png" ] && [ -s "$TMP/edit.png" ]; then
   ground() { "$PROBE" "$1" bbox 60 81 66 6; } # the static box's fill: "X0 Y0 X1 Y1"
   # width over height of the ground as drawn, in hundredths
   aspect() { echo "$1" | awk '{ print int(100 * ($3 - $1 + 1) / ($4 - $2 + 1)) }'; }
@@ -138,6 +140,10 @@ if [ -x "$PROBE" ] && [ -s "$TMP/run.png" ] && [ -s "$TMP/pause.png" ] && [ -s "
   panel=$(top_of "$TMP/halt.png" 1250 600) # the error panel's fill, right of its text
   check "halted by an error, the ground is whole above the error panel ($g_halt; panel top $panel)" \
     "same_shape $(aspect "$g_run") $(aspect "$g_halt") && [ -n '$panel' ] && [ \"\$(echo $g_halt | awk '{ print \$4 }')\" -lt '$panel' ]"
+  # (the timeline's strip is the paused one's: edit mode's top bar has its colour)
+  g_edit=$(ground "$TMP/edit.png")
+  check "in edit mode too, the ground is whole above the timeline ($g_edit; timeline top $bar)" \
+    "same_shape $(aspect "$g_run") $(aspect "$g_edit") && [ -n '$bar' ] && [ \"\$(echo $g_edit | awk '{ print \$4 }')\" -lt '$bar' ]"
 else
   not_ok "the screenshots of the panels were written and png_probe is built ($PROBE)"
 fi

@@ -189,8 +189,11 @@ try {
   stage = 'edit';
   // 3b. edit mode writes into the Source panel (a level of the user's: its
   // camera at (0, 5), 40 px/m, so in the 1000x600 canvas world (x, y) is
-  // pixel (500 + 40 x, 500 - 40 y); the platform at (-4, 3) is at (340, 380),
-  // clear of the inspector, which takes the right 420 pixels once selected)
+  // pixel (500 + 40 x, 500 - 40 y); edit mode pauses, and the world is drawn
+  // fitted above the timeline's 52 pixels, 548/600 of its size: pixel
+  // (500 + 36.53 x, 274 - 36.53 (y - 5)), so the platform at (-4, 3) is at
+  // (354, 347) and 1 m is 37 pixels (to the grid's 0.1 m); clear of the
+  // inspector, which takes the right 420 pixels once selected)
   const editText = 'local level = {}\nfunction level.load(world)\n' +
     '  tumble.camera.x, tumble.camera.y, tumble.camera.scale = 0, 5, 40\n' +
     '  world:body{ type = "static", x = 0, y = -0.5 }:box{ w = 20, h = 1 }\n' +
@@ -216,7 +219,7 @@ try {
   await page.focus('#canvas');
   await page.keyboard.press('Backquote');
   await frames(page, 3);
-  await drag(340, 380, 380, 380);
+  await drag(354, 347, 391, 347);
   const moved = await sourceOf();
   const movedWant = editText.replace('x = -4, y = 3', 'x = -3, y = 3');
   check(moved === movedWant, 'edit mode: a drag of the platform 1 m right writes x = -3 into the Source panel' +
@@ -239,7 +242,7 @@ try {
   await page.click('#source-toggle');
   await frames(page, 6);
   await page.focus('#canvas');
-  await drag(340, 380, 340, 340);
+  await drag(354, 347, 354, 310);
   const typed = await sourceOf();
   const typedWant = editText.replace('x = -4, y = 3', 'x = -4, y = 4') + '-- typed in the page (` is text here)\n';
   check(typed === typedWant, 'edit mode: after typing in the panel, a drag 1 m up writes y = 4 and keeps what was typed' +
