@@ -232,8 +232,10 @@ test-build-san: all $(filter-out $(SAN_LONG_TESTS:%=$(BUILD)/tests/%),$(CTEST_BI
 # is `make web-test` (its cold build alone takes minutes).
 test: deps
 	@rm -f build/results build/asan/results
-	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build
-	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build-san BUILD=build/asan SANITIZE=1 OPT=-O1
+	@# the two builds side by side: neither leaves a core idle while it links
+	@$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build & plain=$$!; \
+	 $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build-san BUILD=build/asan SANITIZE=1 OPT=-O1; san=$$?; \
+	 wait $$plain && [ $$san -eq 0 ]
 	@LONG_SANITIZED="$(SAN_LONG_TESTS)" bash tests/run_suites.sh build build/asan
 	@echo "[web]   skipped: the browser build's suite is make web-test (its cold build takes minutes)"
 	@echo "[long]  not run here: make test-long (the sanitized engine sweeps, the long fuzz runs)"
