@@ -14,6 +14,7 @@
 # BENCH_SCENES        comma list (default: all ten)
 # BENCH_ROUNDS        rounds of tumble and v3 (default 3)
 # BENCH_PEER_ROUNDS   rounds of Box2D 2.4 and Chipmunk, which are only context (default 1)
+# BENCH_WIDE=0        leave out tumble's AVX-512 runs (a shorter round)
 # BENCH_BIN: where the binaries are (default: tests/bench/bin).
 # BENCH_OUT: the results file (default: $BENCH_BIN/results.txt).
 set -u
@@ -156,7 +157,7 @@ has_path() { "$bin/bench_tumble" --solver "$1" --scene tumbler --steps 1 >/dev/n
 headline=avx2
 if [ -x "$bin/bench_tumble" ] && ! has_path avx2; then headline=sse2; fi
 wide=
-[ -x "$bin/bench_tumble" ] && has_path avx512 && wide=avx512
+[ "${BENCH_WIDE:-1}" != 0 ] && [ -x "$bin/bench_tumble" ] && has_path avx512 && wide=avx512
 echo "tumble's contact solver path: tumble_fast, tumble: $headline${wide:+; tumble_fast_512, tumble_512: $wide}"
 
 echo "Thread CPU ms per step, single-threaded, dt = 1/60 s. tumble_fast: 4 substeps, 30 Hz contacts (v3's"

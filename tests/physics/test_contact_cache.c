@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* How far the cache lets a pair's points move: contact.h's TB_CONTACT_CACHE_REACH. */
-#define REACH (0.1f * TB_LINEAR_SLOP)
+#define REACH TB_LINEAR_SLOP
 
 static uint32_t rng_state = 1;
 static float rnd(float lo, float hi)
@@ -96,13 +96,25 @@ static void test_remade_manifold_is_the_collide_within_reach(void **state)
 		stage = trial * 10 + 1;
 		tb_manifold m = only_manifold(w, &full);
 		if (remade == 1) {
+			/* The same points within the reach. The collide may have taken
+			 * B's face as the reference where the cache keeps A's (the faces
+			 * are within the turn of each other), so its points may come with
+			 * other feature ids and in the other order: each remade point is
+			 * matched with the collide's nearest. */
 			assert_int_equal(m.point_count, full.point_count);
 			for (int i = 0; i < m.point_count; ++i) {
-				assert_int_equal(m.points[i].id, full.points[i].id);
-				assert_near(m.points[i].separation, full.points[i].separation, REACH);
-				assert_true(tb_length(tb_sub(m.points[i].point, full.points[i].point)) <= 2.0f * REACH);
+				int j = 0;
+				for (int k = 1; k < full.point_count; ++k)
+					if (tb_length(tb_sub(m.points[i].point, full.points[k].point)) <
+					    tb_length(tb_sub(m.points[i].point, full.points[j].point)))
+						j = k;
+				if (m.points[i].id == full.points[i].id) assert_int_equal(j, i);
+				assert_near(m.points[i].separation, full.points[j].separation, REACH);
+				assert_true(tb_length(tb_sub(m.points[i].point, full.points[j].point)) <= 2.0f * REACH);
 			}
-			assert_true(tb_length(tb_sub(m.normal, full.normal)) < 1e-3f);
+			/* the remade normal keeps A's frame; the collide's reference face
+			 * may be B's, which turned with B */
+			assert_true(tb_length(tb_sub(m.normal, full.normal)) < fabsf(turn) + 1e-3f);
 		}
 
 		/* past the reach: collided afresh, bit for bit */
