@@ -489,7 +489,9 @@ static void collide_and_cache(tb_contact *c, const tb_shape *sa, const tb_body_s
 {
 	tb_manifold *m = &c->manifold;
 	tb_transform xfa = sim_a->transform, xfb = sim_b->transform;
-	bool cacheable = sa->geom.type == TB_SHAPE_POLYGON && sb->geom.type == TB_SHAPE_POLYGON &&
+	/* any pair but a chain link's, whose one-sidedness is decided by a collide
+	 * (chain_passing) */
+	bool cacheable = sa->geom.type != TB_SHAPE_CHAIN_SEGMENT && sb->geom.type != TB_SHAPE_CHAIN_SEGMENT &&
 	                 speculative == TB_SPECULATIVE_DISTANCE && cache_on;
 	tb_collide_speculative_into(m, &sa->geom, xfa, &sb->geom, xfb, speculative);
 	c->flags &= ~(uint32_t)TB_CONTACT_CACHED;
@@ -560,12 +562,12 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 		old_tangent[j] = c->manifold.points[j].tangent_impulse;
 	}
 	tb_manifold *m = &c->manifold;
-	/* A pair remade from its cache (polygons only, at the standard
+	/* A pair remade from its cache (not a chain link's, at the standard
 	 * speculative distance) reads nothing of its shapes: a point of it within
 	 * the speculative distance keeps both shapes' boxes, and so their fat
 	 * boxes, overlapping. */
 	bool cache_on = w->def.enable_contact_cache;
-	/* a chain link's pair (chains are never cached: polygons only) */
+	/* a chain link's pair (never cached) */
 	bool chain = false;
 	if (cache_on && speculative == TB_SPECULATIVE_DISTANCE && (c->flags & TB_CONTACT_CACHED) &&
 	    remake_manifold(m, &c->cache, sim_a->transform, sim_b->transform)) {

@@ -27,14 +27,18 @@ enum {
  * other at v3's settings (2.6 cm here). */
 #define TB_CONTACT_CACHE_REACH TB_LINEAR_SLOP
 
-/* What the narrow phase keeps of a polygon pair's last full collide: each
+/* What the narrow phase keeps of a pair's last full collide (any pair but a
+ * chain link's): each
  * point's surface points on A and on B, each in its own body's frame, the
  * normal, and how B sat in A's frame then: its turn, and where the smaller
  * shape's centre was (that shape's points, and the other's near it, are all
  * that can touch). While no such point has moved TB_CONTACT_CACHE_REACH
  * relative to the other body, the manifold is remade from these (the same
  * features, the separations of the same material points) instead of collided
- * again: a resting pile's pairs barely move. */
+ * again: a resting pile's pairs barely move. A round shape's contact is a
+ * material point only while it does not roll; within the reach a rolled one
+ * is at most reach^2 / (2 r) from the surface, a tenth of a millimetre or
+ * less at the shapes' smallest sizes. */
 typedef struct tb_contact_cache {
 	tb_rot turn;        /* B's rotation in A's frame */
 	tb_vec2 center_b;   /* the smaller shape's centre, B's body frame */

@@ -635,6 +635,11 @@ static void test_save_load_into_a_new_world(void **state)
 	 * an image has no set of, included) */
 	tb_counters at = tb_world_get_counters(w), image = tb_snapshot_get_counters(snap);
 	assert_true(at.touching_contact_count > 0);
+	/* but for the manifolds the last narrow phase remade from their caches,
+	 * a statistic of that step, which no step reads and an image does not keep */
+	assert_true(at.remade_manifold_count > 0);
+	assert_int_equal(image.remade_manifold_count, 0);
+	image.remade_manifold_count = at.remade_manifold_count;
 	assert_memory_equal(&at, &image, sizeof at);
 	static trace first, loaded;
 	play(w, STEPS, &first, true);
