@@ -21,24 +21,24 @@ enum {
  * since the pair's last full collide while its manifold is remade from the
  * cache: the linear slop. A quarter of the speculative distance, so a feature
  * the last collide left out (further than that distance) cannot have come into
- * contact unseen. Box2D main recycles up to ten slops (5 cm); a tenth of the
- * slop remade fewer pairs (the large pyramid's narrow phase 7 % of the step
- * more), ten slops and four let boxes in a turning tumbler 4.5-5 cm into each
- * other at v3's settings (2.6 cm here). */
+ * contact unseen. Box2D main recycles up to ten slops (5 cm); here two slops
+ * or more let boxes in a turning tumbler 4.5-5 cm into each other at v3's
+ * settings (2.8 cm at this reach), and a tenth of the slop remade so few pairs
+ * that the large pyramid's step took 7 % more instructions. */
 #define TB_CONTACT_CACHE_REACH TB_LINEAR_SLOP
 
 /* What the narrow phase keeps of a pair's last full collide (any pair but a
- * chain link's): each
- * point's surface points on A and on B, each in its own body's frame, the
- * normal, and how B sat in A's frame then: its turn, and where the smaller
- * shape's centre was (that shape's points, and the other's near it, are all
- * that can touch). While no such point has moved TB_CONTACT_CACHE_REACH
- * relative to the other body, the manifold is remade from these (the same
- * features, the separations of the same material points) instead of collided
- * again: a resting pile's pairs barely move. A round shape's contact is a
- * material point only while it does not roll; within the reach a rolled one
- * is at most reach^2 / (2 r) from the surface, a tenth of a millimetre or
- * less at the shapes' smallest sizes. */
+ * chain link's): each point's surface points on A and on B, each in its own
+ * body's frame, the normal, and how B sat in A's frame then: its turn, and
+ * where the smaller shape's centre was (that shape's points, and the other's
+ * near it, are all that can touch). While no such point has moved
+ * TB_CONTACT_CACHE_REACH relative to the other body, the manifold is remade
+ * from these (the same features, the separations of the same material
+ * points) instead of collided again: a resting pile's pairs barely move. A
+ * round shape's contact is a material point only while it does not roll: a
+ * rolled one, within the reach, is at most min(reach^2 / (2 r), r) from the
+ * surface, under a millimetre for a radius above 12.5 mm and never more than
+ * 3.5 mm, less than the slop. */
 typedef struct tb_contact_cache {
 	tb_rot turn;        /* B's rotation in A's frame */
 	tb_vec2 center_b;   /* the smaller shape's centre, B's body frame */
