@@ -1,6 +1,7 @@
 /* tumble host: where things are: the folder with lua/ and examples/, the
  * level's file and folder, the screenshot's folder. */
 #include "app_internal.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,18 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 /* The directory with lua/ and examples/: next to the binary, one or two levels
  * up (build/asan/tumble), or ../share/tumble when installed. */
@@ -38,7 +27,7 @@ char *th_app_find_root(void)
 		char candidate[PATH_MAX + 32], lua_dir[PATH_MAX + 64], resolved[PATH_MAX];
 		snprintf(candidate, sizeof(candidate), "%s%s", exe, suffixes[i]);
 		snprintf(lua_dir, sizeof(lua_dir), "%s/lua", candidate);
-		if (is_dir(lua_dir) && realpath(candidate, resolved) != NULL) return strdup(resolved);
+		if (th_is_dir(lua_dir) && realpath(candidate, resolved) != NULL) return strdup(resolved);
 	}
 	return NULL;
 }
@@ -50,12 +39,12 @@ bool th_app_resolve_level(th_app *app)
 	char fallback[PATH_MAX + 64];
 	if (path == NULL && !o->builtin_demo && app->root != NULL) {
 		snprintf(fallback, sizeof(fallback), "%s/examples/forcefield.lua", app->root);
-		if (is_file(fallback)) path = fallback;
+		if (th_is_file(fallback)) path = fallback;
 	}
 	if (path == NULL || o->builtin_demo) return true; /* the built-in demo */
 	char resolved[PATH_MAX];
-	if (!is_file(path) || realpath(path, resolved) == NULL) {
-		const char *why = is_dir(path) ? "is a directory" : access(path, R_OK) != 0 ? strerror(errno) : "not a file";
+	if (!th_is_file(path) || realpath(path, resolved) == NULL) {
+		const char *why = th_is_dir(path) ? "is a directory" : access(path, R_OK) != 0 ? strerror(errno) : "not a file";
 		fprintf(stderr, "tumble: cannot open level '%s': %s\n", path, why);
 		return false;
 	}
@@ -81,9 +70,9 @@ bool th_app_screenshot_writable(const char *path)
 	} else {
 		*slash = '\0';
 	}
-	if (!is_dir(dir) || access(dir, W_OK) != 0) {
+	if (!th_is_dir(dir) || access(dir, W_OK) != 0) {
 		fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path,
-		        !is_dir(dir) ? "no such folder" : strerror(errno));
+		        !th_is_dir(dir) ? "no such folder" : strerror(errno));
 		return false;
 	}
 	return true;

@@ -1,5 +1,6 @@
 /* tumble host: `tumble --package GAME OUT` (see package.h). */
 #include "package.h"
+#include "fsinfo.h"
 #include "app_internal.h"
 
 #include <dirent.h>
@@ -29,18 +30,6 @@ static bool join(char *dst, const char *a, const char *b)
 	return true;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
@@ -59,7 +48,7 @@ static void find_start(const char *game, char *start, size_t size)
 	start[0] = '\0';
 	char path[PK_PATH];
 	join(path, game, "main.lua");
-	if (is_file(path)) {
+	if (th_is_file(path)) {
 		snprintf(start, size, "main.lua");
 		return;
 	}
@@ -68,7 +57,7 @@ static void find_start(const char *game, char *start, size_t size)
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua")) continue;
-		if (!join(path, game, e->d_name) || !is_file(path)) continue;
+		if (!join(path, game, e->d_name) || !th_is_file(path)) continue;
 		if (start[0] == '\0' || strcmp(e->d_name, start) < 0) snprintf(start, size, "%s", e->d_name);
 	}
 	closedir(d);
@@ -120,7 +109,7 @@ static bool copy_file(const char *from, const char *to, mode_t mode)
 
 static bool make_dir(const char *path)
 {
-	if (mkdir(path, 0755) == 0 || (errno == EEXIST && is_dir(path))) return true;
+	if (mkdir(path, 0755) == 0 || (errno == EEXIST && th_is_dir(path))) return true;
 	fprintf(stderr, PK "cannot create %s: %s\n", path, strerror(errno));
 	return false;
 }
@@ -241,7 +230,7 @@ static bool resolve_out(const char *out, char *abs, size_t size)
 	size_t n = strlen(parent);
 	while (n > 1 && parent[n - 1] == '/')
 		parent[--n] = '\0';
-	if (is_dir(parent)) {
+	if (th_is_dir(parent)) {
 		if (realpath(parent, resolved) == NULL) {
 			fprintf(stderr, PK "cannot use '%s': %s\n", out, strerror(errno));
 			return false;
@@ -260,7 +249,7 @@ static bool resolve_out(const char *out, char *abs, size_t size)
 		fprintf(stderr, PK "cannot use '%s' as the output folder\n", out);
 		return false;
 	}
-	if (realpath(dir, resolved) == NULL || !is_dir(resolved)) {
+	if (realpath(dir, resolved) == NULL || !th_is_dir(resolved)) {
 		fprintf(stderr, PK "the folder above '%s' does not exist (create it first)\n", out);
 		return false;
 	}
@@ -282,7 +271,7 @@ static bool package_web(const char *root, const char *game, const char *out)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); ++i) {
 		snprintf(rel, sizeof(rel), "build/web/%s", files[i]);
 		join(src, root, rel);
-		if (!is_file(src)) {
+		if (!th_is_file(src)) {
 			printf("package: browser build skipped: no %s (`make web` in the source tree builds it; "
 			       "it needs emscripten)\n",
 			       src);
@@ -290,7 +279,7 @@ static bool package_web(const char *root, const char *game, const char *out)
 		}
 	}
 	join(script, root, "web/package.sh");
-	if (!is_file(script)) {
+	if (!th_is_file(script)) {
 		printf("package: browser build skipped: no %s (run the source tree's tumble)\n", script);
 		return true;
 	}
@@ -345,7 +334,7 @@ static bool package_web(const char *root, const char *game, const char *out)
 static int package_with_root(const char *game, const char *out, const char *root)
 {
 	char game_abs[PK_PATH], out_abs[PK_PATH], start[NAME_MAX + 1], path[PK_PATH];
-	if (!is_dir(game) || realpath(game, game_abs) == NULL) {
+	if (!th_is_dir(game) || realpath(game, game_abs) == NULL) {
 		fprintf(stderr, PK "'%s' is not a folder (give the folder with the game's levels)\n", game);
 		return 1;
 	}
@@ -367,7 +356,7 @@ static int package_with_root(const char *game, const char *out, const char *root
 		return 1;
 	}
 	join(path, root ? root : "", "lua/levelkit.lua");
-	if (root == NULL || !is_file(path)) {
+	if (root == NULL || !th_is_file(path)) {
 		fprintf(stderr, PK "cannot find the runtime's lua/ folder (levelkit.lua) beside the binary\n");
 		return 1;
 	}
@@ -389,7 +378,7 @@ static int package_with_root(const char *game, const char *out, const char *root
 	ok = ok && copy_tree(lua_src, lua_dst, runtime_module, 0);
 	join(lua_src, root, "lua/fonts");
 	join(lua_dst, out_abs, "lua/fonts");
-	if (ok && is_dir(lua_src)) ok = copy_tree(lua_src, lua_dst, NULL, 0);
+	if (ok && th_is_dir(lua_src)) ok = copy_tree(lua_src, lua_dst, NULL, 0);
 	join(path, out_abs, "game");
 	ok = ok && copy_tree(game_abs, path, NULL, 0);
 	if (ok) {
