@@ -326,6 +326,21 @@ static void check_allowed(lua_State *L, const th_level *lv, const char *fn)
 	}
 }
 
+/* The second pass of a save's text, once the first has measured it (w->len,
+ * and thrown any error): the header, the value at idx and a newline in a new
+ * userdata of `total` bytes on the stack, which is returned. */
+static char *write_text(writer *w, int idx, size_t total)
+{
+	char *buf = lua_newuserdatauv(w->L, total, 0);
+	memcpy(buf, SAVE_HEADER, strlen(SAVE_HEADER));
+	w->buf = buf + strlen(SAVE_HEADER);
+	w->len = 0;
+	snprintf(w->path, sizeof(w->path), "save");
+	put_value(w, idx, 0, false);
+	buf[total - 1] = '\n';
+	return buf;
+}
+
 /* tumble.save(name, value) -> true */
 static int tumble_save(lua_State *L)
 {
@@ -350,13 +365,7 @@ static int tumble_save(lua_State *L)
 		lua_pushboolean(L, 1);
 		return 1;
 	}
-	char *buf = lua_newuserdatauv(L, total, 0);
-	memcpy(buf, SAVE_HEADER, strlen(SAVE_HEADER));
-	w.buf = buf + strlen(SAVE_HEADER);
-	w.len = 0;
-	snprintf(w.path, sizeof(w.path), "save");
-	put_value(&w, 2, 0, false);
-	buf[total - 1] = '\n';
+	char *buf = write_text(&w, 2, total);
 	if (sb->output_limit != 0) sb->output_used += total;
 
 	char dir[4096], file[4200], tmp[4300];
@@ -593,13 +602,7 @@ int th_save_encode_lua(lua_State *L)
 	snprintf(w.path, sizeof(w.path), "save");
 	put_value(&w, 1, 0, false);
 	size_t total = strlen(SAVE_HEADER) + w.len + 1;
-	char *buf = lua_newuserdatauv(L, total, 0);
-	memcpy(buf, SAVE_HEADER, strlen(SAVE_HEADER));
-	w.buf = buf + strlen(SAVE_HEADER);
-	w.len = 0;
-	snprintf(w.path, sizeof(w.path), "save");
-	put_value(&w, 1, 0, false);
-	buf[total - 1] = '\n';
+	char *buf = write_text(&w, 1, total);
 	lua_pushlstring(L, buf, total);
 	return 1;
 }
