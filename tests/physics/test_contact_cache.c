@@ -53,6 +53,15 @@ static tb_manifold only_manifold(const tb_world *w, tb_manifold *full)
 	return data[0].manifold;
 }
 
+/* The point of a manifold nearest p (the first of equals). */
+static int nearest_point(const tb_manifold *m, tb_vec2 p)
+{
+	int j = 0;
+	for (int k = 1; k < m->point_count; ++k)
+		if (tb_length(tb_sub(p, m->points[k].point)) < tb_length(tb_sub(p, m->points[j].point))) j = k;
+	return j;
+}
+
 /* A box of random size and angle resting on another, slightly sunk in,
  * then moved by less than the reach (a slide, a turn, both): the world remakes
  * the manifold, and every point is within the reach of the full collide's,
@@ -103,11 +112,7 @@ static void test_remade_manifold_is_the_collide_within_reach(void **state)
 			 * matched with the collide's nearest. */
 			assert_int_equal(m.point_count, full.point_count);
 			for (int i = 0; i < m.point_count; ++i) {
-				int j = 0;
-				for (int k = 1; k < full.point_count; ++k)
-					if (tb_length(tb_sub(m.points[i].point, full.points[k].point)) <
-					    tb_length(tb_sub(m.points[i].point, full.points[j].point)))
-						j = k;
+				int j = nearest_point(&full, m.points[i].point);
 				if (m.points[i].id == full.points[i].id) assert_int_equal(j, i);
 				assert_near(m.points[i].separation, full.points[j].separation, REACH);
 				assert_true(tb_length(tb_sub(m.points[i].point, full.points[j].point)) <= 2.0f * REACH);
@@ -227,11 +232,7 @@ static void test_round_shapes_are_remade_and_chains_are_not(void **state)
 		assert_int_equal(m.point_count, full.point_count);
 		float off = fminf(REACH * REACH / (2.0f * r), r);
 		for (int i = 0; i < m.point_count; ++i) {
-			int j = 0;
-			for (int k = 1; k < full.point_count; ++k)
-				if (tb_length(tb_sub(m.points[i].point, full.points[k].point)) <
-				    tb_length(tb_sub(m.points[i].point, full.points[j].point)))
-					j = k;
+			int j = nearest_point(&full, m.points[i].point);
 			assert_true(fabsf(m.points[i].separation - full.points[j].separation) <= off + 1e-5f);
 			assert_true(tb_length(tb_sub(m.points[i].point, full.points[j].point)) <= 2.0f * REACH);
 		}
