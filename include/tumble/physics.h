@@ -211,8 +211,17 @@ typedef struct tb_snapshot tb_snapshot;
 /* Takes a snapshot between steps (TB_ERR_LOCKED during one). Its memory comes
  * from the world's alloc, outside the world's max_bytes; it may outlive the
  * world as long as alloc and alloc_ud stay valid. NULL (and *status) when
- * memory runs out. */
-tb_snapshot *tb_world_snapshot(const tb_world *world, tb_status *status);
+ * memory runs out. A world that has taken a snapshot keeps, from the same
+ * alloc and outside max_bytes, a block for the next one, as large as a
+ * snapshot of it plus an eighth, whose pages its steps write a little at a
+ * time (fresh memory's page faults cost more than the copy): the next snapshot
+ * that fits takes that block. Two blocks, once a snapshot finds none fully
+ * written. */
+tb_snapshot *tb_world_snapshot(tb_world *world, tb_status *status);
+/* Whether the world keeps those blocks (true at creation). false frees them
+ * and keeps none: for a host whose memory is capped, where a block kept ahead
+ * would be memory taken from the script. */
+void tb_world_keep_snapshot_spares(tb_world *world, bool keep);
 /* Puts the world back to the snapshot. The world keeps its own allocator and
  * limits: a snapshot holding more bodies, shapes, joints or contacts than the
  * limits allow is refused (TB_ERR_*_LIMIT), as is one the world's memory

@@ -67,11 +67,20 @@ static inline int32_t tb_part_count(const tb_world *w, int part)
 struct tb_snapshot {
 	tb_allocator allocator; /* the snapshot's own blocks: this record and block */
 	unsigned char *block;   /* every array of the image */
-	size_t block_size;
+	size_t block_size;      /* bytes the image's arrays take */
+	size_t block_allocated; /* bytes allocated: block_size, or more for a world's spare */
 	uint64_t lineage;       /* of the world it was taken from; 0: loaded from bytes */
 	int32_t field_refresh;  /* the world's field_stamp[0]: the step whose overlaps fields last refreshed */
 	tb_world image;         /* settings, pools, counters and arrays (into block); no scratch */
 };
+
+/* What a world's step writes of the spare blocks kept for its next
+ * snapshots (snapshot.c), at most: an eighth of a spare, and no less than the
+ * first bound nor more than the second; one byte in every page of it. */
+#define TB_SPARE_MIN_BYTES_PER_STEP (512u * 1024u)
+#define TB_SPARE_MAX_BYTES_PER_STEP (2048u * 1024u)
+#define TB_SPARE_PAGE_BYTES 4096u
+size_t tb_spare_bytes_per_step(size_t spare_size);
 
 /* A snapshot record with a block of `block_size` bytes from an allocator like
  * `allocator` (its function and limit), the image zeroed; NULL when memory runs out. */

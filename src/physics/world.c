@@ -81,6 +81,7 @@ void tb_destroy_world(tb_world *w)
 	tb_id_pool_destroy(a, &w->mover_pool);
 	tb_id_pool_destroy(a, &w->sensor_pool);
 	tb_destroy_constraint_graph(&w->graph, a);
+	tb_free_snapshot_spares(w);
 	/* the arrays the world owns; its pools, broad phase and graph freed theirs */
 #define DESTROY_WORLD(member, type) type##_destroy(a, &w->member);
 #define DESTROY_POOL(member, type)
@@ -257,6 +258,8 @@ void tb_world_step(tb_world *w, float dt)
 	w->step_count += 1;
 	w->locked = false;
 	w->profile.step = (float)(tb_time_ms() - t0);
+	/* not physics, and not in the step's time */
+	tb_refill_snapshot_spares(w);
 #ifdef TB_VALIDATE
 	TB_ASSERT(tb_world_validate(w));
 #endif

@@ -26,8 +26,26 @@ TB_ARRAY_DECLARE(tb_contact_hit_event_array, tb_contact_hit_event)
 TB_ARRAY_DECLARE(tb_sensor_event_array, tb_sensor_event)
 TB_ARRAY_DECLARE(tb_joint_break_event_array, tb_joint_break_event)
 
+/* A block the world keeps written for a next snapshot (snapshot.c). */
+typedef struct tb_snapshot_spare {
+	unsigned char *block;
+	size_t size;    /* bytes allocated */
+	size_t written; /* bytes from the start whose pages have been written */
+} tb_snapshot_spare;
+
+/* At most this many spares: two, once snapshots come closer together than a
+ * spare refills (a host's rewind moment and a level's checkpoint). */
+#define TB_SPARE_MAX 2
+
+/* snapshot.c: after a step, writes up to TB_SPARE_BYTES_PER_STEP more of the
+ * spares of a world that has taken a snapshot (allocating each first, as
+ * large as a snapshot of the world now plus an eighth); frees them with the
+ * world. */
+void tb_refill_snapshot_spares(tb_world *w);
+void tb_free_snapshot_spares(tb_world *w);
+
 struct tb_world {
-	tb_allocator allocator;   /* every block below comes from it */
+	tb_allocator allocator;   /* every block below comes from it, but the spares' */
 	tb_world_def def;
 	/* unique to this world in the process: a snapshot of it restores its ids
 	 * as they were, any other snapshot is moved past the ids it issued */
@@ -104,6 +122,14 @@ struct tb_world {
 	uint32_t step_issues;   /* tb_step_issue bits of the last step */
 	float inv_dt0;          /* inverse of the previous step's dt */
 	bool locked;
+
+	/* blocks kept for the next snapshots, outside the world's byte count and
+	 * limit, as a snapshot's memory is: from spare_allocator (the world's
+	 * function, no limit) */
+	tb_allocator spare_allocator;
+	tb_snapshot_spare spares[TB_SPARE_MAX];
+	int32_t spares_wanted; /* 0 until the world takes a snapshot */
+	bool spares_off;       /* tb_world_keep_snapshot_spares(w, false) */
 };
 
 /* ---- the world's arrays, each listed once ----

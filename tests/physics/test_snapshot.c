@@ -1329,6 +1329,164 @@ static void test_out_of_memory(void **state)
 	tb_destroy_world(source);
 }
 
+/* Steps until the world's first n spares are fully written; how many. */
+static size_t refill(tb_world *w, int n)
+{
+	size_t steps = 0;
+	for (;;) {
+		bool full = true;
+		for (int i = 0; i < n; ++i) full = full && w->spares[i].block != NULL && w->spares[i].written == w->spares[i].size;
+		if (full) return steps;
+		size_t before = 0;
+		for (int i = 0; i < TB_SPARE_MAX; ++i) before += w->spares[i].written;
+		tu_step(w, 1);
+		steps += 1;
+		size_t after = 0;
+		for (int i = 0; i < TB_SPARE_MAX; ++i) after += w->spares[i].written;
+		/* a step writes at most its budget (no spare is remade here) */
+		assert_true(after > 0 && after - before <= tb_spare_bytes_per_step(w->spares[0].size));
+	}
+}
+
+/* A world that has taken a snapshot keeps a block for the next one, written a
+ * page at a time after its steps: the next snapshot takes it without asking
+ * for memory but its own record, and restores as exactly; the block stays out
+ * of the world's bytes (and so its limit). A snapshot that finds no spare
+ * written asks for a second; a snapshot that has outgrown them gets its own
+ * block, and the spares are made anew, larger. A world that never took one
+ * keeps none. */
+static void test_spare_blocks_for_the_next_snapshots(void **state)
+{
+	(void)state;
+	counting c = {0, 0, 0};
+	tb_world_def d = tb_default_world_def();
+	d.alloc = counting_alloc;
+	d.alloc_ud = &c;
+	tb_world *w = tu_world_with(&d);
+	tu_ground(w, 0.0f, 40.0f);
+	for (int i = 0; i < 1500; ++i)
+		tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(-30.0f + 0.8f * (float)(i % 75), 0.3f + 0.6f * (float)(i / 75)), 0.3f, 0.3f, 1.0f);
+	tu_step(w, 400);
+	assert_int_equal(tb_world_get_counters(w).awake_body_count, 0);
+	assert_int_equal(w->spares_wanted, 0);
+	assert_null(w->spares[0].block);
+
+	tb_snapshot *first = tb_world_snapshot(w, NULL);
+	assert_non_null(first);
+	assert_int_equal(w->spares_wanted, 1);
+	assert_null(w->spares[0].block);
+	/* the pile sleeps: the step changes no array, so the world's bytes show
+	 * whether the spare is counted with them */
+	size_t world_bytes = tb_world_get_allocated_bytes(w);
+	tu_step(w, 1);
+	assert_int_equal(tb_world_get_allocated_bytes(w), world_bytes);
+	tb_snapshot_spare *spare = &w->spares[0];
+	assert_non_null(spare->block);
+	assert_true(spare->size >= first->block_size + first->block_size / 8);
+	size_t per_step = tb_spare_bytes_per_step(spare->size);
+	assert_int_equal(per_step, TB_SPARE_MIN_BYTES_PER_STEP);
+	assert_true(spare->size > 2 * per_step);
+	assert_int_equal(spare->written, per_step);
+	assert_null(w->spares[1].block);
+	size_t steps = 1 + refill(w, 1);
+	assert_int_equal(steps, (spare->size + per_step - 1) / per_step);
+	/* an eighth of a spare a step, within bounds */
+	assert_int_equal(tb_spare_bytes_per_step(8u << 20), 1u << 20);
+	assert_int_equal(tb_spare_bytes_per_step(100u << 20), TB_SPARE_MAX_BYTES_PER_STEP);
+
+	/* the next snapshot takes it: one allocation, its record */
+	unsigned char *block = spare->block;
+	size_t spare_size = spare->size;
+	long calls = c.calls;
+	tb_snapshot *second = tb_world_snapshot(w, NULL);
+	assert_non_null(second);
+	assert_int_equal(c.calls - calls, 1);
+	assert_ptr_equal(second->block, block);
+	assert_true(second->block_size <= spare_size);
+	assert_true(tb_snapshot_get_allocated_bytes(second) >= spare_size);
+	assert_null(spare->block);
+	assert_int_equal(tb_world_get_allocated_bytes(w), world_bytes);
+	assert_int_equal(w->spares_wanted, 1);
+
+	/* and restores exactly: wake the pile, play on, come back, play again */
+	tb_body_id thrown = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 40.0f), 1.0f, 1.0f, 1.0f);
+	tb_body_set_linear_velocity(w, thrown, tb_v2(0.0f, -40.0f));
+	/* none written yet: this one allocates, and asks for a second spare */
+	calls = c.calls;
+	tb_snapshot *third = tb_world_snapshot(w, NULL);
+	assert_int_equal(c.calls - calls, 2);
+	assert_int_equal(w->spares_wanted, 2);
+	uint64_t at_third = tb_world_hash(w);
+	tu_step(w, 90);
+	uint64_t after = tb_world_hash(w);
+	assert_int_equal(tb_world_restore(w, third), TB_OK);
+	assert_true(tb_world_hash(w) == at_third);
+	tu_step(w, 90);
+	assert_true(tb_world_hash(w) == after);
+	assert_int_equal(tb_world_restore(w, second), TB_OK);
+	assert_int_equal(tb_world_restore(w, first), TB_OK);
+	assert_true(tb_world_validate(w));
+
+	/* two spares, written one after the other: two snapshots in a row take one each */
+	refill(w, 2);
+	unsigned char *blocks[2] = {w->spares[0].block, w->spares[1].block};
+	tb_snapshot *pair[2];
+	for (int i = 0; i < 2; ++i) {
+		calls = c.calls;
+		pair[i] = tb_world_snapshot(w, NULL);
+		assert_int_equal(c.calls - calls, 1);
+		assert_true(pair[i]->block == blocks[0] || pair[i]->block == blocks[1]);
+	}
+	assert_ptr_not_equal(pair[0]->block, pair[1]->block);
+	assert_int_equal(w->spares_wanted, 2);
+
+	/* grown past the spares: the snapshot gets its own block, the spares are
+	 * kept until a step makes larger ones */
+	refill(w, 2);
+	spare_size = w->spares[0].size;
+	for (int i = 0; i < 900; ++i)
+		tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(-30.0f + 0.8f * (float)(i % 75), 40.0f + 1.2f * (float)(i / 75)), 0.3f, 0.3f, 1.0f);
+	calls = c.calls;
+	tb_snapshot *grown = tb_world_snapshot(w, NULL);
+	assert_non_null(grown);
+	assert_int_equal(c.calls - calls, 2);
+	assert_true(grown->block_size > spare_size);
+	assert_non_null(w->spares[0].block);
+	assert_non_null(w->spares[1].block);
+	tu_step(w, 1);
+	assert_true(w->spares[0].size >= grown->block_size);
+
+	tb_snapshot_free(grown);
+	tb_snapshot_free(pair[0]);
+	tb_snapshot_free(pair[1]);
+	tb_snapshot_free(third);
+	tb_snapshot_free(second);
+	tb_snapshot_free(first);
+	tb_destroy_world(w);
+	assert_int_equal(c.live_blocks, 0);
+
+	/* a world that never takes one keeps none; nor one told to keep none,
+	 * which frees those it kept */
+	tb_world *plain = tu_world(tb_v2(0.0f, -10.0f));
+	tu_box_body(plain, TB_DYNAMIC_BODY, tb_v2(0.0f, 2.0f), 0.5f, 0.5f, 1.0f);
+	tu_step(plain, 30);
+	assert_null(plain->spares[0].block);
+	tb_snapshot_free(tb_world_snapshot(plain, NULL));
+	tu_step(plain, 1);
+	assert_non_null(plain->spares[0].block);
+	tb_world_keep_snapshot_spares(plain, false);
+	assert_null(plain->spares[0].block);
+	tb_snapshot_free(tb_world_snapshot(plain, NULL));
+	tb_snapshot_free(tb_world_snapshot(plain, NULL));
+	tu_step(plain, 30);
+	assert_null(plain->spares[0].block);
+	assert_null(plain->spares[1].block);
+	tb_world_keep_snapshot_spares(plain, true);
+	tu_step(plain, 1);
+	assert_non_null(plain->spares[0].block);
+	tb_destroy_world(plain);
+}
+
 /* A string whose slot counts pass the loading world's limits is refused
  * before the loader asks for any memory: a few bytes per free slot must not
  * buy a record (and the step's room) each. */
@@ -1509,6 +1667,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_images),
 		cmocka_unit_test(test_restore_within_limits),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_spare_blocks_for_the_next_snapshots),
 		cmocka_unit_test(test_snapshot_memory),
 		cmocka_unit_test(test_checksummed_value_mutations),
 		cmocka_unit_test(test_limits_before_allocation),
