@@ -38,6 +38,11 @@ bool tumble_lua_to_body(lua_State *L, int idx, tb_world **world, tb_body_id *id)
  * engine; do not replace the allocator (lua_setallocf) while worlds exist.
  * May raise a memory error, like any Lua API call. */
 void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits);
+/* Whether worlds created afterwards in this Lua state keep blocks ready for
+ * their next snapshots (tb_world_keep_snapshot_spares; true unless said).
+ * A host that caps the state's memory says false: those blocks would come out
+ * of the script's memory. May raise a memory error, like any Lua API call. */
+void tumble_lua_keep_snapshot_spares(lua_State *L, bool keep);
 
 /* The tumble type of the value at idx: "Body", "Shape", "Joint", "World",
  * "Contact" or "Snapshot"; NULL for any other value (another userdata, a

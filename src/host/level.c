@@ -504,6 +504,9 @@ static int init_protected(lua_State *L)
 	/* where each object of the level's world was made, for edit mode */
 	if (lv->level_path != NULL) tumble_lua_record_sites(L, lua_pushfstring(L, "@%s", lv->level_path));
 	th_sandbox_world_limits(L, &lv->sandbox);
+	/* under a memory cap, a block kept ahead for the next snapshot would be
+	 * taken from the level's memory */
+	tumble_lua_keep_snapshot_spares(L, lv->sandbox.limit == 0);
 	lua_getfield(L, tumble, "world");
 	lua_newtable(L);
 	lua_call(L, 1, 1);

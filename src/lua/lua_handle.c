@@ -297,6 +297,7 @@ tl_world_record *tl_world_new(lua_State *L, const tb_world_def *def)
 	rec->record_sites = tl_sites_on(L);
 	c->world = tb_create_world(def);
 	if (c->world == NULL) luaL_error(L, "out of memory creating the world");
+	if (!tl_worlds_keep_spares(L)) tb_world_keep_snapshot_spares(c->world, false);
 	lua_settop(L, world);
 	return rec;
 }

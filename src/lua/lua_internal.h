@@ -254,6 +254,9 @@ typedef struct tl_world_record {
 	double last_dispatch_ms;
 	tb_world_limits limits; /* the host's, as the world was created with them */
 	bool record_sites; /* created while the host records creation sites (lua_sites.c) */
+	/* kilobytes of this world's snapshots not yet reported to the collector:
+	 * world:step reports them a slice at a time (lua_snapshot.c) */
+	size_t gc_pending_kb;
 } tl_world_record;
 
 /* Raises unless the world may change now (not inside a presolve handler). */
@@ -520,6 +523,12 @@ void tl_world_memory(lua_State *L, tb_world_def *def);
 int tl_world_snapshot(lua_State *L); /* world:snapshot() */
 int tl_world_restore(lua_State *L);  /* world:restore(snap) */
 int tl_read_snapshot(lua_State *L);  /* tumble.snapshot(bytes) */
+/* Whether new worlds of this state keep spare snapshot blocks (the host's
+ * tumble_lua_keep_snapshot_spares). Allocates nothing. */
+bool tl_worlds_keep_spares(lua_State *L);
+/* After world:step: a slice of the snapshots' memory not yet reported to the
+ * collector, as a collector step. May run finalizers: callers do it last. */
+void tl_report_snapshot_memory(lua_State *L, tl_world_record *rec);
 
 /* ---- lua_body.c ---- */
 int tl_world_body(lua_State *L); /* world:body{...} */

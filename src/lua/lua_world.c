@@ -162,6 +162,23 @@ void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits)
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &world_limits_key);
 }
 
+/* Set when the host said worlds keep no spare snapshot blocks; a key in the
+ * registry as the limits' is. */
+static const char no_spares_key = 0;
+
+void tumble_lua_keep_snapshot_spares(lua_State *L, bool keep)
+{
+	lua_pushboolean(L, !keep);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &no_spares_key);
+}
+
+bool tl_worlds_keep_spares(lua_State *L)
+{
+	bool off = lua_rawgetp(L, LUA_REGISTRYINDEX, &no_spares_key) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return !off;
+}
+
 /* Every world's memory comes from the Lua state's own allocator, so a host
  * that caps its Lua memory caps the engine's too (a finalizer -- the World's,
  * its record's, or at the latest the module's list at lua_close -- destroys
@@ -276,6 +293,8 @@ static int world_step(lua_State *L)
 	tl_step(L, rec, dt);
 	w = tl_world_of(rec);
 	uint32_t issues = w != NULL ? tb_world_get_step_issues(w) : 0u;
+	/* last: it may run finalizers (the record stays, held by the World at 1) */
+	if (rec->gc_pending_kb > 0) tl_report_snapshot_memory(L, rec);
 	/* the world stays usable; the script learns what the step left out */
 	if (issues & TB_STEP_OUT_OF_MEMORY)
 		return luaL_error(L, "out of memory in world:step (some contacts, sensor overlaps or events were left out)");
