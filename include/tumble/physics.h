@@ -218,9 +218,11 @@ typedef struct tb_snapshot tb_snapshot;
  * that fits takes that block. Two blocks, once a snapshot finds none fully
  * written. */
 tb_snapshot *tb_world_snapshot(tb_world *world, tb_status *status);
-/* Whether the world keeps those blocks (true at creation). false frees them
- * and keeps none: for a host whose memory is capped, where a block kept ahead
- * would be memory taken from the script. */
+/* Whether the world keeps those blocks. true: from its next step on, even
+ * before its first snapshot (which then costs no more than the next ones).
+ * false frees them and keeps none: for a host whose memory is capped, where a
+ * block kept ahead would be memory taken from the script. Neither: from the
+ * first snapshot on. */
 void tb_world_keep_snapshot_spares(tb_world *world, bool keep);
 /* Puts the world back to the snapshot. The world keeps its own allocator and
  * limits: a snapshot holding more bodies, shapes, joints or contacts than the

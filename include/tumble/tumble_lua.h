@@ -38,10 +38,12 @@ bool tumble_lua_to_body(lua_State *L, int idx, tb_world **world, tb_body_id *id)
  * engine; do not replace the allocator (lua_setallocf) while worlds exist.
  * May raise a memory error, like any Lua API call. */
 void tumble_lua_set_world_limits(lua_State *L, const tb_world_limits *limits);
-/* Whether worlds created afterwards in this Lua state keep blocks ready for
- * their next snapshots (tb_world_keep_snapshot_spares; true unless said).
- * A host that caps the state's memory says false: those blocks would come out
- * of the script's memory. May raise a memory error, like any Lua API call. */
+/* Whether worlds created afterwards in this Lua state keep a block ready for
+ * their next snapshot from their first step (tb_world_keep_snapshot_spares;
+ * true unless said: a script's first checkpoint then costs what the next ones
+ * do). A host that caps the state's memory says false: those blocks would
+ * come out of the script's memory. May raise a memory error, like any Lua API
+ * call. */
 void tumble_lua_keep_snapshot_spares(lua_State *L, bool keep);
 
 /* The tumble type of the value at idx: "Body", "Shape", "Joint", "World",

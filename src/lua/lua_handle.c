@@ -297,7 +297,8 @@ tl_world_record *tl_world_new(lua_State *L, const tb_world_def *def)
 	rec->record_sites = tl_sites_on(L);
 	c->world = tb_create_world(def);
 	if (c->world == NULL) luaL_error(L, "out of memory creating the world");
-	if (!tl_worlds_keep_spares(L)) tb_world_keep_snapshot_spares(c->world, false);
+	/* a script's first checkpoint costs what the next ones do */
+	tb_world_keep_snapshot_spares(c->world, tl_worlds_keep_spares(L));
 	lua_settop(L, world);
 	return rec;
 }

@@ -222,6 +222,7 @@ void tb_world_keep_snapshot_spares(tb_world *w, bool keep)
 	if (w == NULL) return;
 	w->spares_off = !keep;
 	if (!keep) tb_free_snapshot_spares(w);
+	else if (w->spares_wanted == 0) w->spares_wanted = 1;
 }
 
 void tb_refill_snapshot_spares(tb_world *w)

@@ -128,7 +128,7 @@ struct tb_world {
 	 * function, no limit) */
 	tb_allocator spare_allocator;
 	tb_snapshot_spare spares[TB_SPARE_MAX];
-	int32_t spares_wanted; /* 0 until the world takes a snapshot */
+	int32_t spares_wanted; /* 0 until the world takes a snapshot or is told to keep them */
 	bool spares_off;       /* tb_world_keep_snapshot_spares(w, false) */
 };
 

@@ -2,13 +2,15 @@
 -- ground box), after 30 steps with every box awake and touching.
 --   LUA_CPATH="./?.so;;" lua5.4 tests/bench/lua_snapshot_bench.lua [rounds]
 -- The script holds a handle for every body and shape, 500 bodies with a user
--- value. Prints one line: the first snapshot of the world (its memory new to
--- the process), then the median of the next ones when the script keeps each
--- (a list of checkpoints: new memory each time), when it replaces one
--- checkpoint (the last one left to the collector) and when it closes the last
--- before taking the next (a <close> variable), and world:restore. Times are the
--- process's CPU time (os.clock, which counts the page faults of new memory),
--- ms. No threshold: timing never gates a test.
+-- value. Prints one line: the first snapshot of the world (whose block its
+-- steps have written ahead: a world keeps one ready), then the median of the
+-- next ones when the script keeps each, taken back to back (a list of
+-- checkpoints: new memory each time, past the world's spares) and taken 30
+-- steps apart (spaced: the steps between write a block ahead), when it
+-- replaces one checkpoint (the last one left to the collector) and when it
+-- closes the last before taking the next (a <close> variable), and
+-- world:restore. Times are the process's CPU time (os.clock, which counts the
+-- page faults of new memory), ms. No threshold: timing never gates a test.
 local tumble = require "tumble"
 
 local ROUNDS = tonumber(arg and arg[1]) or 15
@@ -45,6 +47,9 @@ for i = 1, 500 do bodies[i].user = i end
 for _ = 1, 30 do world:step(1 / 60) end
 
 local first = ms(function() return world:snapshot() end)
+-- a list of checkpoints: every one new memory
+local kept, list = {}, {}
+for r = 1, ROUNDS do kept[r], list[r] = ms(function() return world:snapshot() end) end
 -- checkpoints half a second apart, each kept: the world readies a block for
 -- the next snapshot over the steps between
 local spaced, spaced_list = {}, {}
@@ -52,12 +57,8 @@ for r = 1, ROUNDS do
   for _ = 1, 30 do world:step(1 / 60) end
   spaced[r], spaced_list[r] = ms(function() return world:snapshot() end)
 end
-spaced_list = nil
-collectgarbage()
--- a list of checkpoints: every one new memory
-local kept, list = {}, {}
-for r = 1, ROUNDS do kept[r], list[r] = ms(function() return world:snapshot() end) end
-list = nil
+-- (both lists held until now: every snapshot in them had new memory)
+list, spaced_list = nil, nil
 collectgarbage()
 -- one checkpoint, replaced: the last one is garbage, for the collector to free
 local replaced, checkpoint = {}, nil

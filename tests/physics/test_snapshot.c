@@ -1485,6 +1485,17 @@ static void test_spare_blocks_for_the_next_snapshots(void **state)
 	tu_step(plain, 1);
 	assert_non_null(plain->spares[0].block);
 	tb_destroy_world(plain);
+	/* told to keep one from the start: ready before the first snapshot */
+	tb_world *ready = tu_world(tb_v2(0.0f, -10.0f));
+	tb_world_keep_snapshot_spares(ready, true);
+	tu_box_body(ready, TB_DYNAMIC_BODY, tb_v2(0.0f, 2.0f), 0.5f, 0.5f, 1.0f);
+	tu_step(ready, 1);
+	block = ready->spares[0].block;
+	assert_non_null(block);
+	tb_snapshot *at_once = tb_world_snapshot(ready, NULL);
+	assert_ptr_equal(at_once->block, block);
+	tb_snapshot_free(at_once);
+	tb_destroy_world(ready);
 }
 
 /* A string whose slot counts pass the loading world's limits is refused
