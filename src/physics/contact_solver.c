@@ -151,28 +151,34 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 {
 	tb_constraint_graph *g = &w->graph;
-	/* Two passes. First every constraint into its record, in slot order: the
-	 * contacts are read and the records written in order. Then the blocks
-	 * are filled one at a time, their lanes' records loaded a block ahead. (A
-	 * single pass writing each constraint straight into its lane kept a block
-	 * of every colour half filled at once, more than the cache holds.) */
+	const tb_constraint_ref *refs = g->refs.data;
+	/* The overflow's constraints into their records (w->constraints, at their
+	 * refs' indices), which its scalar solver reads. */
 	tb_contact_constraint *constraints = w->constraints.data;
-	for (int32_t k = 0; k < g->refs.count; ++k) {
-		const tb_constraint_ref *ref = g->refs.data + k;
-		if (k + TB_PREFETCH_AHEAD < g->refs.count) tb_prefetch_contact(w->contacts.data + ref[TB_PREFETCH_AHEAD].contact);
-		prepare_constraint(w, ctx, ref, constraints + k);
-	}
+	const int32_t *overflow = g->order.data;
+	for (int32_t i = 0; i < g->order.count; ++i) prepare_constraint(w, ctx, refs + overflow[i], constraints + overflow[i]);
+	/* The blocks one at a time, each lane's constraint made in a record on the
+	 * stack and the eight transposed into the block from there: the blocks
+	 * are written in order and no record goes to memory and back (a records
+	 * array in slot order, transposed in a second pass, cost the pyramid a
+	 * fifth more). The contacts are read in the blocks' order, so the next
+	 * block's are loaded a block ahead. */
+	static const int32_t lane_index[TB_BLOCK_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
+	_Static_assert(TB_BLOCK_LANES == 8, "lane_index lists every lane");
+	_Alignas(64) tb_contact_constraint lane_records[TB_BLOCK_LANES];
 	int32_t surface_count = 0;
 	const int32_t *lane_refs = g->lane_refs.data;
 	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
 		int32_t in_color = g->color_start[c + 1] - g->color_start[c];
 		for (int32_t block = g->block_start[c]; block < g->block_start[c + 1]; ++block) {
 			int32_t lanes = tb_mini(TB_BLOCK_LANES, in_color - (block - g->block_start[c]) * TB_BLOCK_LANES);
-			const int32_t *refs = lane_refs + block * TB_BLOCK_LANES;
-			/* the next block's records, if the colour has one */
+			const int32_t *block_refs = lane_refs + block * TB_BLOCK_LANES;
+			/* the next block's contacts, if the colour has one */
 			int32_t next_lanes = tb_mini(TB_BLOCK_LANES, in_color - (block + 1 - g->block_start[c]) * TB_BLOCK_LANES);
-			for (int i = 0; i < next_lanes; ++i) tb_prefetch_constraint(constraints + refs[TB_BLOCK_LANES + i]);
-			tb_contact_block_fill(g->blocks.data + block, constraints, refs, lanes, g->surfaces.data, &surface_count);
+			for (int i = 0; i < next_lanes; ++i)
+				tb_prefetch_contact(w->contacts.data + refs[block_refs[TB_BLOCK_LANES + i]].contact);
+			for (int i = 0; i < lanes; ++i) prepare_constraint(w, ctx, refs + block_refs[i], lane_records + i);
+			tb_contact_block_fill(g->blocks.data + block, lane_records, lane_index, lanes, g->surfaces.data, &surface_count);
 		}
 	}
 	g->surfaces.count = surface_count;
