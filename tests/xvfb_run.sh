@@ -10,18 +10,33 @@
 # folder for it, removed after the program ends, now and then failed to go
 # ("problem while cleaning up temporary directory", status 5) on a busy
 # machine, after the program had ended as it should.
+#
+# When every try fails, what each try printed goes to stderr, with how long
+# it took and the machine's load, so a failure on a busy machine says more.
 set -u
 err=$(mktemp)
 auth=$(mktemp)
-trap 'rm -f "$err" "$auth" "$auth"-*' EXIT
+tries=$(mktemp)
+trap 'rm -f "$err" "$auth" "$auth"-* "$tries"' EXIT
+failed=0
 for try in 1 2 3 4 5; do
+  failed=0
   num=$((100 + (RANDOM + $$ + try * 7919) % 8000))
+  # a fresh authority file each try: xvfb-run adds its cookie to the file
+  rm -f "$auth"; : > "$auth"
+  start=$(date +%s%N)
   xvfb-run -n "$num" -f "$auth" "$@" 2> "$err"; rc=$?
   if [ $rc -ne 0 ] && grep -q "Xvfb failed to start\|no display to open a window\|Can't open display" "$err"; then
+    {
+      echo "xvfb_run.sh: try $try on display :$num failed (exit $rc, after $((($(date +%s%N) - start) / 1000000)) ms, load $(cut -d' ' -f1-3 /proc/loadavg)):"
+      sed 's/^/  /' "$err"
+    } >> "$tries"
+    failed=1
     sleep 0.$((RANDOM % 9 + 1))
     continue
   fi
   break
 done
+[ "$failed" -eq 1 ] && cat "$tries" >&2
 cat "$err" >&2
 exit $rc
