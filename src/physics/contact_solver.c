@@ -375,58 +375,103 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 /* Writes the impulses back for warm starting next step, and reports hits. In
  * slot order: the contacts are written in order, and a colour's blocks are
  * read in the order they were filled. */
+/* The point of a contact with hit events that was pushed apart the fastest,
+ * faster than the threshold, or -1. */
+static int hit_point(const tb_manifold *m, float hit_threshold, float *speed)
+{
+	float best_speed = 0.0f;
+	int best = -1;
+	for (int i = 0; i < m->point_count; ++i) {
+		float approach = -m->points[i].normal_velocity;
+		if (m->points[i].max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
+			best_speed = approach;
+			best = i;
+		}
+	}
+	*speed = best_speed;
+	return best;
+}
+
+static void push_hit_event(tb_world *w, const tb_contact *c, float hit_threshold)
+{
+	const tb_manifold *m = &c->manifold;
+	float best_speed;
+	int best = hit_point(m, hit_threshold, &best_speed);
+	if (best >= 0 && tb_is_valid_vec2(m->points[best].point) && isfinite(best_speed)) {
+		/* reserved with the contact slots: one hit per constraint */
+		TB_ASSERT(w->hit_events.count < w->hit_events.capacity);
+		tb_contact_hit_event *e = w->hit_events.data + w->hit_events.count++;
+		e->shape_a = tb_make_shape_id(w, c->shape_a);
+		e->shape_b = tb_make_shape_id(w, c->shape_b);
+		e->point = m->points[best].point;
+		e->normal = m->normal;
+		e->approach_speed = best_speed;
+	}
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* absurd surfaces can overflow it; warm starting then starts afresh */
+static inline float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
+
 void tb_store_impulses(tb_world *w)
 {
 	tb_constraint_graph *g = &w->graph;
-	float hit_threshold = w->def.hit_event_threshold;
-	for (int32_t k = 0; k < g->refs.count; ++k) {
-		const tb_constraint_ref *ref = g->refs.data + k;
-		if (k + TB_PREFETCH_AHEAD < g->refs.count) tb_prefetch_contact_for_write(w->contacts.data + ref[TB_PREFETCH_AHEAD].contact);
-		tb_contact *c = w->contacts.data + ref->contact;
+	const tb_constraint_ref *refs = g->refs.data;
+	/* the refs of contacts that hit, gathered as the impulses go back and
+	 * sorted, so the events come in slot order whatever the blocks' order
+	 * (the colours' array is free once the step is coloured) */
+	float hit_threshold = w->def.hit_event_threshold, speed;
+	int32_t *hit_refs = g->constraint_colors.data;
+	int32_t hit_count = 0;
+	TB_ASSERT(g->refs.count <= g->constraint_colors.capacity);
+	/* the overflow's records */
+	for (int32_t i = 0; i < g->order.count; ++i) {
+		int32_t k = g->order.data[i];
+		const tb_contact_constraint *cc = w->constraints.data + k;
+		tb_contact *c = w->contacts.data + refs[k].contact;
 		tb_manifold *m = &c->manifold;
-		float rolling_impulse;
-		if (ref->place < 0) {
-			const tb_contact_constraint *cc = w->constraints.data + (-1 - ref->place);
-			rolling_impulse = cc->rolling_impulse;
-			for (int i = 0; i < cc->point_count; ++i) {
-				const tb_constraint_point *cp = cc->points + i;
-				m->points[i].normal_impulse = cp->normal_impulse;
-				m->points[i].tangent_impulse = cp->tangent_impulse;
-				m->points[i].max_normal_impulse = cp->max_normal_impulse;
-			}
-		} else {
-			/* a lane's place is never negative: unsigned, the division is a shift */
-			const tb_contact_block *blk = g->blocks.data + (uint32_t)ref->place / TB_BLOCK_LANES;
-			int lane = (int)((uint32_t)ref->place % TB_BLOCK_LANES);
-			rolling_impulse = blk->surface >= 0 ? g->surfaces.data[blk->surface].rolling_impulse[lane] : 0.0f;
-			for (int i = 0; i < m->point_count; ++i) {
-				const tb_block_point *bp = blk->points + i;
-				m->points[i].normal_impulse = bp->normal_impulse[lane];
-				m->points[i].tangent_impulse = bp->tangent_impulse[lane];
-				m->points[i].max_normal_impulse = bp->max_normal_impulse[lane];
-			}
+		for (int j = 0; j < cc->point_count; ++j) {
+			const tb_constraint_point *cp = cc->points + j;
+			m->points[j].normal_impulse = cp->normal_impulse;
+			m->points[j].tangent_impulse = cp->tangent_impulse;
+			m->points[j].max_normal_impulse = cp->max_normal_impulse;
 		}
-		/* absurd surfaces can overflow it; warm starting then starts afresh */
-		c->rolling_impulse = isfinite(rolling_impulse) ? rolling_impulse : 0.0f;
-		if (!(c->flags & TB_CONTACT_HIT_EVENTS)) continue;
-		float best_speed = 0.0f;
-		int best = -1;
-		for (int i = 0; i < m->point_count; ++i) {
-			float approach = -m->points[i].normal_velocity;
-			if (m->points[i].max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
-				best_speed = approach;
-				best = i;
-			}
+		c->rolling_impulse = finite_or_zero(cc->rolling_impulse);
+		if ((c->flags & TB_CONTACT_HIT_EVENTS) && hit_point(m, hit_threshold, &speed) >= 0) hit_refs[hit_count++] = k;
+	}
+	/* the blocks in order, each lane's contact written back; the next
+	 * block's contacts are loaded a block ahead */
+	const int32_t *lane_refs = g->lane_refs.data;
+	int32_t block_count = g->blocks.count;
+	for (int32_t b = 0; b < block_count; ++b) {
+		const tb_contact_block *blk = g->blocks.data + b;
+		const int32_t *block_refs = lane_refs + b * TB_BLOCK_LANES;
+		if (b + 1 < block_count) {
+			int32_t next_lanes = g->blocks.data[b + 1].lane_count;
+			for (int i = 0; i < next_lanes; ++i)
+				tb_prefetch_contact_for_write(w->contacts.data + refs[block_refs[TB_BLOCK_LANES + i]].contact);
 		}
-		if (best >= 0 && tb_is_valid_vec2(m->points[best].point) && isfinite(best_speed)) {
-			/* reserved with the contact slots: one hit per constraint */
-			TB_ASSERT(w->hit_events.count < w->hit_events.capacity);
-			tb_contact_hit_event *e = w->hit_events.data + w->hit_events.count++;
-			e->shape_a = tb_make_shape_id(w, c->shape_a);
-			e->shape_b = tb_make_shape_id(w, c->shape_b);
-			e->point = m->points[best].point;
-			e->normal = m->normal;
-			e->approach_speed = best_speed;
+		const tb_block_surface *surface = blk->surface >= 0 ? g->surfaces.data + blk->surface : NULL;
+		for (int lane = 0; lane < blk->lane_count; ++lane) {
+			int32_t k = block_refs[lane];
+			tb_contact *c = w->contacts.data + refs[k].contact;
+			tb_manifold *m = &c->manifold;
+			for (int j = 0; j < m->point_count; ++j) {
+				const tb_block_point *bp = blk->points + j;
+				m->points[j].normal_impulse = bp->normal_impulse[lane];
+				m->points[j].tangent_impulse = bp->tangent_impulse[lane];
+				m->points[j].max_normal_impulse = bp->max_normal_impulse[lane];
+			}
+			c->rolling_impulse = surface != NULL ? finite_or_zero(surface->rolling_impulse[lane]) : 0.0f;
+			if ((c->flags & TB_CONTACT_HIT_EVENTS) && hit_point(m, hit_threshold, &speed) >= 0) hit_refs[hit_count++] = k;
 		}
 	}
+	if (hit_count == 0) return;
+	tb_sort(hit_refs, (size_t)hit_count, sizeof *hit_refs, compare_ints);
+	for (int32_t i = 0; i < hit_count; ++i) push_hit_event(w, w->contacts.data + refs[hit_refs[i]].contact, hit_threshold);
 }

@@ -2,6 +2,8 @@
  * boxes, points, shape overlap, collide without response). */
 #include "test_util.h"
 
+#include "world.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +181,58 @@ static void test_hit_events(void **state)
 	assert_int_equal(drop_hits(2.5f, true, 10.0f, &speed), 0);
 	/* off by default */
 	assert_int_equal(drop_hits(2.5f, false, 1.0f, &speed), 0);
+}
+
+/* The slot of the contact between two shapes (engine-private), or -1. */
+static int32_t contact_slot(const tb_world *w, tb_shape_id a, tb_shape_id b)
+{
+	for (int32_t i = 0; i < w->contacts.count; ++i) {
+		const tb_contact *c = w->contacts.data + i;
+		if (!c->in_use) continue;
+		int32_t x = a.index1 - 1, y = b.index1 - 1;
+		if ((c->shape_a == x && c->shape_b == y) || (c->shape_a == y && c->shape_b == x)) return i;
+	}
+	return -1;
+}
+
+/* Hit events come in the contacts' slot order, whatever colour each contact
+ * was solved in: boxes dropped onto resting boxes (a second colour, since the
+ * resting box's contact with the ground holds the first) land in the same
+ * step as boxes dropped onto the ground beside them. */
+static void test_hit_events_in_slot_order(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	tb_body_id ground = new_body(w, TB_STATIC_BODY, tb_v2(0.0f, -1.0f), tb_vec2_zero);
+	add_box_shape(w, ground, 40.0f, 1.0f, false);
+	for (int i = 0; i < 12; ++i) {
+		float x = -30.0f + 5.0f * (float)i;
+		tb_body_id rest = new_body(w, TB_DYNAMIC_BODY, tb_v2(x, 0.5f), tb_vec2_zero);
+		add_box_shape(w, rest, 0.5f, 0.5f, false);
+		/* its top at 1: a box dropped from 4.5 onto it, and one beside it
+		 * from 3.5 onto the ground, fall 3 m each and land together */
+		tb_body_id on_box = new_body(w, TB_DYNAMIC_BODY, tb_v2(x, 4.5f), tb_vec2_zero);
+		add_box_shape(w, on_box, 0.5f, 0.5f, false);
+		tb_body_id on_ground = new_body(w, TB_DYNAMIC_BODY, tb_v2(x + 2.0f, 3.5f), tb_vec2_zero);
+		add_box_shape(w, on_ground, 0.5f, 0.5f, false);
+	}
+	int most = 0, checked = 0;
+	for (int step = 0; step < 120; ++step) {
+		tb_world_step(w, DT);
+		tb_contact_events ev = tb_world_get_contact_events(w);
+		int32_t last = -1;
+		for (int k = 0; k < ev.hit_count; ++k) {
+			int32_t slot = contact_slot(w, ev.hit[k].shape_a, ev.hit[k].shape_b);
+			assert_true(slot > last);
+			last = slot;
+			checked += 1;
+		}
+		if (ev.hit_count > most) most = ev.hit_count;
+	}
+	/* the 24 landings, most of them in one step */
+	assert_true(checked >= 24);
+	assert_true(most >= 12);
+	tb_destroy_world(w);
 }
 
 static void test_contact_events_flag(void **state)
@@ -911,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_radial_inverse_square),
 		cmocka_unit_test(test_drag_field),
 		cmocka_unit_test(test_field_removed_or_disabled),
+		cmocka_unit_test(test_hit_events_in_slot_order),
 		cmocka_unit_test(test_ray_casts),
 		cmocka_unit_test(test_aabb_query_matches_brute_force),
 		cmocka_unit_test(test_point_query),
