@@ -33,6 +33,22 @@
 
 #define TB_ASSERT(c) assert(c)
 
+/* The box of points v[0..count) at xf, grown by radius: every shape's box
+ * (tb_compute_aabb, and the step's inline tb_compute_shape_aabb_margin). */
+static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
+{
+	tb_vec2 lo = tb_transform_point(xf, v[0]);
+	tb_vec2 hi = lo;
+	for (int i = 1; i < count; ++i) {
+		tb_vec2 p = tb_transform_point(xf, v[i]);
+		lo = tb_min_v(lo, p);
+		hi = tb_max_v(hi, p);
+	}
+	tb_vec2 r = {radius, radius};
+	tb_aabb box = {tb_sub(lo, r), tb_add(hi, r)};
+	return box;
+}
+
 /* Alignment of every block the engine allocates: enough for 16-byte SSE and
  * 32-byte AVX blocks on every platform, and a cache line, so that records
  * sized in whole lines (contacts, shapes) start on one. */

@@ -368,28 +368,14 @@ tb_mass_data tb_compute_mass(const tb_geometry *g, float density)
 
 /* ---- bounds, centroid, point test ---- */
 
-static tb_aabb points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
-{
-	tb_vec2 lo = tb_transform_point(xf, v[0]);
-	tb_vec2 hi = lo;
-	for (int i = 1; i < count; ++i) {
-		tb_vec2 p = tb_transform_point(xf, v[i]);
-		lo = tb_min_v(lo, p);
-		hi = tb_max_v(hi, p);
-	}
-	tb_vec2 r = {radius, radius};
-	tb_aabb box = {tb_sub(lo, r), tb_add(hi, r)};
-	return box;
-}
-
 tb_aabb tb_compute_aabb(const tb_geometry *g, tb_transform xf)
 {
 	switch (g->type) {
-	case TB_SHAPE_CIRCLE: return points_aabb(&g->circle.center, 1, g->circle.radius, xf);
-	case TB_SHAPE_CAPSULE: return points_aabb(&g->capsule.center1, 2, g->capsule.radius, xf);
-	case TB_SHAPE_SEGMENT: return points_aabb(&g->segment.point1, 2, 0.0f, xf);
-	case TB_SHAPE_POLYGON: return points_aabb(g->polygon.vertices, g->polygon.count, g->polygon.radius, xf);
-	case TB_SHAPE_CHAIN_SEGMENT: return points_aabb(&g->chain_segment.segment.point1, 2, 0.0f, xf);
+	case TB_SHAPE_CIRCLE: return tb_points_aabb(&g->circle.center, 1, g->circle.radius, xf);
+	case TB_SHAPE_CAPSULE: return tb_points_aabb(&g->capsule.center1, 2, g->capsule.radius, xf);
+	case TB_SHAPE_SEGMENT: return tb_points_aabb(&g->segment.point1, 2, 0.0f, xf);
+	case TB_SHAPE_POLYGON: return tb_points_aabb(g->polygon.vertices, g->polygon.count, g->polygon.radius, xf);
+	case TB_SHAPE_CHAIN_SEGMENT: return tb_points_aabb(&g->chain_segment.segment.point1, 2, 0.0f, xf);
 	default: {
 		tb_aabb box = {xf.p, xf.p};
 		return box;

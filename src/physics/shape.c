@@ -36,13 +36,6 @@ bool tb_should_shapes_collide(tb_filter a, tb_filter b)
 	return (a.mask_bits & b.category_bits) != 0 && (a.category_bits & b.mask_bits) != 0;
 }
 
-tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin)
-{
-	tb_aabb a = tb_compute_aabb(&s->geom, xf);
-	a.lower = tb_sub(a.lower, tb_v2(margin, margin));
-	a.upper = tb_add(a.upper, tb_v2(margin, margin));
-	return a;
-}
 
 /* Smallest half-thickness: how far the body may move in one step before it could
  * skip over a thin wall (continuous collision threshold). */

@@ -37,7 +37,21 @@ TB_ARRAY_DECLARE(tb_shape_array, tb_shape)
 void tb_create_shape_proxy(tb_world *w, int32_t shape);
 void tb_destroy_shape_proxy(tb_world *w, int32_t shape);
 static inline bool tb_shape_is_one_way(const tb_shape *s) { return s->one_way.x != 0.0f || s->one_way.y != 0.0f; }
-tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin);
+/* The shape's box at xf (tb_compute_aabb's), grown by margin; inline for the
+ * step's loop over awake bodies. */
+static inline tb_aabb tb_compute_shape_aabb_margin(const tb_shape *s, tb_transform xf, float margin)
+{
+	const tb_geometry *g = &s->geom;
+	tb_aabb a;
+	switch (g->type) {
+	case TB_SHAPE_POLYGON: a = tb_points_aabb(g->polygon.vertices, g->polygon.count, g->polygon.radius, xf); break;
+	case TB_SHAPE_CIRCLE: a = tb_points_aabb(&g->circle.center, 1, g->circle.radius, xf); break;
+	default: a = tb_compute_aabb(g, xf); break;
+	}
+	a.lower = tb_sub(a.lower, tb_v2(margin, margin));
+	a.upper = tb_add(a.upper, tb_v2(margin, margin));
+	return a;
+}
 bool tb_should_shapes_collide(tb_filter a, tb_filter b);
 /* The category bits a shape's partners may have, for pruning a tree query:
  * its mask, or every category in a positive group (whose members collide
