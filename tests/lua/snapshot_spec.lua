@@ -519,9 +519,9 @@ describe("restoring, refused or safe", function()
   -- world's next steps, or at once past 32 MB waiting: a script dropping a
   -- 1 MB snapshot a step, or taking them back to back, never holds many.
   -- Measured on the process (its resident pages), since the collector's count
-  -- leaves the engine out. Here, 1 MB snapshots: 3.5 MB stepping and 9 MB back
-  -- to back; without the reports 33 and 28 MB, and 12 MB stepping when only
-  -- the excess past 32 MB is reported.
+  -- leaves the engine out. Here, 1 MB snapshots: about 4 MB stepping and 8 MB
+  -- back to back; without the reports about 33 and 28 MB, and 12 MB stepping
+  -- when only the excess past 32 MB is reported.
   it("reports dropped snapshots' memory to the collector, over the steps or at once", function()
     local statm = io.open("/proc/self/statm")
     if not statm then return pending("no /proc/self/statm") end
