@@ -14,6 +14,15 @@
 # When every try fails, what each try printed goes to stderr, with how long
 # it took and the machine's load, so a failure on a busy machine says more.
 set -u
+# xvfb-run's own options (those the tests use, each with its value), then the command
+opts=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  -s | -e | --server-args | --error-file) opts+=("$1" "$2"); shift 2 ;;
+  -*) opts+=("$1"); shift ;;
+  *) break ;;
+  esac
+done
 err=$(mktemp)
 auth=$(mktemp)
 tries=$(mktemp)
@@ -25,7 +34,13 @@ for try in 1 2 3 4 5; do
   # a fresh authority file each try: xvfb-run adds its cookie to the file
   rm -f "$auth"; : > "$auth"
   start=$(date +%s%N)
-  xvfb-run -n "$num" -f "$auth" "$@" 2> "$err"; rc=$?
+  # the command starts once the server answers a client (up to 5 s): a window
+  # opened the moment xvfb-run starts it found no display, now and then
+  xvfb-run -n "$num" -f "$auth" "${opts[@]}" bash -c '
+    if command -v xdotool > /dev/null; then
+      for i in $(seq 50); do xdotool getdisplaygeometry > /dev/null 2>&1 && break; sleep 0.1; done
+    fi
+    exec "$@"' xvfb_run "$@" 2> "$err"; rc=$?
   if [ $rc -ne 0 ] && grep -q "Xvfb failed to start\|no display to open a window\|Can't open display" "$err"; then
     {
       echo "xvfb_run.sh: try $try on display :$num failed (exit $rc, after $((($(date +%s%N) - start) / 1000000)) ms, load $(cut -d' ' -f1-3 /proc/loadavg)):"
