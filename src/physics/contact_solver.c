@@ -160,9 +160,9 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 	/* The blocks one at a time, each lane's constraint made in a record on the
 	 * stack and the eight transposed into the block from there: the blocks
 	 * are written in order and no record goes to memory and back (a records
-	 * array in slot order, transposed in a second pass, cost the pyramid a
-	 * fifth more). The contacts are read in the blocks' order, so the next
-	 * block's are loaded a block ahead. */
+	 * array in slot order, transposed in a second pass, wrote and read back
+	 * 2.4 MB a step on the large pyramid). The contacts are read in the
+	 * blocks' order, so the next block's are loaded a block ahead. */
 	static const int32_t lane_index[TB_BLOCK_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
 	_Static_assert(TB_BLOCK_LANES == 8, "lane_index lists every lane");
 	_Alignas(64) tb_contact_constraint lane_records[TB_BLOCK_LANES];
@@ -372,9 +372,6 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
 }
 
-/* Writes the impulses back for warm starting next step, and reports hits. In
- * slot order: the contacts are written in order, and a colour's blocks are
- * read in the order they were filled. */
 /* The point of a contact with hit events that was pushed apart the fastest,
  * faster than the threshold, or -1. */
 static int hit_point(const tb_manifold *m, float hit_threshold, float *speed)
@@ -418,6 +415,9 @@ static int compare_ints(const void *a, const void *b)
 /* absurd surfaces can overflow it; warm starting then starts afresh */
 static inline float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
 
+/* Writes the impulses back for warm starting next step, and reports hits. Block
+ * by block: the blocks are read in order and each lane's contact written,
+ * loaded a block ahead. */
 void tb_store_impulses(tb_world *w)
 {
 	tb_constraint_graph *g = &w->graph;

@@ -130,9 +130,10 @@ _Static_assert(TB_ALIGNMENT % _Alignof(tb_pin_block) == 0, "the allocator aligns
 TB_ARRAY_DECLARE(tb_pin_block_array, tb_pin_block)
 
 /* ---- contact_solver.c ---- */
-/* Fills the step's constraints, coloured by tb_color_constraints: each into
- * its record in w->constraints (at its ref's index), then the coloured ones
- * into their blocks' lanes; the overflow is solved from the records. */
+/* Fills the step's constraints, coloured by tb_color_constraints: the
+ * coloured ones into their blocks' lanes, block by block; the overflow's into
+ * their records in w->constraints (at their refs' indices), which it is
+ * solved from. */
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx);
 /* The scalar solver, over the constraints at list[0 .. count). */
 void tb_warm_start_contact_list(tb_contact_constraint *constraints, const int32_t *list, int32_t count,
@@ -144,7 +145,7 @@ void tb_solve_contact_list(tb_contact_constraint *constraints, const int32_t *li
 void tb_warm_start_contacts_wide(tb_world *w, tb_step_context *ctx);
 void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias);
 /* Impulses back into the manifolds for warm starting (from the blocks and
- * the overflow records), and hit events. */
+ * the overflow records), and hit events, in slot order. */
 void tb_store_impulses(tb_world *w);
 
 /* ---- contact_blocks.c ---- */
