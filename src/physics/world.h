@@ -37,10 +37,10 @@ typedef struct tb_snapshot_spare {
  * spare refills (a host's rewind moment and a level's checkpoint). */
 #define TB_SPARE_MAX 2
 
-/* snapshot.c: after a step, writes up to TB_SPARE_BYTES_PER_STEP more of the
- * spares of a world that has taken a snapshot (allocating each first, as
- * large as a snapshot of the world now plus an eighth); frees them with the
- * world. */
+/* snapshot.c: after a step, writes a step's share more of the spares
+ * (tb_spare_bytes_per_step) of a world that has taken a snapshot or was told
+ * to keep them (allocating each first, as large as a snapshot of the world
+ * now plus an eighth); frees them with the world. */
 void tb_refill_snapshot_spares(tb_world *w);
 void tb_free_snapshot_spares(tb_world *w);
 
