@@ -295,16 +295,10 @@ static void sort_keys(uint64_t *v, int32_t n, uint64_t *scratch)
 	if (from != v) memcpy(v, from, (size_t)n * sizeof *v);
 }
 
-static int compare_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
-
 static void sort_ints(int32_t *v, int32_t n)
 {
 	if (n > 32) {
-		tb_sort(v, (size_t)n, sizeof *v, compare_int32);
+		tb_sort(v, (size_t)n, sizeof *v, tb_compare_int32);
 		return;
 	}
 	for (int32_t i = 1; i < n; ++i) {

@@ -406,12 +406,6 @@ static void push_hit_event(tb_world *w, const tb_contact *c, float hit_threshold
 	}
 }
 
-static int compare_ints(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* absurd surfaces can overflow it; warm starting then starts afresh */
 static inline float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
 
@@ -472,6 +466,6 @@ void tb_store_impulses(tb_world *w)
 		}
 	}
 	if (hit_count == 0) return;
-	tb_sort(hit_refs, (size_t)hit_count, sizeof *hit_refs, compare_ints);
+	tb_sort(hit_refs, (size_t)hit_count, sizeof *hit_refs, tb_compare_int32);
 	for (int32_t i = 0; i < hit_count; ++i) push_hit_event(w, w->contacts.data + refs[hit_refs[i]].contact, hit_threshold);
 }

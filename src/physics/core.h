@@ -202,6 +202,13 @@ static inline void tb_id_pool_destroy(tb_allocator *a, tb_id_pool *pool)
 /* Monotonic clock in milliseconds, for the profile only (never for physics). */
 double tb_time_ms(void);
 
+/* Ascending int32_t, for tb_sort. */
+static inline int tb_compare_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Sorts n elements of `size` bytes in place by cmp, as qsort would, but never
  * allocating (the C library's qsort may, and the step must not) and in
  * O(n log n) whatever the input (a heap sort). Not stable: for keys that are

@@ -35,12 +35,6 @@ static bool gather_fn(int32_t proxy_id, int32_t si, void *context)
 	return true;
 }
 
-static int compare_slots(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
-
 tb_status tb_world_explode(tb_world *w, const tb_explosion_def *def, int *pushed)
 {
 	if (pushed != NULL) *pushed = 0;
@@ -58,7 +52,7 @@ tb_status tb_world_explode(tb_world *w, const tb_explosion_def *def, int *pushed
 	explode_query q = {w, 0};
 	for (int t = 0; t < 2; ++t) tb_dynamic_tree_query(&w->broad_phase.trees[t], box, def->mask_bits, gather_fn, &q);
 	/* slot order, whatever order the trees gave them in */
-	if (q.count > 1) tb_sort(w->stack.data, (size_t)q.count, sizeof *w->stack.data, compare_slots);
+	if (q.count > 1) tb_sort(w->stack.data, (size_t)q.count, sizeof *w->stack.data, tb_compare_int32);
 
 	tb_shape_proxy point = tb_make_proxy(&c, 1, 0.0f);
 	int count = 0;
