@@ -13,16 +13,25 @@
 #
 # When every try fails, what each try printed goes to stderr, with how long
 # it took and the machine's load, so a failure on a busy machine says more.
+#
+# The server runs with -noreset: by default an X server resets when its last
+# client leaves, and a client that connects during the reset is refused. The
+# readiness probe below is such a last client, and so is a program that
+# closes its display and opens it again (SDL_Quit, then SDL_Init: 5 in 200
+# refused here, none with -noreset).
 set -u
 # xvfb-run's own options (those the tests use, each with its value), then the command
+server="-screen 0 1280x1024x24"
 opts=()
 while [ $# -gt 0 ]; do
   case $1 in
-  -s | -e | --server-args | --error-file) opts+=("$1" "$2"); shift 2 ;;
+  -s | --server-args) server=$2; shift 2 ;;
+  -e | --error-file) opts+=("$1" "$2"); shift 2 ;;
   -*) opts+=("$1"); shift ;;
   *) break ;;
   esac
 done
+opts+=(-s "$server -noreset")
 err=$(mktemp)
 auth=$(mktemp)
 tries=$(mktemp)

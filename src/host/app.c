@@ -77,12 +77,18 @@ static bool open_app(th_app *app, const th_app_options *options)
 	 * a plain surface. Without a display, a run that asked for a screenshot
 	 * gets it that way instead of failing. */
 	if (opt->sandbox) th_oslock_prepare();
+	/* The probe's video stays up when it found a display: quitting it and
+	 * starting again closed the X connection and opened another at once, and
+	 * an X server that resets when its last client leaves (Xvfb's default)
+	 * refused the second now and then. */
+	bool video_up = false;
 	if (!headless && opt->screenshot != NULL && SDL_getenv("SDL_VIDEODRIVER") == NULL) {
 		bool display = false;
 		if (SDL_Init(SDL_INIT_VIDEO) == 0) {
 			const char *driver = SDL_GetCurrentVideoDriver();
 			display = driver != NULL && strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0;
-			SDL_Quit();
+			if (display) video_up = true;
+			else SDL_Quit();
 		}
 		if (!display) {
 			fprintf(stderr, "tumble: no display: rendering offscreen, as with --headless\n");
@@ -91,7 +97,7 @@ static bool open_app(th_app *app, const th_app_options *options)
 			if (opt->watch < 0) app->watch_enabled = false;
 		}
 	}
-	if (SDL_Init(headless ? 0 : SDL_INIT_VIDEO) != 0) {
+	if (!video_up && SDL_Init(headless ? 0 : SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "tumble: SDL_Init failed: %s%s\n", SDL_GetError(),
 		        headless ? "" : " (no display? --headless runs without one)");
 		return false;
