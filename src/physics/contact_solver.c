@@ -21,6 +21,28 @@ static inline tb_body_state *state_or(tb_body_state *states, int32_t index, tb_b
 	return dummy;
 }
 
+/* A constraint point from its manifold point: anchors relative to the centres
+ * of mass (la, lb: the centres' offsets from the body origins), the warm start
+ * and the normal velocity at prepare, which the manifold keeps for its events
+ * (the solver never changes it: the store then reads only the impulses back). */
+static inline __attribute__((always_inline)) void prepare_point(tb_manifold_point *mp, tb_constraint_point *cp, float warm,
+                                                              tb_vec2 la, tb_vec2 lb, tb_vec2 va, float wa, tb_vec2 vb,
+                                                              float wb, tb_vec2 n, tb_vec2 *ra, tb_vec2 *rb)
+{
+	cp->normal_impulse = warm * mp->normal_impulse;
+	cp->tangent_impulse = warm * mp->tangent_impulse;
+	cp->max_normal_impulse = 0.0f;
+	/* manifold anchors are relative to the body origins */
+	*ra = tb_sub(mp->anchor_a, la);
+	*rb = tb_sub(mp->anchor_b, lb);
+	cp->anchor_a = *ra;
+	cp->anchor_b = *rb;
+	cp->base_separation = mp->separation - tb_dot(tb_sub(*rb, *ra), n);
+	tb_vec2 dva = tb_add(va, tb_cross_sv(wa, *ra)), dvb = tb_add(vb, tb_cross_sv(wb, *rb));
+	cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
+	mp->normal_velocity = cp->relative_velocity;
+}
+
 /* One constraint from its contact, for the step. */
 static inline __attribute__((always_inline)) void prepare_constraint(const tb_world *w, const tb_step_context *ctx, const tb_constraint_ref *ref,
                                       tb_contact_constraint *cc)
@@ -91,27 +113,13 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 	tb_vec2 n = m->normal, t = tb_right_perp(n);
 	int count = m->point_count;
 	/* the anchors of both points (a one-point manifold repeats its point, whose
-	 * copy is computed and never stored) */
+	 * copy is computed and never stored); the points by constant index, so a
+	 * record that goes straight into a block's lanes stays in registers */
 	tb_vec2 ra[2], rb[2];
-	for (int i = 0; i < count; ++i) {
-		tb_manifold_point *mp = m->points + i;
-		tb_constraint_point *cp = cc->points + i;
-		cp->normal_impulse = warm * mp->normal_impulse;
-		cp->tangent_impulse = warm * mp->tangent_impulse;
-		cp->max_normal_impulse = 0.0f;
-		/* manifold anchors are relative to the body origins */
-		ra[i] = tb_sub(mp->anchor_a, la);
-		rb[i] = tb_sub(mp->anchor_b, lb);
-		cp->anchor_a = ra[i];
-		cp->anchor_b = rb[i];
-		cp->base_separation = mp->separation - tb_dot(tb_sub(rb[i], ra[i]), n);
-		tb_vec2 dva = tb_add(va, tb_cross_sv(wa, ra[i])), dvb = tb_add(vb, tb_cross_sv(wb, rb[i]));
-		cp->relative_velocity = tb_dot(n, tb_sub(dvb, dva));
-		/* the step's result already (the solver never changes it): the store
-		 * then reads only the impulses back */
-		mp->normal_velocity = cp->relative_velocity;
-	}
-	if (count < 2) {
+	prepare_point(m->points + 0, cc->points + 0, warm, la, lb, va, wa, vb, wb, n, ra + 0, rb + 0);
+	if (count > 1) {
+		prepare_point(m->points + 1, cc->points + 1, warm, la, lb, va, wa, vb, wb, n, ra + 1, rb + 1);
+	} else {
 		ra[1] = ra[0];
 		rb[1] = rb[0];
 	}
@@ -139,13 +147,16 @@ static inline __attribute__((always_inline)) void prepare_constraint(const tb_wo
 		mass[j] = k > 0.0f ? 1.0f / k : 0.0f;
 	}
 #endif
-	for (int i = 0; i < count; ++i) {
-		cc->points[i].normal_mass = mass[2 * i];
-		cc->points[i].tangent_mass = mass[2 * i + 1];
+	cc->points[0].normal_mass = mass[0];
+	cc->points[0].tangent_mass = mass[1];
+	if (count > 1) {
+		cc->points[1].normal_mass = mass[2];
+		cc->points[1].tangent_mass = mass[3];
+	} else {
+		/* a one-point manifold's second point: no mass, no impulse (its block
+		 * lane is written from the whole record) */
+		cc->points[1] = (tb_constraint_point){0};
 	}
-	/* a one-point manifold's second point: no mass, no impulse (its block
-	 * lane is copied from the whole record) */
-	if (m->point_count < 2) memset(cc->points + 1, 0, sizeof cc->points[1]);
 }
 
 void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
@@ -158,14 +169,12 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 	const int32_t *overflow = g->order.data;
 	for (int32_t i = 0; i < g->order.count; ++i) prepare_constraint(w, ctx, refs + overflow[i], constraints + overflow[i]);
 	/* The blocks one at a time, each lane's constraint made in a record on the
-	 * stack and the eight transposed into the block from there: the blocks
-	 * are written in order and no record goes to memory and back (a records
-	 * array in slot order, transposed in a second pass, wrote and read back
-	 * 2.4 MB a step on the large pyramid). The contacts are read in the
+	 * stack and written straight into its lanes: the blocks are written in
+	 * order and no record goes to memory and back (a records array in slot
+	 * order, transposed in a second pass, wrote and read back 2.4 MB a step on
+	 * the large pyramid; eight records transposed four lanes at a time cost
+	 * more instructions than the lane stores). The contacts are read in the
 	 * blocks' order, so the next block's are loaded a block ahead. */
-	static const int32_t lane_index[TB_BLOCK_LANES] = {0, 1, 2, 3, 4, 5, 6, 7};
-	_Static_assert(TB_BLOCK_LANES == 8, "lane_index lists every lane");
-	_Alignas(64) tb_contact_constraint lane_records[TB_BLOCK_LANES];
 	int32_t surface_count = 0;
 	const int32_t *lane_refs = g->lane_refs.data;
 	for (int c = 0; c < TB_GRAPH_COLOR_COUNT; ++c) {
@@ -177,8 +186,13 @@ void tb_prepare_contacts(tb_world *w, const tb_step_context *ctx)
 			int32_t next_lanes = tb_mini(TB_BLOCK_LANES, in_color - (block + 1 - g->block_start[c]) * TB_BLOCK_LANES);
 			for (int i = 0; i < next_lanes; ++i)
 				tb_prefetch_contact(w->contacts.data + refs[block_refs[TB_BLOCK_LANES + i]].contact);
-			for (int i = 0; i < lanes; ++i) prepare_constraint(w, ctx, refs + block_refs[i], lane_records + i);
-			tb_contact_block_fill(g->blocks.data + block, lane_records, lane_index, lanes, g->surfaces.data, &surface_count);
+			tb_contact_block *blk = g->blocks.data + block;
+			tb_contact_block_begin(blk, lanes);
+			for (int i = 0; i < lanes; ++i) {
+				tb_contact_constraint record;
+				prepare_constraint(w, ctx, refs + block_refs[i], &record);
+				tb_contact_block_set_lane(blk, i, &record, g->surfaces.data, &surface_count);
+			}
 		}
 	}
 	g->surfaces.count = surface_count;

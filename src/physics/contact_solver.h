@@ -171,9 +171,16 @@ static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, co
 		for (int j = 0; j < cc->point_count; ++j) surface->relative_velocity[j][i] = cc->points[j].relative_velocity;
 	}
 }
+/* A block about to take `lanes` lanes: a full block is only labelled, since
+ * tb_contact_block_set_lane then writes every lane array of every lane; a
+ * colour's last, partial block is cleared first (its unused lanes hold a
+ * constraint with no mass between immovable bodies). */
+void tb_contact_block_begin(tb_contact_block *blk, int32_t lanes);
 /* One lane from a constraint (no two lanes of a block may share an awake
- * body). Its surface, if any, goes to the block's record in `surfaces`, taken
- * from *surface_count for the block's first lane with one. */
+ * body): every lane array, both points (a one-point constraint's record holds
+ * zeros in its second point, as prepare leaves it). Its surface, if any, goes
+ * to the block's record in `surfaces`, taken from *surface_count for the
+ * block's first lane with one. */
 static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, const tb_contact_constraint *cc,
                                              tb_block_surface *surfaces, int32_t *surface_count)
 {
@@ -188,7 +195,7 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 	blk->inv_i_b[i] = cc->inv_i_b;
 	blk->friction[i] = cc->friction;
 	blk->push_max[i] = cc->push_max;
-	for (int j = 0; j < cc->point_count; ++j) {
+	for (int j = 0; j < 2; ++j) {
 		const tb_constraint_point *cp = cc->points + j;
 		tb_block_point *bp = blk->points + j;
 		bp->anchor_ax[i] = cp->anchor_a.x;
@@ -204,13 +211,6 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 	}
 	tb_contact_block_set_surface(blk, i, cc, surfaces, surface_count);
 }
-/* A block from the constraints at refs[0 .. lanes) (a colour's next lanes), as
- * tb_contact_block_init and tb_contact_block_set_lane for each lane make it. A
- * record of a one-point constraint must hold zeros in its second point (as
- * prepare leaves them): a full block is filled four lanes at a time by
- * transposing the records' rows, points included. */
-void tb_contact_block_fill(tb_contact_block *blk, const tb_contact_constraint *constraints, const int32_t *refs,
-                           int32_t lanes, tb_block_surface *surfaces, int32_t *surface_count);
 /* A block from up to eight constraints (indices[0 .. count)); its surfaces go
  * to *surface, written only when a lane has one; returns whether one did (the
  * block's `surface` is then 0). */
