@@ -435,7 +435,10 @@ static void union_states(int32_t *parent, int32_t ka, int32_t kb)
 	else if (kb < ka) parent[ka] = kb;
 }
 
-static void update_sleep(tb_world *w, int32_t n)
+/* sleepiest: the longest sleep timer of the awake bodies that may sleep
+ * (finish_bodies): below time_to_sleep no island can sleep, and the walks that
+ * find each island's least sleepy body are skipped. */
+static void update_sleep(tb_world *w, int32_t n, float sleepiest)
 {
 	int32_t *parent = w->island_parent.data;
 	float *min_sleep = w->island_sleep.data;
@@ -460,7 +463,8 @@ static void update_sleep(tb_world *w, int32_t n)
 	int32_t islands = 0;
 	for (int32_t k = 0; k < n; ++k) islands += parent[k] == k;
 	w->island_count = islands;
-	if (!w->def.enable_sleep) return;
+	float limit = w->def.time_to_sleep;
+	if (!w->def.enable_sleep || !(sleepiest >= limit)) return;
 	/* an island sleeps when its least sleepy body has rested long enough */
 	for (int32_t k = 0; k < n; ++k) min_sleep[k] = 1.0e30f;
 	for (int32_t k = 0; k < n; ++k) {
@@ -469,7 +473,6 @@ static void update_sleep(tb_world *w, int32_t n)
 		float t = b->enable_sleep ? b->sleep_time : 0.0f;
 		if (t < min_sleep[r]) min_sleep[r] = t;
 	}
-	float limit = w->def.time_to_sleep;
 	for (int32_t k = 0; k < n; ++k) {
 		int32_t r = find_root(parent, k);
 		if (min_sleep[r] < limit) continue;
@@ -486,10 +489,12 @@ static void update_sleep(tb_world *w, int32_t n)
 /* The step's end for each awake body: its new pose and velocities from the
  * substeps (a body whose pose went absurd keeps its last good one and stops),
  * forces cleared, its sleep timer, and either new shape boxes or a place in
- * the fast list for continuous collision. Returns how many are fast. */
-static int32_t finish_bodies(tb_world *w, int32_t n, float dt)
+ * the fast list for continuous collision. Returns how many are fast;
+ * *sleepiest: the longest sleep timer of those that may sleep. */
+static int32_t finish_bodies(tb_world *w, int32_t n, float dt, float *sleepiest)
 {
 	int32_t fast_count = 0;
+	float most = 0.0f;
 	const tb_world_def *d = &w->def;
 	bool continuous = d->enable_continuous;
 	for (int32_t k = 0; k < n; ++k) {
@@ -521,6 +526,7 @@ static int32_t finish_bodies(tb_world *w, int32_t n, float dt)
 		float sleep_speed = tb_maxf(speed, s->max_extent * spin);
 		if (b->enable_sleep && d->enable_sleep && sleep_speed < b->sleep_threshold) b->sleep_time += dt;
 		else b->sleep_time = 0.0f;
+		if (b->enable_sleep) most = tb_maxf(most, b->sleep_time);
 
 		float motion = speed * dt + spin * dt * s->max_extent;
 		if (continuous && b->type == TB_DYNAMIC_BODY && tb_minf(0.5f * s->min_extent, TB_SPECULATIVE_DISTANCE) < motion) {
@@ -530,6 +536,7 @@ static int32_t finish_bodies(tb_world *w, int32_t n, float dt)
 			tb_update_body_shape_aabbs(w, i, true, false);
 		}
 	}
+	*sleepiest = most;
 	return fast_count;
 }
 
@@ -643,7 +650,8 @@ void tb_solve(tb_world *w, float dt)
 
 	/* finalize: positions, velocities, sleep timers, boxes */
 	t = tb_time_ms();
-	int32_t fast_count = finish_bodies(w, n, dt);
+	float sleepiest;
+	int32_t fast_count = finish_bodies(w, n, dt, &sleepiest);
 	w->profile.integrate += (float)(tb_time_ms() - t);
 
 	t = tb_time_ms();
@@ -651,6 +659,6 @@ void tb_solve(tb_world *w, float dt)
 	w->profile.continuous = (float)(tb_time_ms() - t);
 
 	t = tb_time_ms();
-	update_sleep(w, n);
+	update_sleep(w, n, sleepiest);
 	w->profile.sleep = (float)(tb_time_ms() - t);
 }
