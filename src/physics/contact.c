@@ -467,12 +467,10 @@ static bool remake_manifold(tb_manifold *m, const tb_contact_cache *k, tb_transf
 		mp->anchor_a = anchor_a;
 		mp->anchor_b = tb_add(anchor_a, dp);
 		mp->separation = sep[i];
-		mp->normal_impulse = 0.0f;
-		mp->tangent_impulse = 0.0f;
 		mp->max_normal_impulse = 0.0f;
 		mp->normal_velocity = 0.0f;
 		mp->id = k->id[i];
-		mp->persisted = false;
+		/* (the warm-start impulses and `persisted`: the caller's carry-over) */
 	}
 	m->point_count = k->count;
 	return true;
@@ -568,10 +566,11 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	 * boxes, overlapping. */
 	bool cache_on = w->def.enable_contact_cache;
 	/* a chain link's pair (never cached) */
-	bool chain = false;
+	bool chain = false, remade = false;
 	if (cache_on && speculative == TB_SPECULATIVE_DISTANCE && (c->flags & TB_CONTACT_CACHED) &&
 	    remake_manifold(m, &c->cache, sim_a->transform, sim_b->transform)) {
 		w->remade_manifold_count += 1;
+		remade = true;
 	} else {
 		if (!tb_aabb_overlaps(sa->fat_aabb, sb->fat_aabb)) {
 			tb_destroy_contact(w, ci, false);
@@ -601,13 +600,24 @@ static void collide_contact(tb_world *w, int32_t ci, float dt, bool continuous)
 	}
 	/* carry the accumulated impulses of matching features over: warm starting */
 	TB_ASSERT(old_count <= 2 && m->point_count <= 2);
-	for (int i = 0; i < m->point_count; ++i) {
-		tb_manifold_point *p = m->points + i;
-		/* the first old point with the same feature (at most two to look at) */
-		int j = old_count > 0 && old_id[0] == p->id ? 0 : old_count > 1 && old_id[1] == p->id ? 1 : -1;
-		p->persisted = j >= 0;
-		p->normal_impulse = j >= 0 ? old_normal[j] : 0.0f;
-		p->tangent_impulse = j >= 0 ? old_tangent[j] : 0.0f;
+	if (remade && old_count == m->point_count && old_id[0] == m->points[0].id &&
+	    (old_count < 2 || (old_id[1] == m->points[1].id && old_id[0] != old_id[1]))) {
+		/* the common case: a remade manifold has its cache's features, in the
+		 * order of the manifold it replaces (the match below finds the same) */
+		for (int i = 0; i < old_count; ++i) {
+			m->points[i].persisted = true;
+			m->points[i].normal_impulse = old_normal[i];
+			m->points[i].tangent_impulse = old_tangent[i];
+		}
+	} else {
+		for (int i = 0; i < m->point_count; ++i) {
+			tb_manifold_point *p = m->points + i;
+			/* the first old point with the same feature (at most two to look at) */
+			int j = old_count > 0 && old_id[0] == p->id ? 0 : old_count > 1 && old_id[1] == p->id ? 1 : -1;
+			p->persisted = j >= 0;
+			p->normal_impulse = j >= 0 ? old_normal[j] : 0.0f;
+			p->tangent_impulse = j >= 0 ? old_tangent[j] : 0.0f;
+		}
 	}
 	if (c->flags & TB_CONTACT_ONE_WAY) m->point_count = one_way_points(w, c, m, old_count > 0);
 	if (chain) {
