@@ -176,6 +176,19 @@ static inline void tb_contact_block_set_surface(tb_contact_block *blk, int i, co
  * colour's last, partial block is cleared first (its unused lanes hold a
  * constraint with no mass between immovable bodies). */
 void tb_contact_block_begin(tb_contact_block *blk, int32_t lanes);
+static inline void tb_block_point_set_lane(tb_block_point *bp, int i, const tb_constraint_point *cp)
+{
+	bp->anchor_ax[i] = cp->anchor_a.x;
+	bp->anchor_ay[i] = cp->anchor_a.y;
+	bp->anchor_bx[i] = cp->anchor_b.x;
+	bp->anchor_by[i] = cp->anchor_b.y;
+	bp->base_separation[i] = cp->base_separation;
+	bp->normal_impulse[i] = cp->normal_impulse;
+	bp->tangent_impulse[i] = cp->tangent_impulse;
+	bp->max_normal_impulse[i] = cp->max_normal_impulse;
+	bp->normal_mass[i] = cp->normal_mass;
+	bp->tangent_mass[i] = cp->tangent_mass;
+}
 /* One lane from a constraint (no two lanes of a block may share an awake
  * body): every lane array, both points (a one-point constraint's record holds
  * zeros in its second point, as prepare leaves it). Its surface, if any, goes
@@ -195,20 +208,9 @@ static inline void tb_contact_block_set_lane(tb_contact_block *blk, int lane, co
 	blk->inv_i_b[i] = cc->inv_i_b;
 	blk->friction[i] = cc->friction;
 	blk->push_max[i] = cc->push_max;
-	for (int j = 0; j < 2; ++j) {
-		const tb_constraint_point *cp = cc->points + j;
-		tb_block_point *bp = blk->points + j;
-		bp->anchor_ax[i] = cp->anchor_a.x;
-		bp->anchor_ay[i] = cp->anchor_a.y;
-		bp->anchor_bx[i] = cp->anchor_b.x;
-		bp->anchor_by[i] = cp->anchor_b.y;
-		bp->base_separation[i] = cp->base_separation;
-		bp->normal_impulse[i] = cp->normal_impulse;
-		bp->tangent_impulse[i] = cp->tangent_impulse;
-		bp->max_normal_impulse[i] = cp->max_normal_impulse;
-		bp->normal_mass[i] = cp->normal_mass;
-		bp->tangent_mass[i] = cp->tangent_mass;
-	}
+	/* both points by constant index: prepare's record then stays in registers */
+	tb_block_point_set_lane(blk->points + 0, i, cc->points + 0);
+	tb_block_point_set_lane(blk->points + 1, i, cc->points + 1);
 	tb_contact_block_set_surface(blk, i, cc, surfaces, surface_count);
 }
 /* A block from up to eight constraints (indices[0 .. count)); its surfaces go
