@@ -271,6 +271,57 @@ static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polyg
 		*edge = best_index;
 		return best;
 	}
+	{
+		/* Any other pair (pentagons, a box and a hull): the same, p1's faces in
+		 * two groups of four lanes; lanes past p1's count are zeroed (the
+		 * arrays may hold anything there, even denormals, which are slow) and
+		 * never read. */
+		_Static_assert(TB_MAX_POLYGON_VERTICES == 8, "two groups of four faces");
+		const float *v = &p1->vertices[0].x, *nv = &p1->normals[0].x;
+		__m128 v0 = _mm_loadu_ps(v), v1 = _mm_loadu_ps(v + 4), v2 = _mm_loadu_ps(v + 8), v3 = _mm_loadu_ps(v + 12);
+		__m128 n0 = _mm_loadu_ps(nv), n1 = _mm_loadu_ps(nv + 4), n2 = _mm_loadu_ps(nv + 8), n3 = _mm_loadu_ps(nv + 12);
+		__m128 vx_lo = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0)), vy_lo = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(3, 1, 3, 1));
+		__m128 nx_lo = _mm_shuffle_ps(n0, n1, _MM_SHUFFLE(2, 0, 2, 0)), ny_lo = _mm_shuffle_ps(n0, n1, _MM_SHUFFLE(3, 1, 3, 1));
+		__m128 si_lo = _mm_set1_ps(FLT_MAX), si_hi = si_lo;
+		int count1 = p1->count, count2 = p2->count;
+		__m128 in_lo = _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(count1)));
+		vx_lo = _mm_and_ps(vx_lo, in_lo);
+		vy_lo = _mm_and_ps(vy_lo, in_lo);
+		nx_lo = _mm_and_ps(nx_lo, in_lo);
+		ny_lo = _mm_and_ps(ny_lo, in_lo);
+		if (count1 > 4) {
+			__m128 in_hi = _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(4, 5, 6, 7), _mm_set1_epi32(count1)));
+			v2 = _mm_and_ps(v2, _mm_unpacklo_ps(in_hi, in_hi));
+			v3 = _mm_and_ps(v3, _mm_unpackhi_ps(in_hi, in_hi));
+			n2 = _mm_and_ps(n2, _mm_unpacklo_ps(in_hi, in_hi));
+			n3 = _mm_and_ps(n3, _mm_unpackhi_ps(in_hi, in_hi));
+			__m128 vx_hi = _mm_shuffle_ps(v2, v3, _MM_SHUFFLE(2, 0, 2, 0)), vy_hi = _mm_shuffle_ps(v2, v3, _MM_SHUFFLE(3, 1, 3, 1));
+			__m128 nx_hi = _mm_shuffle_ps(n2, n3, _MM_SHUFFLE(2, 0, 2, 0)), ny_hi = _mm_shuffle_ps(n2, n3, _MM_SHUFFLE(3, 1, 3, 1));
+			for (int j = 0; j < count2; ++j) {
+				__m128 px = _mm_set1_ps(p2->vertices[j].x), py = _mm_set1_ps(p2->vertices[j].y);
+				si_lo = _mm_min_ps(_mm_add_ps(_mm_mul_ps(nx_lo, _mm_sub_ps(px, vx_lo)), _mm_mul_ps(ny_lo, _mm_sub_ps(py, vy_lo))), si_lo);
+				si_hi = _mm_min_ps(_mm_add_ps(_mm_mul_ps(nx_hi, _mm_sub_ps(px, vx_hi)), _mm_mul_ps(ny_hi, _mm_sub_ps(py, vy_hi))), si_hi);
+			}
+		} else {
+			for (int j = 0; j < count2; ++j) {
+				__m128 px = _mm_set1_ps(p2->vertices[j].x), py = _mm_set1_ps(p2->vertices[j].y);
+				si_lo = _mm_min_ps(_mm_add_ps(_mm_mul_ps(nx_lo, _mm_sub_ps(px, vx_lo)), _mm_mul_ps(ny_lo, _mm_sub_ps(py, vy_lo))), si_lo);
+			}
+		}
+		float lanes[8];
+		_mm_storeu_ps(lanes, si_lo);
+		_mm_storeu_ps(lanes + 4, si_hi);
+		int best_index = 0;
+		float best = -FLT_MAX;
+		for (int i = 0; i < count1; ++i) {
+			if (lanes[i] > best) {
+				best = lanes[i];
+				best_index = i;
+			}
+		}
+		*edge = best_index;
+		return best;
+	}
 #endif
 	int best_index = 0;
 	float best = -FLT_MAX;

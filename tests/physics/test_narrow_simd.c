@@ -1,10 +1,11 @@
-/* The narrow phase's SSE2 paths (two quads: the separating face four faces at
- * a time, both quads brought into one frame two points per vector) against
+/* The narrow phase's SSE2 paths (the separating face four faces at a time,
+ * two quads brought into one frame two points per vector) against
  * the same source built without them (TB_NO_SIMD: the scalar code a CPU
  * without SSE2 runs; the browser runs the SSE2 code as wasm SIMD, and the web
  * suite holds it to native): every field of every manifold bit for bit, on
- * random boxes, rotated and offset quads, rounded ones and the edge cases
- * (touching, exactly aligned, coincident, far apart, signed zeros). */
+ * random boxes, rotated and offset quads, rounded ones, hulls of three to
+ * eight vertices, and the edge cases (touching, exactly aligned, coincident,
+ * far apart, signed zeros). */
 #define TB_NO_SIMD 1
 #define tb_collide_speculative scalar_collide_speculative
 #define tb_collide_speculative_into scalar_collide_speculative_into
@@ -117,6 +118,54 @@ static void test_random_quads(void **state)
 	assert_true(with_points < pairs - pairs / 10);
 }
 
+/* A random convex polygon of `count` vertices (or fewer, when the hull drops
+ * some) whose unused slots hold `junk` bits: the SIMD separation test reads
+ * eight slots and must give the scalar bits whatever lies past the count. */
+static tb_geometry hull(int count, uint32_t junk)
+{
+	tb_geometry g;
+	memset(&g, 0, sizeof g);
+	g.type = TB_SHAPE_POLYGON;
+	tb_vec2 pts[TB_MAX_POLYGON_VERTICES];
+	float r = frand(0.05f, 2.0f), start = frand(-3.2f, 3.2f);
+	for (int i = 0; i < count; ++i) {
+		float t = start + 6.2831853f * ((float)i + frand(0.0f, 0.8f)) / (float)count;
+		tb_rot q = tb_make_rot(t);
+		pts[i] = tb_v2(r * q.c, r * q.s);
+	}
+	if (tb_make_polygon(pts, count, count % 3 == 0 ? frand(0.0f, 0.2f) : 0.0f, &g.polygon) != TB_OK)
+		g.polygon = tb_make_offset_box(r, r, tb_v2(0, 0), tb_make_rot(start));
+	for (int i = g.polygon.count; i < TB_MAX_POLYGON_VERTICES; ++i) {
+		memcpy(&g.polygon.vertices[i].x, &junk, sizeof junk);
+		memcpy(&g.polygon.vertices[i].y, &junk, sizeof junk);
+		memcpy(&g.polygon.normals[i].x, &junk, sizeof junk);
+		memcpy(&g.polygon.normals[i].y, &junk, sizeof junk);
+	}
+	return g;
+}
+
+/* Hulls of three to eight vertices against each other and against quads, with
+ * zeros, NaN, denormals and huge values past their counts. */
+static void test_random_hulls(void **state)
+{
+	(void)state;
+	static const uint32_t junk[] = {0u, 0x7fc00000u, 0x00000001u, 0x7f7fffffu, 0xffffffffu};
+	int with_points = 0, pairs = 0;
+	for (int k = 0; k < 20000; ++k) {
+		tb_geometry a = hull(3 + k % 6, junk[k % 5]);
+		tb_geometry b = k % 4 == 0 ? quad(frand(0.01f, 2.0f), frand(0.01f, 2.0f), tb_v2(0, 0), frand(-3.2f, 3.2f), 0.0f)
+		                           : hull(3 + (k / 6) % 6, junk[(k / 5) % 5]);
+		tb_transform xa = {{frand(-50, 50), frand(-50, 50)}, tb_make_rot(frand(-3.2f, 3.2f))};
+		tb_transform xb = {{xa.p.x + frand(-4, 4), xa.p.y + frand(-4, 4)}, tb_make_rot(frand(-3.2f, 3.2f))};
+		float spec = frand(0.0f, 0.5f);
+		with_points += compare(&a, xa, &b, xb, spec) > 0;
+		with_points += compare(&b, xb, &a, xa, spec) > 0;
+		pairs += 2;
+	}
+	assert_true(with_points > pairs / 10);
+	assert_true(with_points < pairs - pairs / 10);
+}
+
 static void test_edge_cases(void **state)
 {
 	(void)state;
@@ -144,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_quads),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_random_hulls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
