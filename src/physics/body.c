@@ -421,6 +421,11 @@ void tb_body_sleep_island(tb_world *w, int32_t bi)
 
 void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool force_reinsert)
 {
+	tb_update_body_shape_aabbs_from(w, bi, stepped, force_reinsert, NULL);
+}
+
+void tb_update_body_shape_aabbs_from(tb_world *w, int32_t bi, bool stepped, bool force_reinsert, const tb_aabb *head_box)
+{
 	tb_body *b = w->bodies.data + bi;
 	const tb_body_sim *sim = w->sims.data + bi;
 	bool is_static = b->type == TB_STATIC_BODY, is_kinematic = b->type == TB_KINEMATIC_BODY;
@@ -433,7 +438,13 @@ void tb_update_body_shape_aabbs(tb_world *w, int32_t bi, bool stepped, bool forc
 	for (int32_t k = b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		tb_shape *s = w->shapes.data + k;
 		tb_aabb was = s->aabb;
-		s->aabb = tb_compute_shape_aabb_margin(s, sim->transform, spec);
+		if (head_box != NULL && k == b->head_shape) {
+			/* the bits tb_compute_shape_aabb_margin gives: the same box, then the margin */
+			s->aabb.lower = tb_sub(head_box->lower, tb_v2(spec, spec));
+			s->aabb.upper = tb_add(head_box->upper, tb_v2(spec, spec));
+		} else {
+			s->aabb = tb_compute_shape_aabb_margin(s, sim->transform, spec);
+		}
 		if (s->proxy == TB_NULL_INDEX) continue;
 		/* The step's motion, taken as the next step's: low and high sides. */
 		tb_vec2 lo = tb_v2(tb_minf(0.0f, d.x), tb_minf(0.0f, d.y));

@@ -53,6 +53,10 @@ void tb_wake_body(tb_world *w, int32_t body);
 /* Puts the touching graph to sleep. */
 void tb_body_sleep_island(tb_world *w, int32_t body);
 void tb_update_body_shape_aabbs(tb_world *w, int32_t body, bool stepped, bool force_reinsert);
+/* The same, with the body's first shape's box at its pose already computed
+ * (tb_compute_aabb), or NULL. */
+void tb_update_body_shape_aabbs_from(tb_world *w, int32_t body, bool stepped, bool force_reinsert,
+                                     const tb_aabb *head_box);
 bool tb_should_bodies_collide(const tb_world *w, int32_t body_a, int32_t body_b);
 static inline bool tb_body_is_simulated(const tb_body *b) { return b->enabled && b->type != TB_STATIC_BODY; }
 

@@ -471,33 +471,37 @@ static void collide_polygons_frames_into(tb_manifold *out, const tb_polygon *a, 
 	lb.count = b->count;
 	lb.radius = b->radius;
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)
-	if (a->count == 4 && b->count == 4) {
-		/* two quads, two points per vector (x0, y0, x1, y1), with the scalar
-		 * loop's operations on each component: c x - s y is c x + (-s) y and
-		 * s x + c y is c y + s x, exactly */
+	{
+		/* two points per vector (x0, y0, x1, y1), with the scalar loop's
+		 * operations on each component: c x - s y is c x + (-s) y and
+		 * s x + c y is c y + s x, exactly. An odd count moves the slot past
+		 * it too (inside the arrays, zeros in a made polygon; never read:
+		 * find_max_separation zeroes such lanes, the rest stops at the count) */
+		_Static_assert(TB_MAX_POLYGON_VERTICES % 2 == 0, "pairs of slots");
 		__m128 o = _mm_setr_ps(origin.x, origin.y, origin.x, origin.y);
 		__m128 c = _mm_set1_ps(xf.q.c), sn = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
 		__m128 p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
-		for (int h = 0; h < 4; h += 2) {
+		for (int h = 0; h < a->count; h += 2) {
 			_mm_storeu_ps(&la.vertices[h].x, _mm_sub_ps(_mm_loadu_ps(&a->vertices[h].x), o));
 			_mm_storeu_ps(&la.normals[h].x, _mm_loadu_ps(&a->normals[h].x));
+		}
+		for (int h = 0; h < b->count; h += 2) {
 			__m128 v = _mm_loadu_ps(&b->vertices[h].x), n = _mm_loadu_ps(&b->normals[h].x);
 			__m128 vs = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), ns = _mm_shuffle_ps(n, n, _MM_SHUFFLE(2, 3, 0, 1));
 			_mm_storeu_ps(&lb.vertices[h].x, _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, v), _mm_mul_ps(sn, vs)), p));
 			_mm_storeu_ps(&lb.normals[h].x, _mm_add_ps(_mm_mul_ps(c, n), _mm_mul_ps(sn, ns)));
 		}
-	} else
-#endif
-	{
-		for (int i = 0; i < a->count; ++i) {
-			la.vertices[i] = tb_sub(a->vertices[i], origin);
-			la.normals[i] = a->normals[i];
-		}
-		for (int i = 0; i < b->count; ++i) {
-			lb.vertices[i] = tb_transform_point(xf, b->vertices[i]);
-			lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
-		}
 	}
+#else
+	for (int i = 0; i < a->count; ++i) {
+		la.vertices[i] = tb_sub(a->vertices[i], origin);
+		la.normals[i] = a->normals[i];
+	}
+	for (int i = 0; i < b->count; ++i) {
+		lb.vertices[i] = tb_transform_point(xf, b->vertices[i]);
+		lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
+	}
+#endif
 	local_manifold lm = collide_polygons_local(&la, &lb, spec);
 	to_world_keeping_into(out, &lm, xfa, xfb, origin, spec, keep_far);
 }

@@ -389,13 +389,22 @@ static void solve_continuous(tb_world *w, int32_t bi)
 	/* a body that is not a bullet sweeps against the immovable tree only:
 	 * with none there (a box turned by a motor), nothing can stop it */
 	bool nothing = !cc.bullet && w->broad_phase.trees[0].root == TB_NULL_NODE;
+	/* the first shape's box at the end pose, which its new box is made from
+	 * when nothing stops the body */
+	tb_aabb head_box;
+	bool have_head = false;
 	for (int32_t k = nothing ? TB_NULL_INDEX : b->head_shape; k != TB_NULL_INDEX; k = w->shapes.data[k].next_in_body) {
 		const tb_shape *sh = w->shapes.data + k;
 		if (sh->is_sensor || sh->proxy == TB_NULL_INDEX) continue;
 		cc.shape = k;
 		cc.have_proxy = false;
 		cc.have_core = false;
-		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), tb_compute_aabb(&sh->geom, xf2));
+		tb_aabb end_box = tb_compute_aabb(&sh->geom, xf2);
+		if (k == b->head_shape) {
+			head_box = end_box;
+			have_head = true;
+		}
+		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), end_box);
 		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
 		if (cc.bullet)
 			tb_dynamic_tree_query(&w->broad_phase.trees[1], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
@@ -411,8 +420,9 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		s->center = c;
 		s->transform.q = q;
 		s->transform.p = tb_sub(c, tb_rotate(q, s->local_center));
+		have_head = false;
 	}
-	tb_update_body_shape_aabbs(w, bi, true, false);
+	tb_update_body_shape_aabbs_from(w, bi, true, false, have_head ? &head_box : NULL);
 }
 
 /* ---- islands and sleep ---- */
