@@ -25,7 +25,7 @@ static const char *s_label;
 /* The phases of tb_profile summed over a run's steps (--profile). */
 static double s_phase[14];
 /* touching contacts and manifolds remade from the contact cache, summed over the run's steps */
-static double s_touching, s_remade;
+static double s_touching, s_remade, s_contacts, s_profiled_steps;
 static const char *const s_phase_names[14] = {"step",     "pairs",  "collide",    "solve",
                                                "prepare",  "integrate", "warm_start", "solve_contacts",
                                                "relax",    "restitution", "store",    "continuous",
@@ -76,10 +76,12 @@ static void print_profile(void)
 	if (!s_profile || s_phase[0] <= 0.0) return;
 	fprintf(stderr, "profile:");
 	for (int i = 1; i < 14; ++i) fprintf(stderr, " %s=%.1f%%", s_phase_names[i], 100.0 * s_phase[i] / s_phase[0]);
-	fprintf(stderr, " (of %.1f ms) remade=%.0f%% of touching\n", s_phase[0],
-	        s_touching > 0.0 ? 100.0 * s_remade / s_touching : 0.0);
+	double steps = s_profiled_steps > 0.0 ? s_profiled_steps : 1.0;
+	fprintf(stderr, " (of %.1f ms) remade=%.0f%% of touching; a step: contacts=%.0f touching=%.0f remade=%.0f\n",
+	        s_phase[0], s_touching > 0.0 ? 100.0 * s_remade / s_touching : 0.0, s_contacts / steps,
+	        s_touching / steps, s_remade / steps);
 	memset(s_phase, 0, sizeof s_phase);
-	s_touching = s_remade = 0.0;
+	s_touching = s_remade = s_contacts = s_profiled_steps = 0.0;
 }
 
 static void destroy_world(void)
@@ -274,6 +276,8 @@ static void step(void)
 	tb_counters c = tb_world_get_counters(s_world);
 	s_touching += c.touching_contact_count;
 	s_remade += c.remade_manifold_count;
+	s_contacts += c.contact_count;
+	s_profiled_steps += 1.0;
 }
 
 static bench_vec position(int body)
