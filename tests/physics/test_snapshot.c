@@ -17,7 +17,7 @@
 
 typedef struct scene {
 	tb_body_id ground, stack[6], pendulum[4], slider, bob, tail, mouse_body, bullet, kinematic, disabled, zone;
-	tb_body_id sleepers[5];
+	tb_body_id sleepers[5], rester;
 	tb_shape_id sensor, drag_zone, wind;
 	tb_joint_id mouse;
 	/* surfaces, breakable and wheel and motor joints, a mover */
@@ -100,6 +100,10 @@ static scene build_scene(tb_world *w)
 
 	/* an island that falls asleep on the far segment */
 	for (int i = 0; i < 5; ++i) s.sleepers[i] = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(50.0f, 0.5f + (float)i), 0.5f, 0.5f, 1.0f);
+	/* a box resting there that never sleeps: its contact is remade from its
+	 * cache step after step */
+	s.rester = tu_box_body(w, TB_DYNAMIC_BODY, tb_v2(56.0f, 0.5f), 0.5f, 0.5f, 1.0f);
+	assert_int_equal(tb_body_enable_sleep(w, s.rester, false), TB_OK);
 
 	/* a pendulum: revolute links, the first limited and motored, the last sprung */
 	tb_body_id prev = s.ground;
