@@ -56,8 +56,9 @@ bool th_app_resolve_level(th_app *app)
 	return true;
 }
 
-/* The screenshot's folder must exist and be writable: say so at once, not
- * after the whole run. */
+/* The screenshot's folder must exist and be writable, and what the path
+ * names already, if anything, a plain file: say so at once, not after the
+ * whole run (writing into a FIFO nobody reads would wait forever). */
 bool th_app_screenshot_writable(const char *path)
 {
 	char dir[PATH_MAX];
@@ -73,6 +74,12 @@ bool th_app_screenshot_writable(const char *path)
 	if (!th_is_dir(dir) || access(dir, W_OK) != 0) {
 		fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path,
 		        !th_is_dir(dir) ? "no such folder" : strerror(errno));
+		return false;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path,
+		        S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 		return false;
 	}
 	return true;
