@@ -57,7 +57,7 @@ bool th_app_resolve_level(th_app *app)
 }
 
 /* The screenshot's folder must exist and be writable, and what the path
- * names already, if anything, a plain file: say so at once, not after the
+ * names already must not be a FIFO or a device: say so at once, not after the
  * whole run (writing into a FIFO nobody reads would wait forever). */
 bool th_app_screenshot_writable(const char *path)
 {
@@ -76,10 +76,10 @@ bool th_app_screenshot_writable(const char *path)
 		        !th_is_dir(dir) ? "no such folder" : strerror(errno));
 		return false;
 	}
+	/* (a folder fails at the write, at once, and the run exits 1) */
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "tumble: cannot write screenshot %s: %s\n", path,
-		        S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "tumble: cannot write screenshot %s: not a regular file\n", path);
 		return false;
 	}
 	return true;
