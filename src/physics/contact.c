@@ -30,7 +30,8 @@ bool tb_reserve_contact_slots(tb_world *w, int32_t slots)
 	       tb_contact_end_event_array_reserve(a, &w->end_events, 2 * slots) &&
 	       tb_contact_hit_event_array_reserve(a, &w->hit_events, slots) &&
 	       tb_contact_end_event_array_reserve(a, &w->pending_end_events, slots) &&
-	       tb_u64_array_reserve(a, &w->active_contact_bits, tb_bit_words(slots));
+	       tb_u64_array_reserve(a, &w->active_contact_bits, tb_bit_words(slots)) &&
+	       tb_u64_array_reserve(a, &w->collide_bits, tb_bit_words(slots));
 }
 
 static void link_edge(tb_world *w, int32_t ci, int32_t edge)
@@ -390,10 +391,15 @@ static inline int32_t next_active(const uint64_t *bits, int32_t words, int32_t *
 void tb_collide_contacts(tb_world *w, float dt)
 {
 	bool continuous = w->def.enable_continuous;
-	/* the active contacts in slot order; a contact made active by a wake in
-	 * this loop is met when the walk reaches it, as in a walk over every slot */
-	const uint64_t *bits = w->active_contact_bits.data;
+	/* The contacts active as the walk begins, in slot order. A wake in the
+	 * walk activates the woken island's contacts; they wait for the next
+	 * narrow phase, as their bodies have not moved since their last (they
+	 * are solved as they were). So a hit on a sleeping pile wakes what it
+	 * touches, a layer a step, not every near box within one walk. (The
+	 * walk destroys no contact but the one it collides.) */
 	int32_t words = w->active_contact_bits.count;
+	uint64_t *bits = w->collide_bits.data;
+	if (words > 0) memcpy(bits, w->active_contact_bits.data, (size_t)words * sizeof *bits);
 	/* The ones left with points are the step's constraints (gathered here,
 	 * while each contact is in cache): the refs' slots were reserved with the
 	 * contacts', and the write always lands (count is at most the contacts
@@ -402,14 +408,13 @@ void tb_collide_contacts(tb_world *w, float dt)
 	w->remade_manifold_count = 0;
 	tb_constraint_ref *refs = w->graph.refs.data;
 	int32_t count = 0;
-	/* a second walk TB_PREFETCH_AHEAD contacts ahead loads them early (a wake
-	 * in the loop may add some it skipped: they are only not prefetched) */
+	/* a second walk TB_PREFETCH_AHEAD contacts ahead loads them early */
 	int32_t ahead_k = 0, near_k = 0;
 	uint64_t ahead_word = words > 0 ? bits[0] : 0, near_word = ahead_word;
 	for (int i = 0; i < TB_PREFETCH_AHEAD; ++i) next_active(bits, words, &ahead_k, &ahead_word);
 	for (int i = 0; i < TB_PREFETCH_AHEAD / 2; ++i) next_active(bits, words, &near_k, &near_word);
 	for (int32_t k = 0; k < words; ++k) {
-		for (uint64_t word = bits[k]; word != 0; word = bits[k] & (~1ull << (__builtin_ctzll(word)))) {
+		for (uint64_t word = bits[k]; word != 0; word &= word - 1) {
 			int32_t ci = (k << 6) + __builtin_ctzll(word);
 			int32_t ahead = next_active(bits, words, &ahead_k, &ahead_word);
 			if (ahead >= 0) tb_prefetch_contact_for_write(w->contacts.data + ahead);
@@ -425,6 +430,7 @@ void tb_collide_contacts(tb_world *w, float dt)
 		}
 	}
 	w->graph.refs.count = count;
+	/* (a wake in the walk activated contacts it did not list) */
 	w->graph.refs_from_collide = stamp == w->contact_activations;
 	w->graph.refs_stamp = stamp;
 }

@@ -35,7 +35,7 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * switch that compares it with the queries, nor the tree's layout for it. Nor
  * the spare blocks kept for the next snapshots: memory, not a moment's state.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 2040, "tb_world changed: list a new field in TB_WORLD_ARRAYS (world.h) "
+_Static_assert(sizeof(tb_world) == 2056, "tb_world changed: list a new field in TB_WORLD_ARRAYS (world.h) "
                                          "or TB_SNAPSHOT_SCALARS (snapshot.h), then update this size");
 #endif
 

@@ -89,6 +89,7 @@ struct tb_world {
 	tb_float_array island_sleep;    /* smallest sleep time per island root */
 	tb_int_array field_stamp;       /* [0]: step of the last field refresh; [body + 1]: last field that pushed it */
 	tb_int_array stack;             /* graph walks: room for every body slot plus one */
+	tb_u64_array collide_bits;      /* the narrow phase's walk: the active contacts as it began */
 
 	/* the awake sets (body.h): derived from the records, rebuilt by a restore */
 	tb_u64_array awake_body_bits;     /* a bit per body slot, count = words for bodies.count */
@@ -187,6 +188,7 @@ struct tb_world {
 	STEP(joint_break_events, tb_joint_break_event_array, WORLD, j)                                          \
 	SCRATCH(constraints, tb_contact_constraint_array, WORLD)                                                \
 	SCRATCH(active_contact_bits, tb_u64_array, WORLD)                                                       \
+	SCRATCH(collide_bits, tb_u64_array, WORLD)                                                              \
 	SCRATCH(graph.refs, tb_constraint_ref_array, GRAPH)                                                     \
 	SCRATCH(graph.constraint_colors, tb_int_array, GRAPH)                                                   \
 	SCRATCH(graph.order, tb_int_array, GRAPH)                                                               \

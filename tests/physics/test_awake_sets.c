@@ -151,6 +151,68 @@ uint64_t tu_awake_sets_scene_hash(void)
 	return h;
 }
 
+/* A block of boxes made asleep, no gravity, rammed from the side. A wake in
+ * the narrow phase leaves the woken bodies' contacts to the next one, so the
+ * wake runs a column a step, as the ram's push does, not through the whole
+ * block in the step of the hit; and no sleeping body ever acts as a wall:
+ * momentum holds every step. */
+static void test_a_hit_wakes_a_sleeping_block_a_column_a_step(void **state)
+{
+	(void)state;
+	tb_world *w = tu_world(tb_v2(0.0f, 0.0f));
+	enum { COLUMNS = 12, ROWS = 6 };
+	tb_body_id block[COLUMNS * ROWS];
+	tb_body_def bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.is_awake = false;
+	tb_shape_def sd = tb_default_shape_def();
+	tb_polygon small = tb_make_box(0.2f, 0.2f);
+	for (int i = 0; i < COLUMNS; ++i)
+		for (int j = 0; j < ROWS; ++j) {
+			bd.position = tb_v2(0.4f * (float)i, 0.4f * (float)j);
+			block[i * ROWS + j] = tb_create_body(w, &bd, NULL);
+			assert_false(TB_IS_NULL(tb_create_polygon_shape(w, block[i * ROWS + j], &sd, &small, NULL)));
+		}
+	bd = tb_default_body_def();
+	bd.type = TB_DYNAMIC_BODY;
+	bd.position = tb_v2(-3.0f, 1.0f);
+	bd.linear_velocity = tb_v2(20.0f, 0.0f);
+	tb_body_id ram = tb_create_body(w, &bd, NULL);
+	sd.density = 8.0f;
+	tb_polygon big = tb_make_box(1.0f, 1.0f);
+	assert_false(TB_IS_NULL(tb_create_polygon_shape(w, ram, &sd, &big, NULL)));
+	float p0 = tb_body_get_mass(w, ram) * 20.0f;
+
+	int hit = -1, last = -1;
+	for (int s = 0; s < 60; ++s) {
+		step_validated(w, 1);
+		int awake = 0, furthest = -1;
+		for (int i = 0; i < COLUMNS * ROWS; ++i) {
+			if (!tb_body_is_awake(w, block[i])) continue;
+			awake += 1;
+			if (i / ROWS > furthest) furthest = i / ROWS;
+		}
+		if (awake > 0 && hit < 0) {
+			/* the step of the hit wakes the column hit, and only it */
+			hit = s;
+			assert_int_equal(awake, ROWS);
+			assert_int_equal(furthest, 0);
+		}
+		/* a column a step at most */
+		if (hit >= 0) assert_true(furthest <= s - hit);
+		if (awake == COLUMNS * ROWS && last < 0) last = s;
+		tb_vec2 p = tb_mul_sv(tb_body_get_mass(w, ram), tb_body_get_linear_velocity(w, ram));
+		for (int i = 0; i < COLUMNS * ROWS; ++i)
+			p = tb_add(p, tb_mul_sv(tb_body_get_mass(w, block[i]), tb_body_get_linear_velocity(w, block[i])));
+		assert_float_equal(p.x, p0, 1e-4f * p0);
+		assert_float_equal(p.y, 0.0f, 1e-4f * p0);
+	}
+	/* and it does reach the far side, a column a step */
+	assert_true(hit >= 0);
+	assert_int_equal(last, hit + COLUMNS - 1);
+	tb_destroy_world(w);
+}
+
 static void test_same_numbers_as_every_slot(void **state)
 {
 	(void)state;
@@ -163,6 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sets_follow_every_change),
 		cmocka_unit_test(test_same_numbers_as_every_slot),
+		cmocka_unit_test(test_a_hit_wakes_a_sleeping_block_a_column_a_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
