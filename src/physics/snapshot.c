@@ -29,13 +29,15 @@ const tb_snapshot_part tb_snapshot_parts[TB_PART_COUNT] = {
  * phase's list of constraints and the count of contact activations that says
  * whether it still holds: the step makes both anew before it reads them. Nor
  * the count of manifolds the last narrow phase remade from their caches: a
- * counter each narrow phase starts from zero, read by no step. Nor the broad
+ * counter each narrow phase starts from zero, read by no step; nor the count
+ * of sweeps that met the immovable shapes by the contacts, nor the tests'
+ * switch that makes them query the tree instead. Nor the broad
  * phase's list of the pairs a rebuilt tree's walk found: made anew by the
  * walk, read only in the same pair update, nor whether it was used, nor the tests'
  * switch that compares it with the queries, nor the tree's layout for it. Nor
  * the spare blocks kept for the next snapshots: memory, not a moment's state.) */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(tb_world) == 2056, "tb_world changed: list a new field in TB_WORLD_ARRAYS (world.h) "
+_Static_assert(sizeof(tb_world) == 2064, "tb_world changed: list a new field in TB_WORLD_ARRAYS (world.h) "
                                          "or TB_SNAPSHOT_SCALARS (snapshot.h), then update this size");
 #endif
 

@@ -288,21 +288,26 @@ typedef struct continuous_ctx {
 	bool bullet;
 } continuous_ctx;
 
-static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
+/* The sweep of cc's shape against shape `other`; contact: the pair's, or
+ * TB_NULL_INDEX to look it up. Each time of impact is searched over the
+ * whole step and the earliest kept, so the result does not depend on the
+ * order the shapes come in (a search up to the earliest so far ends on a
+ * different bit of its tolerance): the tree's order and the contacts' give
+ * the same bits. */
+static void continuous_candidate(continuous_ctx *cc, int32_t other, int32_t contact)
 {
-	continuous_ctx *cc = context;
 	tb_world *w = cc->w;
 	const tb_shape *fast = w->shapes.data + cc->shape, *o = w->shapes.data + other;
-	if (o->body == cc->body || o->is_sensor || !o->enabled) return true;
-	if (!tb_should_shapes_collide(fast->filter, o->filter)) return true;
+	if (o->body == cc->body || o->is_sensor || !o->enabled) return;
+	if (!tb_should_shapes_collide(fast->filter, o->filter)) return;
 	const tb_body *ob = w->bodies.data + o->body;
 	const tb_body_sim *os = w->sims.data + o->body;
-	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return true;
-	if (!tb_should_bodies_collide(w, cc->body, o->body)) return true;
+	if (ob->type == TB_DYNAMIC_BODY && (os->is_bullet || !cc->bullet)) return;
+	if (!tb_should_bodies_collide(w, cc->body, o->body)) return;
 	/* a pair that already had contact points this step was met by the
 	 * solver's speculative constraint; sweeping the whole shape again would
 	 * stall bodies sliding along walls, so only its centre is swept below */
-	int32_t ci = tb_pair_set_find(&w->broad_phase.pairs, cc->shape, other);
+	int32_t ci = contact != TB_NULL_INDEX ? contact : tb_pair_set_find(&w->broad_phase.pairs, cc->shape, other);
 	bool touching = ci != TB_NULL_INDEX && w->contacts.data[ci].manifold.point_count > 0;
 
 	if (o->geom.type == TB_SHAPE_CHAIN_SEGMENT) {
@@ -311,7 +316,7 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		tb_vec2 p1 = tb_transform_point(xf, o->geom.chain_segment.segment.point1);
 		tb_vec2 p2 = tb_transform_point(xf, o->geom.chain_segment.segment.point2);
 		tb_vec2 n = tb_normalize(tb_right_perp(tb_sub(p2, p1)));
-		if (tb_dot(tb_sub(cc->sweep.c1, p1), n) < 0.0f) return true;
+		if (tb_dot(tb_sub(cc->sweep.c1, p1), n) < 0.0f) return;
 	}
 
 	if (!cc->have_proxy) {
@@ -324,7 +329,7 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		 * side, as its contacts decide when they first touch */
 		tb_transform xf1 = {tb_sub(cc->sweep.c1, tb_rotate(cc->sweep.q1, cc->sweep.local_center)), cc->sweep.q1};
 		tb_distance_output d = tb_shape_distance(&op, os->transform, &cc->proxy, xf1);
-		if (d.distance <= 0.0f || !tb_one_way_holds(w, o, d.normal)) return true;
+		if (d.distance <= 0.0f || !tb_one_way_holds(w, o, d.normal)) return;
 	}
 	/* the time of impact stops a slop short of overlap (TB_LINEAR_SLOP inside the
 	 * rounded surfaces); inflating the other shape by two slops leaves a small gap
@@ -337,11 +342,11 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 	osw.q1 = os->transform.q;
 	osw.q2 = os->transform.q;
 	if (!touching) {
-		tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, cc->fraction);
+		tb_toi_output out = tb_time_of_impact(&cc->proxy, &cc->sweep, &op, &osw, 1.0f);
 		/* a FAILED search (iterations ran out) still reports a fraction safe to stop at */
 		if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
 			cc->fraction = out.fraction;
-		if (out.fraction > 0.0f) return true;
+		if (out.fraction > 0.0f) return;
 	}
 	/* Touching, or touching already at the start: the contact's points hold
 	 * the surface, but a shape that turns about them can still carry the rest
@@ -353,18 +358,49 @@ static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
 		cc->core = continuous_core(fast, &cc->proxy);
 		cc->have_core = true;
 	}
-	tb_toi_output out = tb_time_of_impact(&cc->core, &cc->sweep, &op, &osw, cc->fraction);
+	tb_toi_output out = tb_time_of_impact(&cc->core, &cc->sweep, &op, &osw, 1.0f);
 	if (out.fraction <= 0.0f) {
 		/* the core is in already (the shape was pushed deep): the centre, as
 		 * a disc of a quarter of the smallest extent (Box2D v3's fallback),
 		 * still must not pass */
 		tb_vec2 centroid = tb_geometry_centroid(&fast->geom);
 		tb_shape_proxy middle = tb_make_proxy(&centroid, 1, 0.25f * tb_shape_min_extent(fast));
-		out = tb_time_of_impact(&middle, &cc->sweep, &op, &osw, cc->fraction);
+		out = tb_time_of_impact(&middle, &cc->sweep, &op, &osw, 1.0f);
 	}
 	if ((out.state == TB_TOI_HIT || out.state == TB_TOI_FAILED) && 0.0f < out.fraction && out.fraction < cc->fraction)
 		cc->fraction = out.fraction;
+}
+
+static bool continuous_callback(int32_t proxy_id, int32_t other, void *context)
+{
+	continuous_candidate(context, other, TB_NULL_INDEX);
 	return true;
+}
+
+/* The immovable shapes a query of the immovable tree with `box` would meet,
+ * from the body's contacts, when the shape's fat box holds `box`: every
+ * immovable shape whose box overlaps the fat box has its contact with the
+ * shape (made by the broad phase when the fat box was, or since, and kept
+ * while the two overlap), so the same leaf test on those finds the same
+ * shapes, with no walk of the tree and no search of the pair set. In the
+ * contacts' order; a sweep keeps the earliest hit in any order. */
+static void continuous_listed(continuous_ctx *cc, int32_t shape, tb_aabb box, uint64_t mask_bits)
+{
+	tb_world *w = cc->w;
+	const tb_tree_node *nodes = w->broad_phase.trees[0].nodes;
+	tb_body_edge_iter it = tb_body_contacts(w, cc->body);
+	tb_body_edge e;
+	while (tb_next_body_edge(w, &it, &e)) {
+		if (w->sims.data[e.other].type != TB_STATIC_BODY) continue;
+		const tb_contact *c = w->contacts.data + e.contact;
+		int32_t other = c->shape_a == shape ? c->shape_b : c->shape_b == shape ? c->shape_a : TB_NULL_INDEX;
+		if (other == TB_NULL_INDEX) continue;
+		const tb_shape *o = w->shapes.data + other;
+		if (o->proxy == TB_NULL_INDEX || o->tree != 0) continue;
+		const tb_tree_node *leaf = nodes + o->proxy;
+		if ((leaf->category_bits & mask_bits) == 0 || !tb_aabb_overlaps(leaf->aabb, box)) continue;
+		continuous_candidate(cc, other, e.contact);
+	}
 }
 
 static void solve_continuous(tb_world *w, int32_t bi)
@@ -405,7 +441,16 @@ static void solve_continuous(tb_world *w, int32_t bi)
 			have_head = true;
 		}
 		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), end_box);
-		tb_dynamic_tree_query(&w->broad_phase.trees[0], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
+		/* the immovable shapes from the contacts when the fat box holds the
+		 * sweep (not when the contact limit kept pairs out this step: a pair
+		 * it kept out has no contact to be found by) */
+		if (!cc.bullet && tb_aabb_contains(sh->fat_aabb, box) && !(w->step_issues & TB_STEP_CONTACT_LIMIT) &&
+		    !w->sweep_by_tree) {
+			continuous_listed(&cc, k, box, tb_filter_partner_bits(sh->filter));
+			w->listed_sweeps += 1;
+		} else {
+			tb_dynamic_tree_query(&w->broad_phase.trees[0], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
+		}
 		if (cc.bullet)
 			tb_dynamic_tree_query(&w->broad_phase.trees[1], box, tb_filter_partner_bits(sh->filter), continuous_callback, &cc);
 	}
@@ -556,6 +601,7 @@ static int32_t finish_bodies(tb_world *w, int32_t n, float dt, float *sleepiest)
 static void solve_fast_bodies(tb_world *w, int32_t fast_count)
 {
 	w->fast_bodies.count = fast_count;
+	w->listed_sweeps = 0;
 	for (int32_t k = 0; k < fast_count; ++k) {
 		/* the fast bodies are scattered: each one's body record and first shape
 		 * are loaded ahead, or every sweep starts with two misses */

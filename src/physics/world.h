@@ -119,6 +119,8 @@ struct tb_world {
 	int32_t island_count;
 	int32_t touching_contact_count; /* contacts flagged TB_CONTACT_TOUCHING, kept as the flag changes */
 	int32_t remade_manifold_count;  /* the last narrow phase's manifolds remade from their cache (contact.h) */
+	int32_t listed_sweeps;          /* the last step's sweeps that met the immovable shapes by the contacts (solver.c) */
+	bool sweep_by_tree;             /* tests: every sweep queries the immovable tree, to compare with */
 	int32_t step_count;
 	uint32_t step_issues;   /* tb_step_issue bits of the last step */
 	float inv_dt0;          /* inverse of the previous step's dt */

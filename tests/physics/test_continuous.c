@@ -5,6 +5,8 @@
  * its walls. */
 #include "test_util.h"
 
+#include "world.h"
+
 #define DT TU_DT
 
 /* The wall: static, 0.1 m thick, centred on x = 0, 200 m tall. */
@@ -180,12 +182,92 @@ static float lowest_after_drop(float half, bool circle, float height, float vy)
 		assert_false(TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &box, NULL)));
 	}
 	float lowest = 1e9f;
+	int listed = 0;
 	for (int i = 0; i < 120; ++i) {
 		tb_world_step(w, DT);
 		lowest = fminf(lowest, tb_body_get_position(w, b).y);
+		listed += w->listed_sweeps;
 	}
+	/* the sweeps met the ground by the body's contacts (its fat box held them) */
+	assert_true(listed > 0);
 	tb_destroy_world(w);
 	return half - lowest; /* how far below resting it went */
+}
+
+/* A Galton board: 150 small boxes, balls and capsules dropped through rows of
+ * static pegs onto a static floor, with a one-way ledge and a chain on the
+ * way, so that fast bodies sweep against several immovable shapes at once.
+ * A sweep whose swept box stays inside its shape's fat box takes the
+ * immovable shapes from the body's contacts instead of querying the tree:
+ * the same shapes, so the same bits as the tree's, step by step (each one's
+ * time of impact is searched over the whole step, and the earliest kept, so
+ * the order they come in does not matter). */
+static tb_world *galton(bool by_tree)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	w->sweep_by_tree = by_tree;
+	tu_box_body(w, TB_STATIC_BODY, tb_v2(0.0f, -0.5f), 8.0f, 0.5f, 1.0f);
+	for (int row = 0; row < 6; ++row) {
+		for (int col = 0; col < 12; ++col) {
+			tb_vec2 p = tb_v2(-5.5f + (float)col + 0.5f * (float)(row & 1), 2.0f + 0.8f * (float)row);
+			if (col % 3 == 0) tu_box_body(w, TB_STATIC_BODY, p, 0.08f, 0.08f, 1.0f);
+			else tu_circle_body(w, TB_STATIC_BODY, p, 0.07f, 1.0f);
+		}
+	}
+	tb_body_id ledge = tu_box_body(w, TB_STATIC_BODY, tb_v2(-3.0f, 7.2f), 1.5f, 0.05f, 1.0f);
+	tb_shape_id ls;
+	assert_int_equal(tb_body_get_shapes(w, ledge, &ls, 1), 1);
+	assert_int_equal(tb_shape_set_one_way(w, ls, tb_v2(0.0f, 1.0f)), TB_OK);
+	tb_body_id hook = tu_body(w, TB_STATIC_BODY, tb_v2(3.0f, 7.0f));
+	tb_chain_def cd = tb_default_chain_def();
+	/* right to left: its front faces up */
+	tb_vec2 pts[4] = {{1.5f, 0.4f}, {0.5f, 0.0f}, {-0.5f, 0.0f}, {-1.5f, 0.4f}};
+	cd.points = pts;
+	cd.count = 4;
+	tb_status st;
+	assert_int_equal(tb_create_chain(w, hook, &cd, NULL, 0, &st), 3);
+	uint32_t seed = 99u;
+	for (int i = 0; i < 150; ++i) {
+		seed = seed * 1664525u + 1013904223u;
+		float u = (float)(seed >> 8) / (float)(1u << 24);
+		tb_vec2 p = tb_v2(-5.0f + 10.0f * u, 9.0f + 0.35f * (float)(i / 25));
+		tb_vec2 v = tb_v2(6.0f * (u - 0.5f), -4.0f * u);
+		tb_body_id b = tu_body_moving(w, TB_DYNAMIC_BODY, p, 3.0f * u, v, 0.0f);
+		if (i % 3 == 0) {
+			tu_circle(w, b, 0.1f, 1.0f);
+		} else if (i % 3 == 1) {
+			tb_shape_def sd = tb_default_shape_def();
+			tb_polygon box = tb_make_box(0.12f, 0.08f);
+			assert_false(TB_IS_NULL(tb_create_polygon_shape(w, b, &sd, &box, NULL)));
+		} else {
+			tb_shape_def sd = tb_default_shape_def();
+			tb_capsule c = {{-0.1f, 0.0f}, {0.1f, 0.0f}, 0.06f};
+			assert_false(TB_IS_NULL(tb_create_capsule_shape(w, b, &sd, &c, NULL)));
+		}
+	}
+	return w;
+}
+
+static void test_sweeps_by_contacts_match_the_tree(void **state)
+{
+	(void)state;
+	tb_world *a = galton(false), *b = galton(true);
+	int listed = 0, fast = 0;
+	for (int step = 0; step < 300; ++step) {
+		tb_world_step(a, DT);
+		tb_world_step(b, DT);
+		listed += a->listed_sweeps;
+		fast += a->fast_bodies.count;
+		assert_int_equal(b->listed_sweeps, 0);
+		if (tb_world_hash(a) != tb_world_hash(b)) fail_msg("step %d: the sweeps by contacts differ from the tree's", step);
+	}
+	print_message("# galton board: %d fast bodies swept, %d by their contacts\n", fast, listed);
+	/* most sweeps took the contacts; some fell back on the tree */
+	assert_true(listed > fast / 2);
+	assert_true(listed < fast);
+	assert_true(tb_world_validate(a));
+	tb_destroy_world(a);
+	tb_destroy_world(b);
 }
 
 static void test_moderate_speed_does_not_dip(void **state)
@@ -512,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_motor_tumbler_keeps_boxes_out),
 		cmocka_unit_test(test_fast_kinematic_wall_pushes_box),
 		cmocka_unit_test(test_pair_turned_wall_by_mass),
+		cmocka_unit_test(test_sweeps_by_contacts_match_the_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
