@@ -403,6 +403,9 @@ static void continuous_listed(continuous_ctx *cc, int32_t shape, tb_aabb box, ui
 	}
 }
 
+/* The most contacts a body's sweeps walk instead of querying the tree. */
+#define TB_SWEEP_LISTED_CONTACTS 32
+
 static void solve_continuous(tb_world *w, int32_t bi)
 {
 	tb_body_sim *s = w->sims.data + bi;
@@ -443,9 +446,11 @@ static void solve_continuous(tb_world *w, int32_t bi)
 		tb_aabb box = tb_aabb_union(tb_compute_aabb(&sh->geom, xf1), end_box);
 		/* the immovable shapes from the contacts when the fat box holds the
 		 * sweep (not when the contact limit kept pairs out this step: a pair
-		 * it kept out has no contact to be found by) */
-		if (!cc.bullet && tb_aabb_contains(sh->fat_aabb, box) && !(w->step_issues & TB_STEP_CONTACT_LIMIT) &&
-		    !w->sweep_by_tree) {
+		 * it kept out has no contact to be found by), and the body's
+		 * contacts are few: each shape walks them all, where a query of the
+		 * tree costs its depth */
+		if (!cc.bullet && b->contact_count <= TB_SWEEP_LISTED_CONTACTS && tb_aabb_contains(sh->fat_aabb, box) &&
+		    !(w->step_issues & TB_STEP_CONTACT_LIMIT) && !w->sweep_by_tree) {
 			continuous_listed(&cc, k, box, tb_filter_partner_bits(sh->filter));
 			w->listed_sweeps += 1;
 		} else {

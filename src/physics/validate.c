@@ -264,6 +264,8 @@ static bool validate_awake_sets(const tb_world *w)
 {
 	CHECK(w->awake_body_bits.count == tb_bit_words(w->bodies.count));
 	CHECK(w->active_contact_bits.count == tb_bit_words(w->contacts.count));
+	/* the narrow phase copies the active set there */
+	CHECK(w->collide_bits.capacity >= w->active_contact_bits.count);
 	const uint64_t *bodies = w->awake_body_bits.data, *contacts = w->active_contact_bits.data;
 	for (int32_t i = 0; i < 64 * w->awake_body_bits.count; ++i) {
 		bool active = i < w->bodies.count && tb_body_is_active(w->bodies.data + i);

@@ -248,6 +248,47 @@ static tb_world *galton(bool by_tree)
 	return w;
 }
 
+/* A plank of 40 balls dropped onto 40 static pegs: once it has more than 32
+ * contacts its sweeps query the tree (walking every contact for each of its
+ * shapes would cost more), with the same bits either way. */
+static tb_world *plank_on_pegs(bool by_tree, tb_body_id *plank)
+{
+	tb_world *w = tu_world(tb_v2(0.0f, -10.0f));
+	w->sweep_by_tree = by_tree;
+	for (int i = 0; i < 40; ++i) tu_box_body(w, TB_STATIC_BODY, tb_v2(-3.9f + 0.2f * (float)i, 0.0f), 0.09f, 0.09f, 1.0f);
+	*plank = tu_body_moving(w, TB_DYNAMIC_BODY, tb_v2(0.0f, 1.0f), 0.0f, tb_v2(0.0f, -3.0f), 0.0f);
+	for (int i = 0; i < 40; ++i) {
+		tb_shape_def sd = tb_default_shape_def();
+		tb_circle c = {{-3.9f + 0.2f * (float)i, 0.0f}, 0.1f};
+		assert_false(TB_IS_NULL(tb_create_circle_shape(w, *plank, &sd, &c, NULL)));
+	}
+	return w;
+}
+
+static void test_sweeps_of_a_body_with_many_contacts_query_the_tree(void **state)
+{
+	(void)state;
+	tb_body_id pa, pb;
+	tb_world *a = plank_on_pegs(false, &pa), *b = plank_on_pegs(true, &pb);
+	int many = 0, listed = 0;
+	for (int step = 0; step < 60; ++step) {
+		tb_world_step(a, DT);
+		tb_world_step(b, DT);
+		int contacts = a->bodies.data[pa.index1 - 1].contact_count;
+		if (contacts > 32) {
+			many += a->fast_bodies.count > 0;
+			assert_int_equal(a->listed_sweeps, 0);
+		}
+		listed += a->listed_sweeps;
+		if (tb_world_hash(a) != tb_world_hash(b)) fail_msg("step %d: the plank's sweeps differ from the tree's", step);
+	}
+	/* it was swept with many contacts, and by them before it had many */
+	assert_true(many > 0);
+	assert_true(listed > 0);
+	tb_destroy_world(a);
+	tb_destroy_world(b);
+}
+
 static void test_sweeps_by_contacts_match_the_tree(void **state)
 {
 	(void)state;
@@ -595,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_fast_kinematic_wall_pushes_box),
 		cmocka_unit_test(test_pair_turned_wall_by_mass),
 		cmocka_unit_test(test_sweeps_by_contacts_match_the_tree),
+		cmocka_unit_test(test_sweeps_of_a_body_with_many_contacts_query_the_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
