@@ -31,19 +31,72 @@
 
 #include "tumble/physics.h"
 
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 #define TB_ASSERT(c) assert(c)
 
 /* The box of points v[0..count) at xf, grown by radius: every shape's box
- * (tb_compute_aabb, and the step's inline tb_compute_shape_aabb_margin). */
+ * (tb_compute_aabb, and the step's inline tb_compute_shape_aabb_margin).
+ * Even and odd points are gathered apart and met at the end (an odd count's
+ * last point goes into both), so the SSE2 path, two points per vector, runs
+ * the scalar loop's operations lane by lane: c x - s y is c x + (-s) y and
+ * s x + c y is c y + s x exactly, and min/max keep the running bound on ties
+ * and NaN as `a < b ? a : b` does. The same bits on either path, signed zeros
+ * included. */
 static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
 {
-	tb_vec2 lo = tb_transform_point(xf, v[0]);
-	tb_vec2 hi = lo;
-	for (int i = 1; i < count; ++i) {
-		tb_vec2 p = tb_transform_point(xf, v[i]);
-		lo = tb_min_v(lo, p);
-		hi = tb_max_v(hi, p);
+	tb_vec2 lo, hi;
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+	__m128 c = _mm_set1_ps(xf.q.c), sn = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
+	__m128 p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
+	/* v[0] and v[1], or v[0] twice */
+	__m128 a = count > 1 ? _mm_loadu_ps(&v[0].x) : _mm_castpd_ps(_mm_load1_pd((const double *)(const void *)v));
+	__m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
+	__m128 vlo = t, vhi = t;
+	int i = 2;
+	for (; i + 1 < count; i += 2) {
+		a = _mm_loadu_ps(&v[i].x);
+		t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
+		vlo = _mm_min_ps(vlo, t);
+		vhi = _mm_max_ps(vhi, t);
 	}
+	if (i < count) {
+		a = _mm_castpd_ps(_mm_load1_pd((const double *)(const void *)(v + i)));
+		t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
+		vlo = _mm_min_ps(vlo, t);
+		vhi = _mm_max_ps(vhi, t);
+	}
+	vlo = _mm_min_ps(vlo, _mm_movehl_ps(vlo, vlo));
+	vhi = _mm_max_ps(vhi, _mm_movehl_ps(vhi, vhi));
+	float out[8];
+	_mm_storeu_ps(out, vlo);
+	_mm_storeu_ps(out + 4, vhi);
+	lo = (tb_vec2){out[0], out[1]};
+	hi = (tb_vec2){out[4], out[5]};
+#else
+	tb_vec2 lo_even = tb_transform_point(xf, v[0]);
+	tb_vec2 lo_odd = count > 1 ? tb_transform_point(xf, v[1]) : lo_even;
+	tb_vec2 hi_even = lo_even, hi_odd = lo_odd;
+	int i = 2;
+	for (; i + 1 < count; i += 2) {
+		tb_vec2 pe = tb_transform_point(xf, v[i]), po = tb_transform_point(xf, v[i + 1]);
+		lo_even = tb_min_v(lo_even, pe);
+		hi_even = tb_max_v(hi_even, pe);
+		lo_odd = tb_min_v(lo_odd, po);
+		hi_odd = tb_max_v(hi_odd, po);
+	}
+	if (i < count) {
+		tb_vec2 pl = tb_transform_point(xf, v[i]);
+		lo_even = tb_min_v(lo_even, pl);
+		hi_even = tb_max_v(hi_even, pl);
+		lo_odd = tb_min_v(lo_odd, pl);
+		hi_odd = tb_max_v(hi_odd, pl);
+	}
+	lo = tb_min_v(lo_even, lo_odd);
+	hi = tb_max_v(hi_even, hi_odd);
+#endif
 	tb_vec2 r = {radius, radius};
 	tb_aabb box = {tb_sub(lo, r), tb_add(hi, r)};
 	return box;
