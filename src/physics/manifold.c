@@ -237,6 +237,26 @@ static tb_manifold collide_polygon_and_circle(const tb_polygon *a, tb_transform 
 
 /* ---- polygons ---- */
 
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+/* The scalar loop's choice among four lanes (`lanes[i] > best` from
+ * -FLT_MAX): the first lane holding the largest value, NaN and anything at or
+ * below -FLT_MAX counting as -FLT_MAX, which lane 0 then holds. Each lane is
+ * raised to the floor (max keeps a lane above it, its sign of zero too), the
+ * top is found across the lanes, and the first lane equal to it is the face;
+ * its raised value is the separation. */
+static inline float best_lane4(__m128 v, __m128 floor, int *edge)
+{
+	__m128 raised = _mm_max_ps(v, floor);
+	__m128 top = _mm_max_ps(raised, _mm_shuffle_ps(raised, raised, _MM_SHUFFLE(2, 3, 0, 1)));
+	top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+	int index = __builtin_ctz((unsigned)_mm_movemask_ps(_mm_cmpeq_ps(raised, top)));
+	float lanes[4];
+	_mm_storeu_ps(lanes, raised);
+	*edge = index;
+	return lanes[index];
+}
+#endif
+
 /* The face of p1 along which p2 is furthest out, and that separation. */
 static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polygon *p2)
 {
@@ -258,18 +278,7 @@ static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polyg
 			__m128 sij = _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(px, vx)), _mm_mul_ps(ny, _mm_sub_ps(py, vy)));
 			si = _mm_min_ps(sij, si);
 		}
-		float lanes[4];
-		_mm_storeu_ps(lanes, si);
-		int best_index = 0;
-		float best = -FLT_MAX;
-		for (int i = 0; i < 4; ++i) {
-			if (lanes[i] > best) {
-				best = lanes[i];
-				best_index = i;
-			}
-		}
-		*edge = best_index;
-		return best;
+		return best_lane4(si, _mm_set1_ps(-FLT_MAX), edge);
 	}
 	{
 		/* Any other pair (pentagons, a box and a hull): the same, p1's faces in
@@ -308,6 +317,12 @@ static float find_max_separation(int *edge, const tb_polygon *p1, const tb_polyg
 				si_lo = _mm_min_ps(_mm_add_ps(_mm_mul_ps(nx_lo, _mm_sub_ps(px, vx_lo)), _mm_mul_ps(ny_lo, _mm_sub_ps(py, vy_lo))), si_lo);
 			}
 		}
+		/* up to four faces: the lanes past the count at the floor, which never
+		 * beats a face (the first lane that reaches the top wins) */
+		__m128 floor = _mm_set1_ps(-FLT_MAX);
+		if (count1 <= 4) return best_lane4(_mm_or_ps(_mm_and_ps(in_lo, si_lo), _mm_andnot_ps(in_lo, floor)), floor, edge);
+		/* more faces: the loop (a pentagon's fifth lane alone in its group
+		 * costs the vector pass more than it saves) */
 		float lanes[8];
 		_mm_storeu_ps(lanes, si_lo);
 		_mm_storeu_ps(lanes + 4, si_hi);
@@ -391,16 +406,23 @@ static int argmin_dot(const tb_vec2 *normals, int count, tb_vec2 d)
 }
 
 /* Both polygons in one frame (A's, shifted). */
-static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polygon *b, float spec)
+static inline __attribute__((always_inline)) void collide_polygons_local(local_manifold *out, const tb_polygon *a,
+                                                                         const tb_polygon *b, float spec)
 {
 	float ra = a->radius, rb = b->radius;
 	float radius = ra + rb;
 	int edge_a = 0, edge_b = 0;
 	float sep_a = find_max_separation(&edge_a, a, b);
 	/* broad-phase neighbours that are apart are common: skip the second test */
-	if (sep_a > spec + radius) return empty_local;
+	if (sep_a > spec + radius) {
+		*out = empty_local;
+		return;
+	}
 	float sep_b = find_max_separation(&edge_b, b, a);
-	if (sep_b > spec + radius) return empty_local;
+	if (sep_b > spec + radius) {
+		*out = empty_local;
+		return;
+	}
 
 	/* Prefer A's face unless B's is clearly better: a tie must not make the
 	 * reference face (and so the feature ids) flicker from step to step. */
@@ -424,23 +446,23 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 		if (end1 && end2) {
 			int ia = sd.fraction1 == 0.0f ? i11 : i12;
 			int ib = sd.fraction2 == 0.0f ? i21 : i22;
-			return point_contact(a->vertices[ia], b->vertices[ib], ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
+			*out = point_contact(a->vertices[ia], b->vertices[ib], ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
+			return;
 		}
 	}
 
-	local_manifold m = empty_local;
 	bool ok;
 	if (flip) {
 		/* B's face is the reference: the lower point is A's i12 clipped at
 		 * B's i21, the upper one A's i11 at B's i22 (ids name A first) */
 		ok = clip_segments(v21, v22, v11, v12, b->normals[edge_b], rb, ra, TB_MAKE_ID(i12, i21),
-		                   TB_MAKE_ID(i11, i22), &m);
+		                   TB_MAKE_ID(i11, i22), out);
 		if (ok) {
-			m.normal = tb_neg(m.normal);
+			out->normal = tb_neg(out->normal);
 		}
 	} else {
 		ok = clip_segments(v11, v12, v21, v22, a->normals[edge_a], ra, rb, TB_MAKE_ID(i11, i22),
-		                   TB_MAKE_ID(i12, i21), &m);
+		                   TB_MAKE_ID(i12, i21), out);
 	}
 	if (!ok) {
 		/* The faces miss each other along the reference edge (corner against
@@ -448,9 +470,8 @@ static local_manifold collide_polygons_local(const tb_polygon *a, const tb_polyg
 		tb_segment_distance_result sd = tb_segment_distance(v11, v12, v21, v22);
 		int ia = sd.fraction1 < 0.5f ? i11 : i12;
 		int ib = sd.fraction2 < 0.5f ? i21 : i22;
-		return point_contact(sd.closest1, sd.closest2, ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
+		*out = point_contact(sd.closest1, sd.closest2, ra, rb, ref_normal, TB_MAKE_ID(ia, ib), spec);
 	}
-	return m;
 }
 
 static void collide_polygons_frames_into(tb_manifold *out, const tb_polygon *a, tb_transform xfa, const tb_polygon *b,
@@ -481,10 +502,13 @@ static void collide_polygons_frames_into(tb_manifold *out, const tb_polygon *a, 
 		__m128 o = _mm_setr_ps(origin.x, origin.y, origin.x, origin.y);
 		__m128 c = _mm_set1_ps(xf.q.c), sn = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
 		__m128 p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
-		for (int h = 0; h < a->count; h += 2) {
+		for (int h = 0; h < a->count; h += 2)
 			_mm_storeu_ps(&la.vertices[h].x, _mm_sub_ps(_mm_loadu_ps(&a->vertices[h].x), o));
+		/* A's normals as they are, all eight slots (moves only: no arithmetic
+		 * on what lies past the count, and no call to memcpy) */
+		_Static_assert(TB_MAX_POLYGON_VERTICES == 8, "four pairs of normals");
+		for (int h = 0; h < TB_MAX_POLYGON_VERTICES; h += 2)
 			_mm_storeu_ps(&la.normals[h].x, _mm_loadu_ps(&a->normals[h].x));
-		}
 		for (int h = 0; h < b->count; h += 2) {
 			__m128 v = _mm_loadu_ps(&b->vertices[h].x), n = _mm_loadu_ps(&b->normals[h].x);
 			__m128 vs = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), ns = _mm_shuffle_ps(n, n, _MM_SHUFFLE(2, 3, 0, 1));
@@ -502,7 +526,8 @@ static void collide_polygons_frames_into(tb_manifold *out, const tb_polygon *a, 
 		lb.normals[i] = tb_rotate(xf.q, b->normals[i]);
 	}
 #endif
-	local_manifold lm = collide_polygons_local(&la, &lb, spec);
+	local_manifold lm;
+	collide_polygons_local(&lm, &la, &lb, spec);
 	to_world_keeping_into(out, &lm, xfa, xfb, origin, spec, keep_far);
 }
 
