@@ -186,6 +186,37 @@ static void test_edge_cases(void **state)
 		}
 	}
 	assert_true(n > 0);
+	/* a face's separation of NaN, infinity, -0 or a tie with another: the
+	 * vector pick of the face is the loop's (the first of the largest, NaN
+	 * never) */
+	const float odd[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f, 1e-30f, -FLT_MAX, FLT_MAX};
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i) {
+		for (int v = 0; v < 4; ++v) {
+			tb_geometry bent = box;
+			bent.polygon.vertices[v].x = odd[i];
+			tb_geometry tri = hull(3, 0u);
+			tri.polygon.vertices[v % 3].y = odd[i];
+			tb_transform xa = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+			tb_transform xb = {{0.5f, 0.999f}, tb_make_rot(0.3f * (float)v)};
+			compare(&bent, xa, &box, xb, 0.02f);
+			compare(&box, xb, &bent, xa, 0.02f);
+			compare(&tri, xa, &box, xb, 0.02f);
+			compare(&box, xb, &tri, xa, 0.02f);
+			/* faces whose every separation is NaN or -infinity: some, all */
+			for (int k = 0; k < 4; ++k) {
+				bent = box;
+				tri = hull(3, 0u);
+				for (int f = 0; f <= k; ++f) {
+					bent.polygon.normals[(v + f) % 4] = tb_v2(odd[i], odd[(i + f) % 8]);
+					tri.polygon.normals[(v + f) % 3] = tb_v2(odd[(i + f) % 8], odd[i]);
+				}
+				compare(&bent, xa, &box, xb, 0.02f);
+				compare(&box, xb, &bent, xa, 0.02f);
+				compare(&tri, xa, &box, xb, 0.02f);
+				compare(&box, xb, &tri, xa, 0.02f);
+			}
+		}
+	}
 }
 
 /* Shape boxes: the library's tb_compute_aabb (two points per vector) against
