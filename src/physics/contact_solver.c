@@ -469,14 +469,19 @@ void tb_store_impulses(tb_world *w)
 			int32_t k = block_refs[lane];
 			tb_contact *c = w->contacts.data + refs[k].contact;
 			tb_manifold *m = &c->manifold;
+			/* hit_point's test on the way: a point that pushed and approached
+			 * faster than the threshold (and than zero, its first best) */
+			bool hit = false;
 			for (int j = 0; j < m->point_count; ++j) {
 				const tb_block_point *bp = blk->points + j;
+				float pushed = bp->max_normal_impulse[lane], approach = -m->points[j].normal_velocity;
 				m->points[j].normal_impulse = bp->normal_impulse[lane];
 				m->points[j].tangent_impulse = bp->tangent_impulse[lane];
-				m->points[j].max_normal_impulse = bp->max_normal_impulse[lane];
+				m->points[j].max_normal_impulse = pushed;
+				hit |= pushed > 0.0f && approach > hit_threshold && approach > 0.0f;
 			}
 			c->rolling_impulse = surface != NULL ? finite_or_zero(surface->rolling_impulse[lane]) : 0.0f;
-			if ((c->flags & TB_CONTACT_HIT_EVENTS) && hit_point(m, hit_threshold, &speed) >= 0) hit_refs[hit_count++] = k;
+			if (hit && (c->flags & TB_CONTACT_HIT_EVENTS)) hit_refs[hit_count++] = k;
 		}
 	}
 	if (hit_count == 0) return;
