@@ -45,6 +45,16 @@
  * s x + c y is c y + s x exactly, and min/max keep the running bound on ties
  * and NaN as `a < b ? a : b` does. The same bits on either path, signed zeros
  * included. */
+#if defined(__SSE2__) && !defined(TB_NO_SIMD)
+/* (x, y, x, y) from one point: an unaligned 8-byte load (a point is aligned
+ * to 4 only) */
+static inline __m128 tb_load_point_twice(const tb_vec2 *p)
+{
+	__m128 a = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p));
+	return _mm_movelh_ps(a, a);
+}
+#endif
+
 static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
 {
 	tb_vec2 lo, hi;
@@ -52,7 +62,7 @@ static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, 
 	__m128 c = _mm_set1_ps(xf.q.c), sn = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
 	__m128 p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
 	/* v[0] and v[1], or v[0] twice */
-	__m128 a = count > 1 ? _mm_loadu_ps(&v[0].x) : _mm_castpd_ps(_mm_load1_pd((const double *)(const void *)v));
+	__m128 a = count > 1 ? _mm_loadu_ps(&v[0].x) : tb_load_point_twice(v);
 	__m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
 	__m128 vlo = t, vhi = t;
 	int i = 2;
@@ -63,7 +73,7 @@ static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, 
 		vhi = _mm_max_ps(vhi, t);
 	}
 	if (i < count) {
-		a = _mm_castpd_ps(_mm_load1_pd((const double *)(const void *)(v + i)));
+		a = tb_load_point_twice(v + i);
 		t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
 		vlo = _mm_min_ps(vlo, t);
 		vhi = _mm_max_ps(vhi, t);
