@@ -7,6 +7,9 @@
  * v3's settings throughout: 4 substeps, 30 Hz contacts (its defaults).
  *
  *   bench_box2d_v3 [ARGS]             as every bench binary (engine "v3_<build>")
+ *   bench_box2d_v3 --profile [ARGS]   also prints each phase's share of the step, from
+ *       Box2D's own timers, beside bench_tumble --profile (v3.1 leaves the solver's
+ *       stages at zero on one thread; main fills them)
  *   bench_box2d_v3 --verify [STEPS]   builds every scene twice, with v3's own
  *       benchmark functions (its shared library, linked in when the build has
  *       it) and through bench_common.h, steps both STEPS times (default 120)
@@ -52,7 +55,34 @@ static void create_world(const bench_settings *s)
 	s_body_count = s_joint_count = 0;
 }
 
-static void destroy_world(void) { b2DestroyWorld(s_world); }
+/* --profile: Box2D's own phase timers (b2World_GetProfile, ms) summed over a
+ * run's steps and printed as shares of the step, beside what bench_tumble
+ * --profile prints. Box2D cuts its step otherwise: `setup` gathers the
+ * solver's bodies and stages (tumble counts that, the colouring and the
+ * joints in its `prepare`); `finalize` writes the bodies back and sweeps the
+ * fast ones that are not bullets (tumble: `integrate` and `continuous`);
+ * `refit` is the broad phase's box update after the solve. */
+static int s_profile;
+#define PHASES 15
+static double s_phase[PHASES];
+static const char *const s_phase_names[PHASES] = {"step",        "pairs",     "collide",  "solve",   "setup",
+                                                  "prepare",     "integrate", "warm_start", "solve_contacts", "relax",
+                                                  "restitution", "store",     "finalize", "refit",   "bullets"};
+
+static void print_profile(void)
+{
+	if (!s_profile || s_phase[0] <= 0.0) return;
+	fprintf(stderr, "profile:");
+	for (int i = 1; i < PHASES; ++i) fprintf(stderr, " %s=%.1f%%", s_phase_names[i], 100.0 * s_phase[i] / s_phase[0]);
+	fprintf(stderr, " (of %.1f ms)\n", s_phase[0]);
+	memset(s_phase, 0, sizeof s_phase);
+}
+
+static void destroy_world(void)
+{
+	print_profile();
+	b2DestroyWorld(s_world);
+}
 
 static int add_body(const bench_body_def *def)
 {
@@ -182,7 +212,22 @@ static int add_revolute(const bench_revolute_def *def)
 
 static void destroy_joint(int joint) { b2DestroyJoint(s_joints[joint]); }
 
-static void step(void) { b2World_Step(s_world, BENCH_DT, s_substeps); }
+static void step(void)
+{
+	b2World_Step(s_world, BENCH_DT, s_substeps);
+	if (!s_profile) return;
+	b2Profile p = b2World_GetProfile(s_world);
+#ifdef BENCH_B2_MAIN
+	float setup = p.solverSetup;
+#else
+	float setup = p.prepareStages;
+#endif
+	const float v[PHASES] = {p.step,       p.pairs,      p.collide,        p.solve,
+	                         setup,        p.prepareConstraints, p.integrateVelocities + p.integratePositions,
+	                         p.warmStart,  p.solveImpulses, p.relaxImpulses, p.applyRestitution,
+	                         p.storeImpulses, p.transforms, p.refit,        p.bullets};
+	for (int i = 0; i < PHASES; ++i) s_phase[i] += v[i];
+}
 
 static void set_target(int body, bench_vec position, float dt)
 {
@@ -342,6 +387,11 @@ int main(int argc, char **argv)
 {
 	int verify_steps = 0;
 	for (int i = 1; i < argc; ++i) {
+		if (argv[i] != NULL && strcmp(argv[i], "--profile") == 0) {
+			s_profile = 1;
+			argv[i] = NULL;
+			continue;
+		}
 		if (argv[i] != NULL && strcmp(argv[i], "--verify") == 0) {
 			verify_steps = 120;
 			argv[i] = NULL;
