@@ -58,11 +58,17 @@ static inline __m128 tb_load_point_twice(const tb_vec2 *p)
 static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
 {
 	tb_vec2 lo, hi;
+	if (count == 1) {
+		/* a circle: its centre alone (both paths meet it with itself) */
+		lo = hi = tb_transform_point(xf, v[0]);
+		tb_vec2 r = {radius, radius};
+		tb_aabb box = {tb_sub(lo, r), tb_add(hi, r)};
+		return box;
+	}
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)
 	__m128 c = _mm_set1_ps(xf.q.c), sn = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
 	__m128 p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
-	/* v[0] and v[1], or v[0] twice */
-	__m128 a = count > 1 ? _mm_loadu_ps(&v[0].x) : tb_load_point_twice(v);
+	__m128 a = _mm_loadu_ps(&v[0].x);
 	__m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, a), _mm_mul_ps(sn, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)))), p);
 	__m128 vlo = t, vhi = t;
 	int i = 2;
@@ -87,7 +93,7 @@ static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, 
 	hi = (tb_vec2){out[4], out[5]};
 #else
 	tb_vec2 lo_even = tb_transform_point(xf, v[0]);
-	tb_vec2 lo_odd = count > 1 ? tb_transform_point(xf, v[1]) : lo_even;
+	tb_vec2 lo_odd = tb_transform_point(xf, v[1]);
 	tb_vec2 hi_even = lo_even, hi_odd = lo_odd;
 	int i = 2;
 	for (; i + 1 < count; i += 2) {
