@@ -37,14 +37,6 @@
 
 #define TB_ASSERT(c) assert(c)
 
-/* The box of points v[0..count) at xf, grown by radius: every shape's box
- * (tb_compute_aabb, and the step's inline tb_compute_shape_aabb_margin).
- * Even and odd points are gathered apart and met at the end (an odd count's
- * last point goes into both), so the SSE2 path, two points per vector, runs
- * the scalar loop's operations lane by lane: c x - s y is c x + (-s) y and
- * s x + c y is c y + s x exactly, and min/max keep the running bound on ties
- * and NaN as `a < b ? a : b` does. The same bits on either path, signed zeros
- * included. */
 #if defined(__SSE2__) && !defined(TB_NO_SIMD)
 /* (x, y, x, y) from one point: an unaligned 8-byte load (a point is aligned
  * to 4 only) */
@@ -55,6 +47,14 @@ static inline __m128 tb_load_point_twice(const tb_vec2 *p)
 }
 #endif
 
+/* The box of points v[0..count) at xf, grown by radius: every shape's box
+ * (tb_compute_aabb, and the step's inline tb_compute_shape_aabb_margin).
+ * Even and odd points are gathered apart and met at the end (an odd count's
+ * last point goes into both), so the SSE2 path, two points per vector, runs
+ * the scalar loop's operations lane by lane: c x - s y is c x + (-s) y and
+ * s x + c y is c y + s x exactly, and min/max keep the running bound on ties
+ * and NaN as `a < b ? a : b` does. The same bits on either path, signed zeros
+ * included. */
 static inline tb_aabb tb_points_aabb(const tb_vec2 *v, int count, float radius, tb_transform xf)
 {
 	tb_vec2 lo, hi;
