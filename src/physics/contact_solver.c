@@ -386,6 +386,13 @@ void tb_solve_contacts_wide(tb_world *w, tb_step_context *ctx, bool use_bias)
 	if (backward) tb_solve_contact_list(w->constraints.data, overflow, overflow_count, ctx->states, ctx, use_bias, true);
 }
 
+/* Whether a point is a hit faster than `best`: it pushed, and approached
+ * faster than the threshold and than best. */
+static inline bool hits_faster(float max_normal_impulse, float approach, float hit_threshold, float best)
+{
+	return max_normal_impulse > 0.0f && approach > hit_threshold && approach > best;
+}
+
 /* The point of a contact with hit events that was pushed apart the fastest,
  * faster than the threshold, or -1. */
 static int hit_point(const tb_manifold *m, float hit_threshold, float *speed)
@@ -394,7 +401,7 @@ static int hit_point(const tb_manifold *m, float hit_threshold, float *speed)
 	int best = -1;
 	for (int i = 0; i < m->point_count; ++i) {
 		float approach = -m->points[i].normal_velocity;
-		if (m->points[i].max_normal_impulse > 0.0f && approach > hit_threshold && approach > best_speed) {
+		if (hits_faster(m->points[i].max_normal_impulse, approach, hit_threshold, best_speed)) {
 			best_speed = approach;
 			best = i;
 		}
@@ -469,8 +476,7 @@ void tb_store_impulses(tb_world *w)
 			int32_t k = block_refs[lane];
 			tb_contact *c = w->contacts.data + refs[k].contact;
 			tb_manifold *m = &c->manifold;
-			/* hit_point's test on the way: a point that pushed and approached
-			 * faster than the threshold (and than zero, its first best) */
+			/* hit_point's test on the way (its first best is zero) */
 			bool hit = false;
 			for (int j = 0; j < m->point_count; ++j) {
 				const tb_block_point *bp = blk->points + j;
@@ -478,7 +484,7 @@ void tb_store_impulses(tb_world *w)
 				m->points[j].normal_impulse = bp->normal_impulse[lane];
 				m->points[j].tangent_impulse = bp->tangent_impulse[lane];
 				m->points[j].max_normal_impulse = pushed;
-				hit |= pushed > 0.0f && approach > hit_threshold && approach > 0.0f;
+				hit |= hits_faster(pushed, approach, hit_threshold, 0.0f);
 			}
 			c->rolling_impulse = surface != NULL ? finite_or_zero(surface->rolling_impulse[lane]) : 0.0f;
 			if (hit && (c->flags & TB_CONTACT_HIT_EVENTS)) hit_refs[hit_count++] = k;
